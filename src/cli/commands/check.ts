@@ -1,0 +1,25 @@
+import { readFileSync } from 'node:fs';
+import { checkEnv, formatReport } from '../../core/conformance/check-env';
+import { parseGolden, type Golden } from '../../core/conformance/golden';
+import type { Registry } from '../../core/registry';
+import { parseJsonOption } from '../options';
+
+export interface CheckArgs {
+  params?: string;
+  episodes: number;
+  seed: number;
+  golden?: string[];
+  json?: boolean;
+}
+
+/** `arena check <env>`: runs the conformance kit; returns the exit code (0 only if every check passes). */
+export async function checkCommand(registry: Registry, ref: string, args: CheckArgs): Promise<number> {
+  const env = await registry.resolveEnv(ref);
+  const goldens: { name: string; golden: Golden }[] = (args.golden ?? []).map((file) => ({
+    name: file,
+    golden: parseGolden(readFileSync(file, 'utf8')),
+  }));
+  const report = checkEnv(env, { params: parseJsonOption('--params', args.params), episodes: args.episodes, seed: args.seed, goldens });
+  process.stdout.write(args.json ? JSON.stringify(report) + '\n' : formatReport(report) + '\n');
+  return report.ok ? 0 : 1;
+}

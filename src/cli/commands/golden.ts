@@ -1,0 +1,38 @@
+import { writeFileSync } from 'node:fs';
+import { formatGolden, recordGolden } from '../../core/conformance/golden';
+import type { ActionMap } from '../../core/env';
+import type { JsonValue } from '../../core/json';
+import type { Registry } from '../../core/registry';
+import { runMatch } from '../../match/runner';
+import { agentsForSeats, envAndParams, splitAgentList } from '../options';
+
+export interface GoldenArgs {
+  params?: string;
+  seed: number;
+  agents: string;
+  out?: string;
+}
+
+/** `arena golden <env>`: plays one episode with the given agents and writes it as a golden playthrough (JSONL). */
+export async function goldenCommand(registry: Registry, ref: string, args: GoldenArgs): Promise<number> {
+  const { env, params } = await envAndParams(registry, ref, args.params);
+  const seats = env.seats(env.init(params, args.seed)).length;
+  const agents = await agentsForSeats(registry, env, params, splitAgentList(args.agents), seats, args.seed);
+  const steps: ActionMap<JsonValue>[] = [];
+  let current: { step: number; map: ActionMap<JsonValue> } | null = null;
+  const result = await runMatch({
+    env,
+    params,
+    seed: args.seed,
+    agents,
+    onDecision: (d) => {
+      if (!current || current.step !== d.step) steps.push((current = { step: d.step, map: {} }).map);
+      current.map[d.seat] = d.action as JsonValue;
+    },
+  });
+  if (result.code !== 'ok') throw new Error(`episode ended with code ${result.code}; no golden written`);
+  const text = formatGolden(recordGolden(env, params, args.seed, steps));
+  if (args.out) writeFileSync(args.out, text);
+  else process.stdout.write(text);
+  return 0;
+}

@@ -1,0 +1,75 @@
+import { EventBus } from '../../bus/event-bus';
+import { teamsFromCreated } from '../../bus/view-filter';
+import { isMatchEvent } from '../../core/events';
+import type { Registry } from '../../core/registry';
+import { canSee, parseViewer } from '../../core/visibility';
+import { parseFaultPolicy } from '../../match/fault-policy';
+import { runMatch, type MatchResult } from '../../match/runner';
+import { summarize } from '../../match/summary';
+import { formatEvent } from '../format-event';
+import { agentsForSeats, envAndParams, splitAgentList, UsageError } from '../options';
+import { createProgress } from '../progress';
+
+export interface PlayArgs {
+  agents: string;
+  params?: string;
+  seed: number;
+  episodes: number;
+  json?: boolean;
+  deadline?: number;
+  faults?: string;
+  /** Print the match's events as they happen, seen by this viewer ("public", "omniscient", seat). */
+  watch?: string;
+}
+
+/** `arena play <env> --agents ...`: plays episodes and prints one line per episode plus a summary. */
+export async function playCommand(registry: Registry, ref: string, args: PlayArgs): Promise<number> {
+  const { env, params } = await envAndParams(registry, ref, args.params);
+  const seats = env.seats(env.init(params, args.seed)).length;
+  const agents = await agentsForSeats(registry, env, params, splitAgentList(args.agents), seats, args.seed);
+  const faultPolicy = args.faults ? parseFaultPolicy(args.faults) : undefined;
+  const bus = new EventBus();
+  if (args.watch) {
+    const viewer = parseViewer(args.watch);
+    if (viewer === null) throw new UsageError(`--watch: expected public, omniscient or a seat number, got "${args.watch}"`);
+    let teams = teamsFromCreated(undefined);
+    bus.events$.subscribe((e) => {
+      if (!isMatchEvent(e)) return;
+      if (e.type === 'match.created') teams = teamsFromCreated(e);
+      if (canSee(e.visibility, viewer, teams)) process.stderr.write(formatEvent(e) + '\n');
+    });
+  }
+  const progress = createProgress('play', args.episodes, { quiet: !!args.watch });
+  const results: MatchResult[] = [];
+  for (let k = 0; k < args.episodes; k++) {
+    const seed = args.seed + k;
+    const r = await runMatch({ env, params, seed, agents, bus, deadlineMs: args.deadline, faultPolicy });
+    results.push(r);
+    if (args.json) {
+      const line = {
+        episode: k,
+        seed,
+        agents: r.agents,
+        returns: r.returns,
+        length: r.length,
+        outcome: r.outcome,
+        code: r.code,
+        ...(r.faults.length ? { faults: r.faults } : {}),
+        summary: r.summary,
+      };
+      process.stdout.write(JSON.stringify(line) + '\n');
+    } else if (args.episodes <= 20) {
+      process.stdout.write(`episode ${k} seed ${seed}: ${r.outcome} returns ${JSON.stringify(r.returns)} in ${r.length} steps${r.code === 'ok' ? '' : ` (${r.code})`}\n`);
+    }
+    progress.tick();
+  }
+  progress.stop();
+  const summary = summarize(env, results);
+  if (args.json) process.stdout.write(JSON.stringify({ summary }) + '\n');
+  else {
+    process.stdout.write(`${env.meta.id}: ${summary.episodes} episodes, mean returns ${summary.meanReturns.map((x) => x.toFixed(3)).join(' / ')}, mean length ${summary.meanLength.toFixed(1)}\n`);
+    process.stdout.write(`outcomes: ${Object.entries(summary.outcomes).map(([k, v]) => `${k || '(none)'} ${v}`).join(', ')}${summary.faults ? `; faults ${summary.faults}` : ''}\n`);
+    if (summary.env) process.stdout.write(`${JSON.stringify(summary.env)}\n`);
+  }
+  return 0;
+}

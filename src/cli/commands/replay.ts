@@ -1,0 +1,57 @@
+import type { ActionMap } from '../../core/env';
+import type { Registry } from '../../core/registry';
+import { envAndParams, parseJsonOption, UsageError } from '../options';
+
+export interface ReplayArgs {
+  params?: string;
+  seed: number;
+  actions: string;
+  json?: boolean;
+}
+
+/**
+ * `arena replay <env> --seed N --actions JSON|FILE`: steps through the given actions,
+ * printing each step's acting seats, legality and events, then returns and outcome.
+ * An illegal action stops the replay and is reported with its reason (exit code 1).
+ */
+export async function replayCommand(registry: Registry, ref: string, args: ReplayArgs): Promise<number> {
+  const { env, params } = await envAndParams(registry, ref, args.params);
+  const steps = parseJsonOption('--actions', args.actions);
+  if (!Array.isArray(steps) || steps.some((s) => !s || typeof s !== 'object' || Array.isArray(s))) {
+    throw new UsageError('--actions: expected a JSON list of steps, each an object from seat to action, e.g. [{"0": 17}, {"1": 120}]');
+  }
+  const out = (o: unknown, text: string) => process.stdout.write((args.json ? JSON.stringify(o) : text) + '\n');
+  let state = env.init(params, args.seed);
+  let code = 0;
+  for (let i = 0; i < steps.length; i++) {
+    const given = steps[i] as ActionMap<unknown>;
+    if (env.isTerminal(state)) {
+      out({ step: i, error: 'episode already ended' }, `step ${i}: the episode already ended; ${steps.length - i} step(s) left over`);
+      code = 1;
+      break;
+    }
+    const toAct = [...env.toAct(state)];
+    const checks = toAct.map((seat) => {
+      const a = given[seat];
+      const check = a === undefined ? { ok: false as const, reason: `no action given for seat ${seat}` } : env.validateAction(state, seat, a);
+      return { seat, action: a ?? null, legal: check.ok, ...(check.ok ? {} : { reason: check.reason }) };
+    });
+    const extra = Object.keys(given).map(Number).filter((s) => !toAct.includes(s));
+    for (const seat of extra) checks.push({ seat, action: given[seat] ?? null, legal: false, reason: `seat ${seat} is not to act` });
+    if (checks.some((c) => !c.legal)) {
+      out({ step: i, toAct, actions: checks }, `step ${i}: seats ${toAct.join(',')} to act\n${checks.map((c) => `  seat ${c.seat}: ${JSON.stringify(c.action)} ${c.legal ? 'legal' : `ILLEGAL: ${c.reason}`}`).join('\n')}`);
+      code = 1;
+      break;
+    }
+    const result = env.step(state, given);
+    state = result.state;
+    out(
+      { step: i, toAct, actions: checks, events: result.events },
+      `step ${i}: seats ${toAct.join(',')} to act\n${checks.map((c) => `  seat ${c.seat}: ${JSON.stringify(c.action)} legal`).join('\n')}${result.events.map((e) => `\n  [${typeof e.visibility === 'string' ? e.visibility : JSON.stringify(e.visibility)}] ${e.type} ${JSON.stringify(e.data)}`).join('')}`,
+    );
+  }
+  const terminal = env.isTerminal(state);
+  const end = { terminal, returns: terminal ? env.returns(state) : null, outcome: terminal ? env.outcome(state) : null, summary: env.summary(state) };
+  out({ end }, terminal ? `returns ${JSON.stringify(end.returns)}, outcome "${end.outcome}"` : `not terminal after ${steps.length} steps; seats ${env.toAct(state).join(',')} to act next`);
+  return code;
+}

@@ -1,0 +1,96 @@
+import { Command, CommanderError } from 'commander';
+import { defaultRegistry } from '../catalog';
+import { ParamError } from '../core/params';
+import { RegistryError } from '../core/registry';
+import { EnvDefinitionError } from '../core/normalize-env';
+import { checkCommand } from './commands/check';
+import { envsCommand } from './commands/envs';
+import { goldenCommand } from './commands/golden';
+import { playCommand } from './commands/play';
+import { replayCommand } from './commands/replay';
+import { parseIntOption, UsageError } from './options';
+
+/** Errors that are the user's input, printed as one line (exit 2) instead of a stack trace. */
+function isUserError(e: unknown): e is Error {
+  return e instanceof UsageError || e instanceof ParamError || e instanceof RegistryError || e instanceof EnvDefinitionError;
+}
+
+/** Builds the `arena` command; `exit` receives the exit code. */
+export function buildProgram(exit: (code: number) => void): Command {
+  const registry = defaultRegistry;
+  const program = new Command('arena')
+    .description('selfplay-arena: environments, role-based agents, leagues and self-play training')
+    .showHelpAfterError();
+  const seedOpt = (v: string) => parseIntOption('--seed', v, 0);
+  const countOpt = (name: string) => (v: string) => parseIntOption(name, v, 0);
+
+  program
+    .command('envs')
+    .description('list environments (built-in and loaded)')
+    .option('--json', 'machine-readable')
+    .action((o: { json?: boolean }) => envsCommand(registry, !!o.json));
+
+  program
+    .command('check <env>')
+    .description('run the conformance kit on an env id or a path to a JS module; exit 0 only when every check passes')
+    .option('--params <json>', 'env params (JSON or a file)')
+    .option('--episodes <n>', 'random playouts', countOpt('--episodes'), 20)
+    .option('--seed <n>', 'base seed', seedOpt, 1)
+    .option('--golden <file...>', 'golden playthrough files (JSONL) to replay')
+    .option('--json', 'print the report as JSON')
+    .action(async (ref: string, o) => exit(await checkCommand(registry, ref, o)));
+
+  program
+    .command('play <env>')
+    .description('play episodes with the given agents (one name for all seats, or one per seat)')
+    .requiredOption('--agents <list>', 'comma-separated agent names, name:{json options}, or module paths')
+    .option('--params <json>', 'env params (JSON or a file)')
+    .option('--seed <n>', 'seed of the first episode (episode k uses seed+k)', seedOpt, 0)
+    .option('--episodes <n>', 'number of episodes', countOpt('--episodes'), 1)
+    .option('--deadline <ms>', 'per-decision time limit', countOpt('--deadline'))
+    .option('--faults <policy>', 'fault policy: retry:N and forfeit|default (default forfeit)')
+    .option('--watch <viewer>', 'print events as they happen for a viewer: public, omniscient or a seat')
+    .option('--json', 'one JSON line per episode, then a summary line')
+    .action(async (ref: string, o) => exit(await playCommand(registry, ref, o)));
+
+  program
+    .command('replay <env>')
+    .description('step through given actions, reporting legality, events, returns and outcome')
+    .requiredOption('--actions <json|file>', 'list of steps, each {seat: action}, e.g. [{"0":17},{"1":120}]')
+    .option('--params <json>', 'env params (JSON or a file)')
+    .option('--seed <n>', 'episode seed', seedOpt, 0)
+    .option('--json', 'one JSON line per step')
+    .action(async (ref: string, o) => exit(await replayCommand(registry, ref, o)));
+
+  program
+    .command('golden <env>')
+    .description('record one episode as a golden playthrough (JSONL) for `arena check --golden`')
+    .option('--agents <list>', 'agents playing the episode', 'random')
+    .option('--params <json>', 'env params (JSON or a file)')
+    .option('--seed <n>', 'episode seed', seedOpt, 0)
+    .option('--out <file>', 'write to a file instead of stdout')
+    .action(async (ref: string, o) => exit(await goldenCommand(registry, ref, o)));
+
+  return program;
+}
+
+/** Entry point of the `arena` bin. */
+export async function main(argv: string[]): Promise<void> {
+  let code = 0;
+  const program = buildProgram((c) => (code = c));
+  program.exitOverride();
+  try {
+    await program.parseAsync(argv);
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      code = e.exitCode;
+    } else if (isUserError(e)) {
+      process.stderr.write(`arena: ${e.message}\n`);
+      code = 2;
+    } else {
+      process.stderr.write(`arena: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+      code = 1;
+    }
+  }
+  process.exitCode = code;
+}

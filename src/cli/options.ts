@@ -1,0 +1,78 @@
+import { existsSync, readFileSync } from 'node:fs';
+import type { Agent } from '../core/agent';
+import type { Env } from '../core/env';
+import type { Params } from '../core/params';
+import { deriveSeed } from '../core/rng';
+import type { Registry } from '../core/registry';
+
+/** A usage error: printed without a stack trace, exit code 2. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+/** Parses a JSON option (inline text, or a file path when the text is an existing file). */
+export function parseJsonOption(option: string, text: string | undefined): unknown {
+  if (text === undefined) return undefined;
+  const source = !/^\s*[[{"\d-]/.test(text) && existsSync(text) ? readFileSync(text, 'utf8') : text;
+  try {
+    return JSON.parse(source);
+  } catch (e) {
+    throw new UsageError(`${option}: not valid JSON (${(e as Error).message})`);
+  }
+}
+
+/** Parses a non-negative integer option; names the option on error. */
+export function parseIntOption(option: string, text: string | undefined, fallback: number): number {
+  if (text === undefined) return fallback;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 0) throw new UsageError(`${option}: expected a non-negative integer, got "${text}"`);
+  return n;
+}
+
+/** Splits "a,b:{"x":1,"y":2},c" at top-level commas (commas inside braces belong to options). */
+export function splitAgentList(text: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let cur = '';
+  for (const ch of text) {
+    if (ch === '{' || ch === '[') depth++;
+    if (ch === '}' || ch === ']') depth--;
+    if (ch === ',' && depth === 0) {
+      out.push(cur.trim());
+      cur = '';
+    } else cur += ch;
+  }
+  if (cur.trim()) out.push(cur.trim());
+  return out;
+}
+
+/** Env + resolved params from CLI arguments. ParamErrors become usage errors. */
+export async function envAndParams(registry: Registry, ref: string, paramsText?: string): Promise<{ env: Env; params: Params }> {
+  const env = await registry.resolveEnv(ref);
+  const raw = parseJsonOption('--params', paramsText);
+  return { env, params: env.resolveParams(raw) };
+}
+
+/** One agent per seat from `--agents` (a single name fills every seat). */
+export async function agentsForSeats(
+  registry: Registry,
+  env: Env,
+  params: Params,
+  specs: string[],
+  seats: number,
+  seed: number,
+): Promise<Agent[]> {
+  if (specs.length !== 1 && specs.length !== seats) {
+    throw new UsageError(`--agents: ${env.meta.id} has ${seats} seats; give 1 agent (for all seats) or ${seats}, not ${specs.length}`);
+  }
+  const agents: Agent[] = [];
+  for (let seat = 0; seat < seats; seat++) {
+    const spec = specs.length === 1 ? specs[0] : specs[seat];
+    const { agent } = await registry.createAgent(spec, { env, params, seed: deriveSeed(seed, 'agent', seat) });
+    agents.push(agent);
+  }
+  return agents;
+}

@@ -1,0 +1,64 @@
+import type { Env } from './env';
+import type { Params } from './params';
+import type { Rng } from './rng';
+
+/** What an agent knows about the decision it is asked to make, besides the observation. */
+export interface AgentContext {
+  readonly matchId: string;
+  readonly seat: number;
+  readonly role: string;
+  readonly team: string;
+  /** 0-based step index of the episode. */
+  readonly step: number;
+  /** The agent's own seeded generator (derived from the match seed and the seat). */
+  readonly rng: Rng;
+  /** Wall-clock deadline (ms since epoch) for this decision; Infinity when none. */
+  readonly deadline: number;
+  /** Aborted when the decision's deadline passes or the match is stopped. */
+  readonly signal: AbortSignal;
+  readonly env: Env;
+  readonly params: Params;
+}
+
+/**
+ * An agent fills a seat. `act` may answer synchronously (the runner's fast path: no promise,
+ * no timer) or with a Promise (raced against the deadline; the signal aborts on timeout).
+ * `legal` is the finite legal action list, or null for open action sets (validate yourself
+ * with `ctx.env.validateAction` if you like; illegal answers are handled by the fault policy).
+ */
+export interface Agent<O = any, A = any> {
+  readonly name: string;
+  /**
+   * When true the agent is given the omniscient observation instead of its seat's one.
+   * Such agents (oracles) are for evaluation only: leagues refuse them as rated players.
+   */
+  readonly omniscient?: boolean;
+  act(obs: O, legal: readonly A[] | null, ctx: AgentContext): A | Promise<A>;
+  /** Called once at the start of each episode, before the agent's first decision. */
+  start?(ctx: AgentContext): void;
+  /** Called once when the episode ends, with every seat's returns. */
+  end?(returns: readonly number[], ctx: AgentContext): void;
+}
+
+/** Options handed to an agent factory. */
+export interface AgentOptions {
+  env: Env;
+  params: Params;
+  /** Seed for the agent's own randomness (independent of the per-decision ctx.rng). */
+  seed: number;
+  /** Free-form options from the caller (`name:{"json":"options"}` on the CLI). */
+  options?: Record<string, unknown>;
+}
+
+/** A named kind of agent, listed by `arena agents` and used by `--agents name,...`. */
+export interface AgentFactory {
+  name: string;
+  description: string;
+  /** Env ids this agent can play; absent means any env. */
+  envs?: readonly string[];
+  /** Roles it can play; absent means any. */
+  roles?: readonly string[];
+  /** False for evaluation-only agents (e.g. omniscient oracles) that rated play must refuse. */
+  rated?: boolean;
+  create(options: AgentOptions): Agent;
+}

@@ -1,0 +1,184 @@
+/**
+ * The environment contract. An environment is pure data plus pure functions: no timers,
+ * sockets, globals or Math.random. Same params + seed + actions give the same trajectory
+ * on every machine.
+ *
+ * Authors write an {@link EnvDefinition}; the registry normalizes it into an {@link Env}
+ * (defaults filled in, members checked) before anything runs it.
+ */
+import type { JsonValue } from './json';
+import type { ParamSchema, Params } from './params';
+import type { Rng, Seed } from './rng';
+import type { Viewer, Visibility } from './visibility';
+
+/** Turn structure: one seat at a time, or several seats acting at once (votes, sealed bids). */
+export type Dynamics = 'sequential' | 'simultaneous';
+/** Whether every seat sees the whole state. */
+export type Information = 'perfect' | 'imperfect';
+/** How returns relate across seats; checked by the conformance kit. */
+export type Utility = 'zero-sum' | 'constant-sum' | 'general-sum';
+
+/** A role: what an agent plays. `count` is how many seats hold it by default. */
+export interface RoleSpec {
+  name: string;
+  count: number;
+  /** Team name; seats of one team may share `{team}`-visible events. Defaults to the role name. */
+  team?: string;
+  description?: string;
+}
+
+/** The role and team of one seat in one episode. */
+export interface SeatInfo {
+  role: string;
+  team: string;
+}
+
+/** Static description of an environment. */
+export interface EnvMeta {
+  /** Versioned id, `name-vN` (e.g. `countdown-v1`). */
+  id: string;
+  description?: string;
+  /** Every role the env knows, with default seat counts. */
+  roles: readonly RoleSpec[];
+  dynamics: Dynamics;
+  /** Whether the env draws random events (chance nodes). */
+  chance: boolean;
+  information: Information;
+  /** Utility class, or a function of the resolved params when it depends on them. */
+  utility: Utility | ((params: Params) => Utility);
+  /** For constant-sum games: the sum every episode's returns add up to. */
+  constantSum?: number;
+  /** Upper bound on `step` calls per episode (the kit fails a playout that exceeds it). */
+  maxLength: number | ((params: Params) => number);
+  /** Parameter schema with defaults; bad params get a ParamError naming the field. */
+  params: ParamSchema;
+}
+
+/** Result of checking one action: accepted, or rejected with a human-readable reason. */
+export type ActionCheck = { ok: true } | { ok: false; reason: string };
+
+/** The actions of one step: seat -> action, for exactly the seats `toAct` named. */
+export type ActionMap<A = JsonValue> = Record<number, A>;
+
+/** Something that happened in a step, with who may see it. `type: "message"` carries free text. */
+export interface EnvEvent {
+  type: string;
+  visibility: Visibility;
+  data: { [key: string]: JsonValue };
+}
+
+/** What `step` returns: the next state (the input is left untouched) and the step's events. */
+export interface StepResult<S> {
+  state: S;
+  events: EnvEvent[];
+}
+
+/**
+ * Fixed-size encoding for neural agents. `encode` works on an observation (never on the
+ * full state), so it cannot leak what the viewer may not see.
+ */
+export interface Encoder<O = JsonValue, A = JsonValue> {
+  /** Length of every encoded observation. */
+  size: number;
+  /** Number of action indices; indices are stable across versions of the env id. */
+  numActions: number;
+  /** Encodes `obs` into `out` (length `size`, zero-filled by the caller) or a new array. */
+  encode(obs: O, out?: Float32Array): Float32Array;
+  /** The index of an action, or -1 when the action has none. */
+  actionIndex(action: A): number;
+  /** The action an index stands for. */
+  action(index: number): A;
+}
+
+/**
+ * What an environment author writes. Members marked optional get defaults from the
+ * registry's normalization (see `normalizeEnv`).
+ *
+ * @typeParam S state: plain JSON, never mutated by any member.
+ * @typeParam A action: plain JSON (finite envs usually use integers).
+ * @typeParam O observation: plain JSON.
+ */
+export interface EnvDefinition<S = any, A = any, O = any> {
+  meta: EnvMeta;
+
+  /** A fresh episode. Params are already resolved (defaults filled, validated). */
+  init(params: Params, seed: Seed): S;
+
+  /** Role and team of each seat in this episode; its length is the number of seats. Default: meta.roles expanded in order. */
+  seats?(state: S): readonly SeatInfo[];
+
+  /** Seats that must act now: one for a sequential step, several for a simultaneous one; empty when terminal. */
+  toAct(state: S): readonly number[];
+
+  /** The finite set of legal actions of `seat` (empty if it is not to act). Omit for open action sets. Never throws. */
+  legalActions?(state: S, seat: number): readonly A[];
+
+  /**
+   * Whether `seat` may play `action` now, with a reason when not. Must answer, never throw,
+   * on any input (wrong types, wrong seat). Default: membership in `legalActions`.
+   */
+  validateAction?(state: S, seat: number, action: unknown): ActionCheck;
+
+  /** Applies one validated action per acting seat. Pure: returns a new state and the step's events. */
+  step(state: S, actions: ActionMap<A>): StepResult<S>;
+
+  isTerminal(state: S): boolean;
+
+  /** One number per seat; meaningful at the terminal state (partial values before it). */
+  returns(state: S): number[];
+
+  /** Label of how the episode ended ("solved", "agreement", "villagers"); "" while running. */
+  outcome(state: S): string;
+
+  /**
+   * The one projection for agents, spectators and replays: what `viewer` may know.
+   * Structured JSON; `render` turns it into text.
+   */
+  observe(state: S, viewer: Viewer): O;
+
+  /** Text form of an observation, for text agents and terminals. Default: pretty JSON. */
+  render?(obs: O): string;
+
+  /** A random (plausibly legal) action from a seat's observation: the random agent for open action sets. */
+  sampleAction?(obs: O, rng: Rng): A;
+
+  /** Episode summary for `arena play --json` (the puzzle, the deal, the answers). Default: none. */
+  summary?(state: S): JsonValue;
+
+  /**
+   * Aggregates episode summaries into the play summary (agreement rate, win rate per team...).
+   * Default: nothing beyond the generic summary.
+   */
+  aggregate?(summaries: readonly JsonValue[]): { [key: string]: JsonValue };
+
+  /** Visibility of an action event. Default: the acting seat only (actions are private until the env says otherwise). */
+  actionVisibility?(state: S, seat: number, action: A): Visibility;
+
+  /** Action used by the "default" fault policy. Default: the first legal action (finite sets only). */
+  defaultAction?(state: S, seat: number): A;
+
+  /** Returns when `seat` forfeits. Default: forfeiter -1, others 0 (zero-sum: others share +1). */
+  forfeitReturns?(state: S, seat: number): number[];
+
+  /**
+   * For the leak check of imperfect-information envs: states that differ from `state` only
+   * in information private to `seat` (its hidden role, private values, pending move).
+   */
+  privateVariants?(state: S, seat: number, rng: Rng): S[];
+
+  /** Neural encoding, when the env supports neural agents. */
+  encoder?: Encoder<O, A>;
+}
+
+/** A normalized env: every member present. Built by `normalizeEnv`. */
+export type Env<S = any, A = any, O = any> = Required<
+  Omit<EnvDefinition<S, A, O>, 'legalActions' | 'sampleAction' | 'privateVariants' | 'encoder' | 'defaultAction' | 'forfeitReturns' | 'aggregate'>
+> &
+  Pick<EnvDefinition<S, A, O>, 'legalActions' | 'sampleAction' | 'privateVariants' | 'encoder' | 'defaultAction' | 'forfeitReturns' | 'aggregate'> & {
+    /** Resolves and validates raw params (ParamError on bad input). */
+    resolveParams(raw?: unknown): Params;
+    /** meta.utility for these params. */
+    utilityFor(params: Params): Utility;
+    /** meta.maxLength for these params. */
+    maxLengthFor(params: Params): number;
+  };

@@ -1,0 +1,118 @@
+/**
+ * The typed events of the arena's one stream. Every event carries the match (or run) id,
+ * a sequence number (per match, from 0, no gaps), a wall-clock time and a visibility.
+ * Events are immutable once published.
+ */
+import type { JsonValue } from './json';
+import type { Params } from './params';
+import type { Visibility } from './visibility';
+
+export interface EventBase {
+  matchId: string;
+  seq: number;
+  time: number;
+  visibility: Visibility;
+}
+
+/** How a seat misbehaved. */
+export type FaultKind = 'illegal' | 'error' | 'timeout';
+
+/** How a match ended: normally, by a forfeit, or stopped from outside. */
+export type MatchCode = 'ok' | 'forfeit' | 'aborted';
+
+/** Omniscient: everything needed to reproduce the match (seed, hidden seat roles). */
+export interface MatchCreated extends EventBase {
+  type: 'match.created';
+  env: string;
+  params: Params;
+  seed: number;
+  seats: { role: string; team: string; agent: string }[];
+}
+/** Public: the match begins; who plays (agent names), not which hidden role they hold. */
+export interface MatchStarted extends EventBase {
+  type: 'match.started';
+  env: string;
+  params: Params;
+  agents: string[];
+}
+/** Public: which seats must act at this step. */
+export interface TurnEvent extends EventBase {
+  type: 'turn';
+  step: number;
+  toAct: number[];
+}
+/** An accepted action (visibility chosen by the env; private to the actor by default). */
+export interface ActionEvent extends EventBase {
+  type: 'action';
+  step: number;
+  seat: number;
+  action: JsonValue;
+}
+/** An env event from `step` (visibility chosen by the env). */
+export interface EnvStepEvent extends EventBase {
+  type: 'env';
+  step: number;
+  name: string;
+  data: { [key: string]: JsonValue };
+}
+/** Free text spoken by a seat (an env event named "message"). */
+export interface MessageEvent extends EventBase {
+  type: 'message';
+  step: number;
+  seat: number | null;
+  text: string;
+  data: { [key: string]: JsonValue };
+}
+/** A seat's illegal action, thrown error or timeout, and what the policy did about it. */
+export interface FaultEvent extends EventBase {
+  type: 'fault';
+  step: number;
+  seat: number;
+  kind: FaultKind;
+  reason: string;
+  attempt: number;
+  resolution: 'retry' | 'default-action' | 'forfeit';
+}
+/** Public: final returns, one per seat. */
+export interface RewardEvent extends EventBase {
+  type: 'reward';
+  returns: number[];
+}
+/** Public: the match is over. */
+export interface MatchEnded extends EventBase {
+  type: 'match.ended';
+  returns: number[];
+  outcome: string;
+  code: MatchCode;
+  length: number;
+  faults: number;
+  /** Seat that forfeited, when code is "forfeit". */
+  forfeitedBy?: number;
+}
+
+/** League/training-level events (matchId holds the league or run id). Payload is free JSON. */
+export interface LeagueEvent extends EventBase {
+  type: 'rating.updated' | 'snapshot.added' | 'training.iteration';
+  data: { [key: string]: JsonValue };
+}
+
+export type MatchEvent =
+  | MatchCreated
+  | MatchStarted
+  | TurnEvent
+  | ActionEvent
+  | EnvStepEvent
+  | MessageEvent
+  | FaultEvent
+  | RewardEvent
+  | MatchEnded;
+
+export type ArenaEvent = MatchEvent | LeagueEvent;
+export type ArenaEventType = ArenaEvent['type'];
+
+const LEAGUE_TYPES = new Set<string>(['rating.updated', 'snapshot.added', 'training.iteration']);
+
+/** True for events that belong to one match (as opposed to league/training events). */
+export function isMatchEvent(e: ArenaEvent): e is MatchEvent {
+  return !LEAGUE_TYPES.has(e.type);
+}

@@ -1,0 +1,164 @@
+import { pathToFileURL } from 'node:url';
+import { resolve } from 'node:path';
+import type { Agent, AgentFactory, AgentOptions } from './agent';
+import type { Env, EnvDefinition } from './env';
+import { normalizeEnv } from './normalize-env';
+import type { Params } from './params';
+
+/** An env bound to resolved params: what `make` returns. */
+export interface EnvHandle<S = any, A = any, O = any> {
+  env: Env<S, A, O>;
+  params: Params;
+  /** `env.init(params, seed)`. */
+  init(seed: number | string): S;
+}
+
+/** Unknown env or agent name; the message lists what is known. */
+export class RegistryError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RegistryError';
+  }
+}
+
+/** What a user module may export (CommonJS or ESM): an env, several envs, agents, or all of these. */
+export interface ArenaModule {
+  env?: EnvDefinition;
+  envs?: EnvDefinition[];
+  agents?: AgentFactory[];
+  default?: unknown;
+  meta?: unknown;
+}
+
+function looksLikePath(ref: string): boolean {
+  return ref.startsWith('.') || ref.startsWith('/') || /\.(c|m)?js$/.test(ref);
+}
+
+/**
+ * Envs and agent kinds by name. Built-ins are registered by the package entry point;
+ * users add their own by module path (`arena check ./my-env.js`) without touching the project.
+ */
+export class Registry {
+  private readonly envs = new Map<string, Env>();
+  private readonly agents = new Map<string, AgentFactory>();
+
+  /** Normalizes and registers an env definition; returns the normalized env. A re-registration replaces. */
+  registerEnv(def: EnvDefinition): Env {
+    const env = normalizeEnv(def);
+    this.envs.set(env.meta.id, env);
+    return env;
+  }
+
+  /** Registers an agent kind. A name may be registered once per env set; later wins. */
+  registerAgent(factory: AgentFactory): void {
+    if (!factory || typeof factory.name !== 'string' || typeof factory.create !== 'function') {
+      throw new RegistryError('agent factory needs a "name" and a "create" function');
+    }
+    const key = this.agentKey(factory.name, factory.envs);
+    this.agents.set(key, factory);
+  }
+
+  private agentKey(name: string, envs?: readonly string[]): string {
+    return envs && envs.length ? `${name}@${[...envs].sort().join(',')}` : name;
+  }
+
+  envIds(): string[] {
+    return [...this.envs.keys()].sort();
+  }
+
+  allEnvs(): Env[] {
+    return this.envIds().map((id) => this.envs.get(id)!);
+  }
+
+  /** The env with this id; an id without version suffix means its latest version. */
+  env(id: string): Env {
+    const exact = this.envs.get(id);
+    if (exact) return exact;
+    const versions = this.envIds().filter((k) => k.replace(/-v\d+$/, '') === id);
+    if (versions.length) {
+      versions.sort((a, b) => Number(b.replace(/.*-v/, '')) - Number(a.replace(/.*-v/, '')));
+      return this.envs.get(versions[0])!;
+    }
+    throw new RegistryError(`unknown env "${id}" (known: ${this.envIds().join(', ') || 'none'}; or give a path to a JS module)`);
+  }
+
+  /** `make(id, params)`: the env with params resolved (ParamError names a bad field). */
+  make(id: string, params?: unknown): EnvHandle {
+    const env = this.env(id);
+    const resolved = env.resolveParams(params);
+    return { env, params: resolved, init: (seed) => env.init(resolved, seed) };
+  }
+
+  /** Agent kinds that can play `envId` (optionally a role). */
+  agentsFor(envId: string, role?: string): AgentFactory[] {
+    return [...this.agents.values()].filter(
+      (f) => (!f.envs || f.envs.includes(envId)) && (!role || !f.roles || f.roles.includes(role)),
+    );
+  }
+
+  /** The agent kind `name` for `envId`; env-specific kinds win over generic ones. */
+  agentFactory(name: string, envId: string): AgentFactory {
+    const candidates = [...this.agents.values()].filter((f) => f.name === name && (!f.envs || f.envs.includes(envId)));
+    candidates.sort((a, b) => (a.envs ? 0 : 1) - (b.envs ? 0 : 1));
+    if (!candidates.length) {
+      const known = this.agentsFor(envId).map((f) => f.name);
+      throw new RegistryError(`unknown agent "${name}" for ${envId} (known: ${[...new Set(known)].join(', ') || 'none'})`);
+    }
+    return candidates[0];
+  }
+
+  /** Creates an agent from a name, `name:{json options}`, or a module path exporting agents. */
+  async createAgent(spec: string, options: AgentOptions): Promise<{ agent: Agent; factory: AgentFactory }> {
+    let name = spec;
+    let opts: Record<string, unknown> | undefined;
+    const colon = spec.indexOf(':{');
+    if (colon > 0) {
+      name = spec.slice(0, colon);
+      try {
+        opts = JSON.parse(spec.slice(colon + 1)) as Record<string, unknown>;
+      } catch (e) {
+        throw new RegistryError(`agent "${name}": options are not valid JSON (${(e as Error).message})`);
+      }
+    }
+    if (looksLikePath(name)) {
+      const loaded = await this.loadModule(name);
+      if (!loaded.agents.length) throw new RegistryError(`module ${name} exports no agents`);
+      name = loaded.agents[0];
+    }
+    const factory = this.agentFactory(name, options.env.meta.id);
+    return { agent: factory.create({ ...options, options: opts ?? options.options }), factory };
+  }
+
+  /** Resolves an env reference: a registered id, or a path to a JS module exporting an env. */
+  async resolveEnv(ref: string): Promise<Env> {
+    if (looksLikePath(ref) && !this.envs.has(ref)) {
+      const loaded = await this.loadModule(ref);
+      if (!loaded.envs.length) throw new RegistryError(`module ${ref} exports no env (export "env", "envs" or a default env)`);
+      return this.env(loaded.envs[0]);
+    }
+    return this.env(ref);
+  }
+
+  /** Loads a user module (CommonJS or ESM) and registers what it exports; returns the ids/names added. */
+  async loadModule(path: string): Promise<{ envs: string[]; agents: string[] }> {
+    const abs = resolve(path);
+    let mod: ArenaModule;
+    try {
+      mod = (await import(pathToFileURL(abs).href)) as ArenaModule;
+    } catch (e) {
+      throw new RegistryError(`cannot load module ${path}: ${(e as Error).message}`);
+    }
+    const root = (mod.default && typeof mod.default === 'object' ? mod.default : mod) as ArenaModule;
+    const defs: EnvDefinition[] = [];
+    if (root.meta) defs.push(root as unknown as EnvDefinition);
+    if (root.env) defs.push(root.env);
+    if (Array.isArray(root.envs)) defs.push(...root.envs);
+    const envs = defs.map((d) => this.registerEnv(d).meta.id);
+    const agents: string[] = [];
+    for (const f of root.agents ?? []) {
+      this.registerAgent(f);
+      agents.push(f.name);
+    }
+    return { envs, agents };
+  }
+}

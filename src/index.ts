@@ -1,0 +1,20 @@
+/** Public API of selfplay-arena. */
+export * from './core/env';
+export * from './core/agent';
+export * from './core/events';
+export * from './core/json';
+export * from './core/params';
+export * from './core/rng';
+export * from './core/visibility';
+export * from './core/registry';
+export { normalizeEnv, containsAction, EnvDefinitionError } from './core/normalize-env';
+export { checkEnv, formatReport, CHECK_NAMES, type CheckOptions, type CheckReport, type CheckResult } from './core/conformance/check-env';
+export * from './core/conformance/golden';
+export { playout, replay, randomAction, type Trace } from './core/conformance/playout';
+export { EventBus, ofType } from './bus/event-bus';
+export { visibleTo, filterForViewer, teamsFromCreated } from './bus/view-filter';
+export { MemoryRecorder } from './bus/recorder';
+export { runMatch, type MatchOptions, type MatchResult, type Decision } from './match/runner';
+export * from './match/fault-policy';
+export { scriptedAgent, scriptedFactory } from '../agents/scripted';
+export { createRegistry, defaultRegistry, make } from './catalog';

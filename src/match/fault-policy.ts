@@ -1,0 +1,35 @@
+import type { FaultKind } from '../core/events';
+
+/**
+ * What the runner does when a seat answers with an illegal action, throws, or misses its
+ * deadline: retry up to `retries` more times, then forfeit the match for that seat or play
+ * a default action (the env's `defaultAction`, else the first legal action).
+ */
+export interface FaultPolicy {
+  retries: number;
+  then: 'forfeit' | 'default';
+}
+
+export const DEFAULT_FAULT_POLICY: FaultPolicy = { retries: 0, then: 'forfeit' };
+
+/** One recorded misbehaviour of a seat. */
+export interface FaultRecord {
+  step: number;
+  seat: number;
+  kind: FaultKind;
+  reason: string;
+  attempt: number;
+  resolution: 'retry' | 'default-action' | 'forfeit';
+}
+
+/** Parses "retry:2,forfeit" / "default" / "forfeit" (CLI form); throws naming the bad part. */
+export function parseFaultPolicy(text: string): FaultPolicy {
+  const policy: FaultPolicy = { ...DEFAULT_FAULT_POLICY };
+  for (const part of text.split(',').map((p) => p.trim()).filter(Boolean)) {
+    const m = /^retry:(\d+)$/.exec(part);
+    if (m) policy.retries = Number(m[1]);
+    else if (part === 'forfeit' || part === 'default') policy.then = part;
+    else throw new Error(`fault policy: "${part}" is not one of retry:N, forfeit, default`);
+  }
+  return policy;
+}
