@@ -372,6 +372,9 @@ class MatchRun {
         this.decisions++;
         return fallback;
       }
+      // No default exists (open action set without defaultAction): the fault becomes a forfeit.
+      const last = this.faults[this.faults.length - 1];
+      if (last && last.seat === seat) last.resolution = 'forfeit';
     }
     return FORFEIT;
   }
