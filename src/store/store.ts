@@ -1,0 +1,263 @@
+import Database from 'better-sqlite3';
+import type { MatchEvent } from '../core/events';
+import type { JsonValue } from '../core/json';
+import type { FaultRecord } from '../match/fault-policy';
+import { MIGRATIONS } from './schema';
+
+/** A player of a league as stored. */
+export interface PlayerRecord {
+  id: string;
+  kind: 'baseline' | 'snapshot' | 'learner';
+  agent: string;
+  version: number;
+  roles: string[];
+  parent: string | null;
+  checkpoint: string | null;
+  createdAt: number;
+}
+
+/** One seat of a stored match. */
+export interface SeatRecord {
+  player: string;
+  role: string;
+  team: string;
+}
+
+/** A completed match as stored. */
+export interface MatchRecord {
+  league: string;
+  idx: number;
+  id: string;
+  env: string;
+  params: JsonValue;
+  seed: number;
+  seats: SeatRecord[];
+  returns: number[];
+  outcome: string;
+  code: string;
+  length: number;
+  faults: FaultRecord[];
+  summary: JsonValue;
+  startedAt: number;
+  endedAt: number;
+}
+
+/** A rating row: current value plus system-specific state. */
+export interface RatingRecord {
+  system: string;
+  player: string;
+  role: string;
+  value: number;
+  state: JsonValue;
+}
+
+/** One point of a rating's history. */
+export interface RatingPoint {
+  system: string;
+  player: string;
+  role: string;
+  matchIdx: number;
+  value: number;
+  time: number;
+}
+
+/** A stored league config does not match the one given. */
+export class StoreConflictError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StoreConflictError';
+  }
+}
+
+const parse = <T>(text: string | null): T => (text === null ? (null as T) : (JSON.parse(text) as T));
+
+/**
+ * The arena's SQLite store (better-sqlite3, WAL mode): leagues, players, matches with their
+ * event logs, ratings and their history, training metrics. A match, its events and the rating
+ * updates it causes are written in one transaction, so a killed process never leaves a match
+ * half-counted.
+ */
+export class Store {
+  readonly db: Database.Database;
+
+  constructor(path: string) {
+    this.db = new Database(path);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = NORMAL');
+    this.db.pragma('busy_timeout = 5000');
+    const version = this.db.pragma('user_version', { simple: true }) as number;
+    for (let v = version; v < MIGRATIONS.length; v++) {
+      this.db.transaction(() => {
+        this.db.exec(MIGRATIONS[v]);
+        this.db.pragma(`user_version = ${v + 1}`);
+      })();
+    }
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  /** Creates the league, or checks that the stored config is the same (a resume). */
+  ensureLeague(id: string, config: JsonValue): { created: boolean } {
+    const text = JSON.stringify(config);
+    const row = this.db.prepare('SELECT config FROM leagues WHERE id = ?').get(id) as { config: string } | undefined;
+    if (!row) {
+      this.db.prepare('INSERT INTO leagues (id, config, created_at) VALUES (?, ?, ?)').run(id, text, Date.now());
+      return { created: true };
+    }
+    if (row.config !== text) {
+      throw new StoreConflictError(`league "${id}" already exists in this database with a different config; use another --db or league name`);
+    }
+    return { created: false };
+  }
+
+  leagues(): { id: string; config: JsonValue; createdAt: number }[] {
+    const rows = this.db.prepare('SELECT id, config, created_at FROM leagues ORDER BY created_at').all() as { id: string; config: string; created_at: number }[];
+    return rows.map((r) => ({ id: r.id, config: parse<JsonValue>(r.config), createdAt: r.created_at }));
+  }
+
+  /** Inserts a player, leaving an existing one untouched (players are immutable once added). */
+  addPlayer(league: string, p: PlayerRecord): void {
+    this.db
+      .prepare(
+        `INSERT OR IGNORE INTO players (league, id, kind, agent, version, roles, parent, checkpoint, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(league, p.id, p.kind, p.agent, p.version, JSON.stringify(p.roles), p.parent, p.checkpoint, p.createdAt);
+  }
+
+  players(league: string): PlayerRecord[] {
+    const rows = this.db.prepare('SELECT * FROM players WHERE league = ? ORDER BY created_at, id').all(league) as Record<string, unknown>[];
+    return rows.map((r) => ({
+      id: r.id as string,
+      kind: r.kind as PlayerRecord['kind'],
+      agent: r.agent as string,
+      version: r.version as number,
+      roles: parse<string[]>(r.roles as string),
+      parent: (r.parent as string | null) ?? null,
+      checkpoint: (r.checkpoint as string | null) ?? null,
+      createdAt: r.created_at as number,
+    }));
+  }
+
+  /** Number of completed matches of a league (= index of the next one). */
+  matchCount(league: string): number {
+    return (this.db.prepare('SELECT COUNT(*) AS n FROM matches WHERE league = ?').get(league) as { n: number }).n;
+  }
+
+  /**
+   * Records a completed match with its events, the new ratings and their history points,
+   * atomically. A second insert of the same (league, idx) fails, so nothing is counted twice.
+   */
+  recordMatch(m: MatchRecord, events: readonly MatchEvent[], ratings: readonly RatingRecord[], history: readonly RatingPoint[]): void {
+    const insertMatch = this.db.prepare(
+      `INSERT INTO matches (league, idx, id, env, params, seed, seats, returns, outcome, code, length, faults, summary, started_at, ended_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    const insertEvent = this.db.prepare('INSERT INTO events (match_id, seq, type, event) VALUES (?, ?, ?, ?)');
+    const upsertRating = this.db.prepare(
+      `INSERT INTO ratings (league, system, player, role, value, state) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (league, system, player, role) DO UPDATE SET value = excluded.value, state = excluded.state`,
+    );
+    const insertHistory = this.db.prepare(
+      'INSERT INTO rating_history (league, system, player, role, match_idx, value, time) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    );
+    this.db.transaction(() => {
+      insertMatch.run(
+        m.league, m.idx, m.id, m.env, JSON.stringify(m.params), m.seed, JSON.stringify(m.seats), JSON.stringify(m.returns),
+        m.outcome, m.code, m.length, JSON.stringify(m.faults), JSON.stringify(m.summary ?? null), m.startedAt, m.endedAt,
+      );
+      for (const e of events) insertEvent.run(e.matchId, e.seq, e.type, JSON.stringify(e));
+      for (const r of ratings) upsertRating.run(m.league, r.system, r.player, r.role, r.value, JSON.stringify(r.state));
+      for (const h of history) insertHistory.run(m.league, h.system, h.player, h.role, h.matchIdx, h.value, h.time);
+    })();
+  }
+
+  private toMatch(r: Record<string, unknown>): MatchRecord {
+    return {
+      league: r.league as string,
+      idx: r.idx as number,
+      id: r.id as string,
+      env: r.env as string,
+      params: parse(r.params as string),
+      seed: r.seed as number,
+      seats: parse(r.seats as string),
+      returns: parse(r.returns as string),
+      outcome: r.outcome as string,
+      code: r.code as string,
+      length: r.length as number,
+      faults: parse(r.faults as string),
+      summary: parse(r.summary as string | null),
+      startedAt: r.started_at as number,
+      endedAt: r.ended_at as number,
+    };
+  }
+
+  /** Matches of a league in schedule order (optionally a window, or the newest first). */
+  matches(league: string, options: { limit?: number; offset?: number; newestFirst?: boolean } = {}): MatchRecord[] {
+    const order = options.newestFirst ? 'DESC' : 'ASC';
+    const rows = this.db
+      .prepare(`SELECT * FROM matches WHERE league = ? ORDER BY idx ${order} LIMIT ? OFFSET ?`)
+      .all(league, options.limit ?? -1, options.offset ?? 0) as Record<string, unknown>[];
+    return rows.map((r) => this.toMatch(r));
+  }
+
+  /** Most recent matches across all leagues. */
+  recentMatches(limit: number): MatchRecord[] {
+    const rows = this.db.prepare('SELECT * FROM matches ORDER BY ended_at DESC, idx DESC LIMIT ?').all(limit) as Record<string, unknown>[];
+    return rows.map((r) => this.toMatch(r));
+  }
+
+  match(id: string): MatchRecord | null {
+    const r = this.db.prepare('SELECT * FROM matches WHERE id = ?').get(id) as Record<string, unknown> | undefined;
+    return r ? this.toMatch(r) : null;
+  }
+
+  /** A match's event log in sequence order. */
+  events(matchId: string): MatchEvent[] {
+    const rows = this.db.prepare('SELECT event FROM events WHERE match_id = ? ORDER BY seq').all(matchId) as { event: string }[];
+    return rows.map((r) => JSON.parse(r.event) as MatchEvent);
+  }
+
+  ratings(league: string, system?: string): RatingRecord[] {
+    const rows = (
+      system
+        ? this.db.prepare('SELECT * FROM ratings WHERE league = ? AND system = ? ORDER BY value DESC').all(league, system)
+        : this.db.prepare('SELECT * FROM ratings WHERE league = ? ORDER BY system, value DESC').all(league)
+    ) as Record<string, unknown>[];
+    return rows.map((r) => ({
+      system: r.system as string,
+      player: r.player as string,
+      role: r.role as string,
+      value: r.value as number,
+      state: parse(r.state as string),
+    }));
+  }
+
+  ratingHistory(league: string, system: string): RatingPoint[] {
+    const rows = this.db
+      .prepare('SELECT * FROM rating_history WHERE league = ? AND system = ? ORDER BY match_idx, player, role')
+      .all(league, system) as Record<string, unknown>[];
+    return rows.map((r) => ({
+      system: r.system as string,
+      player: r.player as string,
+      role: r.role as string,
+      matchIdx: r.match_idx as number,
+      value: r.value as number,
+      time: r.time as number,
+    }));
+  }
+
+  /** Records (or replaces, on resume) one training iteration's metrics for a role. */
+  recordTraining(league: string, iteration: number, role: string, metrics: JsonValue): void {
+    this.db
+      .prepare('INSERT OR REPLACE INTO training_metrics (league, iteration, role, metrics, time) VALUES (?, ?, ?, ?, ?)')
+      .run(league, iteration, role, JSON.stringify(metrics), Date.now());
+  }
+
+  trainingMetrics(league: string): { iteration: number; role: string; metrics: JsonValue; time: number }[] {
+    const rows = this.db.prepare('SELECT * FROM training_metrics WHERE league = ? ORDER BY iteration, role').all(league) as Record<string, unknown>[];
+    return rows.map((r) => ({ iteration: r.iteration as number, role: r.role as string, metrics: parse(r.metrics as string), time: r.time as number }));
+  }
+}
