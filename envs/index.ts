@@ -1,4 +1,7 @@
 import type { EnvDefinition } from '../src/core/env';
+import { countdownEnv } from './countdown';
+import { dealOrNoDealEnv } from './deal-or-no-deal';
+import { werewolfEnv } from './werewolf';
 
 /** Built-in environments, registered by the package entry point. */
-export const builtinEnvs: EnvDefinition[] = [];
+export const builtinEnvs: EnvDefinition[] = [countdownEnv, dealOrNoDealEnv, werewolfEnv];

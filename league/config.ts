@@ -35,7 +35,7 @@ export const LeagueConfigSchema = z.object({
   learners: z.array(LearnerSpecSchema).default([]),
   matchmaking: z
     .object({
-      mode: z.enum(['elo', 'pfsp', 'uncertainty', 'round-robin', 'random']).default('elo'),
+      mode: z.enum(['elo', 'pfsp', 'uncertainty', 'random']).default('elo'),
       /** PFSP weighting: hard = (1 - x)^p, var = x(1 - x). */
       pfsp: z.enum(['hard', 'var']).default('hard'),
       p: z.number().positive().default(2),

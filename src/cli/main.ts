@@ -8,11 +8,13 @@ import { envsCommand } from './commands/envs';
 import { goldenCommand } from './commands/golden';
 import { playCommand } from './commands/play';
 import { replayCommand } from './commands/replay';
+import { DEFAULT_DB, leagueExportCommand, leagueMatchesCommand, leagueRunCommand, leagueTableCommand } from './commands/league';
+import { LeagueConfigError } from '../../league/config';
 import { parseIntOption, UsageError } from './options';
 
 /** Errors that are the user's input, printed as one line (exit 2) instead of a stack trace. */
 function isUserError(e: unknown): e is Error {
-  return e instanceof UsageError || e instanceof ParamError || e instanceof RegistryError || e instanceof EnvDefinitionError;
+  return e instanceof UsageError || e instanceof LeagueConfigError || e instanceof ParamError || e instanceof RegistryError || e instanceof EnvDefinitionError;
 }
 
 /** Builds the `arena` command; `exit` receives the exit code. */
@@ -70,6 +72,52 @@ export function buildProgram(exit: (code: number) => void): Command {
     .option('--seed <n>', 'episode seed', seedOpt, 0)
     .option('--out <file>', 'write to a file instead of stdout')
     .action(async (ref: string, o) => exit(await goldenCommand(registry, ref, o)));
+
+  const league = program.command('league').description('league tournaments: run (resumable), ratings table, matches, export');
+  league
+    .command('run')
+    .description('run or resume a league from a JSON config; Ctrl-C stops cleanly; rerun the same command to resume')
+    .requiredOption('--config <file>', 'league config (JSON)')
+    .option('--db <file>', 'SQLite database', DEFAULT_DB)
+    .option('--quiet', 'no progress display')
+    .action(async (o) => exit(await leagueRunCommand(registry, o)));
+  league
+    .command('table')
+    .description('ratings per role: Bradley–Terry with bootstrap intervals (tied ranks marked =), Elo, OpenSkill')
+    .option('--db <file>', 'SQLite database', DEFAULT_DB)
+    .option('--league <name>', 'league name (default: the latest)')
+    .option('--resamples <n>', 'bootstrap resamples', countOpt('--resamples'))
+    .option('--json', 'machine-readable')
+    .action((o) => exit(leagueTableCommand(o)));
+  league
+    .command('matches')
+    .description('the newest matches with players, returns and outcome codes')
+    .option('--db <file>', 'SQLite database', DEFAULT_DB)
+    .option('--league <name>', 'league name (default: the latest)')
+    .option('--limit <n>', 'how many', countOpt('--limit'), 20)
+    .option('--json', 'one JSON line per match')
+    .action((o) => exit(leagueMatchesCommand(o)));
+  league
+    .command('export')
+    .description('all matches and their events as JSONL')
+    .option('--db <file>', 'SQLite database', DEFAULT_DB)
+    .option('--league <name>', 'league name (default: the latest)')
+    .option('--out <file>', 'write to a file instead of stdout')
+    .action((o) => exit(leagueExportCommand(o)));
+
+  // `arena train` (src/cli/commands/train.ts); required here so tfjs-related code loads only with it.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  (require('./commands/train') as typeof import('./commands/train')).registerTrainCommand(program, registry, exit);
+
+  program
+    .command('serve')
+    .description('serve the web page (live matches, replays, leaderboard, plots) and the spectator sockets over a store')
+    .option('--db <file>', 'SQLite database', DEFAULT_DB)
+    .option('--port <n>', 'port (0 = any free one)', (v: string) => parseIntOption('--port', v, 8080), 8080)
+    .option('--host <host>', 'interface to listen on', '127.0.0.1')
+    .option('--allow-omniscient', 'allow omniscient and per-seat views of live matches')
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    .action(async (o) => exit(await (require('./commands/serve') as typeof import('./commands/serve')).serveCommand(o)));
 
   return program;
 }

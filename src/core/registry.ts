@@ -120,10 +120,13 @@ export class Registry {
         throw new RegistryError(`agent "${name}": options are not valid JSON (${(e as Error).message})`);
       }
     }
-    if (looksLikePath(name)) {
-      const loaded = await this.loadModule(name);
-      if (!loaded.agents.length) throw new RegistryError(`module ${name} exports no agents`);
-      name = loaded.agents[0];
+    if (looksLikePath(name.split('#')[0])) {
+      // "./module.js" (its first agent) or "./module.js#name"
+      const [path, wanted] = name.split('#');
+      const loaded = await this.loadModuleOnce(path);
+      if (!loaded.agents.length) throw new RegistryError(`module ${path} exports no agents`);
+      if (wanted && !loaded.agents.includes(wanted)) throw new RegistryError(`module ${path} has no agent "${wanted}" (has: ${loaded.agents.join(', ')})`);
+      name = wanted || loaded.agents[0];
     }
     const factory = this.agentFactory(name, options.env.meta.id);
     return { agent: factory.create({ ...options, options: opts ?? options.options }), factory };
@@ -132,11 +135,25 @@ export class Registry {
   /** Resolves an env reference: a registered id, or a path to a JS module exporting an env. */
   async resolveEnv(ref: string): Promise<Env> {
     if (looksLikePath(ref) && !this.envs.has(ref)) {
-      const loaded = await this.loadModule(ref);
+      const loaded = await this.loadModuleOnce(ref);
       if (!loaded.envs.length) throw new RegistryError(`module ${ref} exports no env (export "env", "envs" or a default env)`);
       return this.env(loaded.envs[0]);
     }
     return this.env(ref);
+  }
+
+  private readonly loaded = new Map<string, Promise<{ envs: string[]; agents: string[] }>>();
+
+  /** {@link loadModule}, once per resolved path (agents are created per match; the module is not reloaded). */
+  loadModuleOnce(path: string): Promise<{ envs: string[]; agents: string[] }> {
+    const abs = resolve(path);
+    let p = this.loaded.get(abs);
+    if (!p) {
+      p = this.loadModule(abs);
+      this.loaded.set(abs, p);
+      p.catch(() => this.loaded.delete(abs));
+    }
+    return p;
   }
 
   /** Loads a user module (CommonJS or ESM) and registers what it exports; returns the ids/names added. */
@@ -144,7 +161,13 @@ export class Registry {
     const abs = resolve(path);
     let mod: ArenaModule;
     try {
-      mod = (await import(pathToFileURL(abs).href)) as ArenaModule;
+      try {
+        // CommonJS, and ESM through require(esm) on Node 20.19+ (also works under jest).
+        mod = require(abs) as ArenaModule;
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'ERR_REQUIRE_ESM' && (e as NodeJS.ErrnoException).code !== 'ERR_REQUIRE_ASYNC_MODULE') throw e;
+        mod = (await import(pathToFileURL(abs).href)) as ArenaModule;
+      }
     } catch (e) {
       throw new RegistryError(`cannot load module ${path}: ${(e as Error).message}`);
     }

@@ -1,0 +1,122 @@
+/**
+ * Action validation for every phase and answer mode: `{ok: true}` or a reason. Never throws.
+ */
+import type { ActionCheck } from '../../src/core/env';
+import {
+  NUMBER_BASE,
+  PAIRS,
+  PREDICT_RIGHT,
+  PREDICT_WRONG,
+  STEP_OPS,
+  STOP,
+  TARGET_BASE,
+  applyMove,
+  slotValue,
+} from './actions';
+import { canAdd, proposalProblem, type Contract } from './contract';
+import type { Rules } from './scoring';
+import type { CountdownState, Proposal } from './types';
+
+/** Longest text answer accepted as an action (characters); the parser judges at most 2000 of the extracted expression. */
+export const MAX_TEXT = 20000;
+
+const OK: ActionCheck = { ok: true };
+const no = (reason: string): ActionCheck => ({ ok: false, reason });
+
+function show(x: unknown): string {
+  try {
+    const t = JSON.stringify(x);
+    if (t === undefined) return String(x);
+    return t.length > 60 ? `${t.slice(0, 57)}...` : t;
+  } catch {
+    return String(x);
+  }
+}
+
+/** Seats to act now. */
+export function actingSeats(state: CountdownState): number[] {
+  const role = state.phase === 'propose' ? 'challenger' : state.phase === 'solve' ? 'solver' : state.phase === 'evaluate' ? 'evaluator' : null;
+  return role ? [state.cfg.seats.indexOf(role)] : [];
+}
+
+/** A text-mode proposal from an object or its JSON text, or a reason. */
+export function readProposal(action: unknown): Proposal | string {
+  let v = action;
+  if (typeof v === 'string') {
+    try {
+      v = JSON.parse(v);
+    } catch {
+      return `a proposal must be {"numbers": [...], "target": n} (or its JSON text); got unparsable text ${show(action)}`;
+    }
+  }
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return `a proposal must be {"numbers": [...], "target": n}; got ${show(action)}`;
+  const o = v as Record<string, unknown>;
+  const extra = Object.keys(o).filter((k) => k !== 'numbers' && k !== 'target');
+  if (extra.length) return `a proposal has only "numbers" and "target"; unknown field "${extra[0]}"`;
+  return { numbers: o.numbers as number[], target: o.target as number };
+}
+
+/** Why step index `move` is illegal on `pool` (null when legal). */
+export function moveProblem(rules: Rules, pool: readonly number[], move: number): string | null {
+  if (move === STOP) return null;
+  if (!Number.isInteger(move) || move < 0 || move > STOP) return `${move} is not a solver action (0-${STOP})`;
+  if (applyMove(rules, pool, move)) return null;
+  const [i, j] = PAIRS[Math.floor(move / STEP_OPS.length)];
+  const a = slotValue(pool, i);
+  const b = slotValue(pool, j);
+  const op = STEP_OPS[move % STEP_OPS.length];
+  if (!a || !b) return `move ${move} (${op} on slots ${i} and ${j}): slot ${a ? j : i} is empty`;
+  if (rules === 'uk') {
+    const [x, y] = op === 'b-a' || op === 'b/a' ? [b[0], a[0]] : [a[0], b[0]];
+    return op.includes('-')
+      ? `move ${move}: ${x} - ${y} is not a positive integer (uk rules)`
+      : `move ${move}: ${x} / ${y} is not exact (uk rules)`;
+  }
+  return `move ${move} (${op} on slots ${i} and ${j}): division by zero or a result too large`;
+}
+
+function challengerIndexProblem(c: Contract, draft: readonly number[], a: number): string | null {
+  if (a >= NUMBER_BASE && a < TARGET_BASE) {
+    const v = a - NUMBER_BASE + 1;
+    if (canAdd(c, draft, v)) return null;
+    if (draft.length >= c.count[1]) return `the proposal already has ${draft.length} numbers (the contract allows at most ${c.count[1]}); choose the target`;
+    if (v < c.values[0] || v > c.values[1]) return `number ${v} is outside the contract (${c.values[0]} to ${c.values[1]})`;
+    return `number ${v} cannot be added again: the tile bag has no more`;
+  }
+  if (a >= TARGET_BASE && a < PREDICT_WRONG) {
+    const t = a - TARGET_BASE + 1;
+    if (draft.length < c.count[0]) return `add at least ${c.count[0]} numbers before choosing the target (have ${draft.length})`;
+    if (t < c.target[0] || t > c.target[1]) return `target ${t} is outside the contract (${c.target[0]} to ${c.target[1]})`;
+    return null;
+  }
+  return `${a} is not a challenger action (${NUMBER_BASE}-${PREDICT_WRONG - 1})`;
+}
+
+/** The env's validateAction. */
+export function validate(state: CountdownState, seat: number, action: unknown): ActionCheck {
+  if (!actingSeats(state).includes(seat)) return no(`seat ${show(seat)} is not to act`);
+  const { cfg } = state;
+  if (cfg.answer === 'steps') {
+    if (typeof action !== 'number' || !Number.isInteger(action)) return no(`expected an action index (integer), got ${show(action)}`);
+    if (state.phase === 'propose') {
+      const p = challengerIndexProblem(cfg.contract, state.draft, action);
+      return p ? no(p) : OK;
+    }
+    if (state.phase === 'solve') {
+      const p = moveProblem(cfg.rules, state.pool, action);
+      return p ? no(p) : OK;
+    }
+    return action === PREDICT_WRONG || action === PREDICT_RIGHT ? OK : no(`${action} is not an evaluator action (${PREDICT_WRONG} wrong, ${PREDICT_RIGHT} right)`);
+  }
+  if (state.phase === 'propose') {
+    const p = readProposal(action);
+    if (typeof p === 'string') return no(p);
+    const problem = proposalProblem(cfg.contract, p.numbers, p.target);
+    return problem ? no(problem) : OK;
+  }
+  if (state.phase === 'solve') {
+    if (typeof action !== 'string') return no(`an answer must be text (an arithmetic expression), got ${show(action)}`);
+    return action.length > MAX_TEXT ? no(`answer longer than ${MAX_TEXT} characters`) : OK;
+  }
+  return typeof action === 'boolean' ? OK : no(`a prediction must be true (the attempt is correct) or false, got ${show(action)}`);
+}

@@ -1,0 +1,12 @@
+/** deal-or-no-deal-v1: public exports (the env definition and the helpers its agents use). */
+export { dealOrNoDealEnv, legalActionIds, mixRewards, sampleAction } from './env';
+export { ENV_ID, PARAM_SCHEMA, utilityOf, type Protocol } from './params';
+export { AGREE, NUM_OFFERS, OFFERS, offerId, legalIds, restOf, valueOf, describeShare, ITEM_NAMES } from './offers';
+export { DEFAULT_INSTANCES, formatLine, generateInstance, parseInstanceLine, instanceProblem, validInstanceCount, type Instance } from './instance';
+export { analyze, isParetoOptimal, nashSplit, type InstanceAnalysis } from './analysis';
+export { canonicalProposal, parseProposal, isDeal, DEAL_TEXT } from './messages';
+export { encoder, actionIndex, actionOf, ACTION_INDEX, ENCODING_SIZE, NUM_ACTIONS } from './encoder';
+export type { DondObservation, OpenSpielObservation, DialogueObservation } from './observation';
+export type { DondState, OpenSpielState, DialogueState } from './state';
+export type { DialogueAction } from './dialogue-protocol';
+export { episodeSummary, aggregate, type EpisodeSummary } from './summary';

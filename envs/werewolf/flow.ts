@@ -1,0 +1,173 @@
+/**
+ * Phase transitions shared by the night, debate and voting steps: starting a night, a day and
+ * a vote, the win check, the round cap, and the end of the game.
+ *
+ * Step structure depends only on public information (who is alive, the rules), never on hidden
+ * roles: at night every living player acts (most just "sleep"), and the number of night steps is
+ * fixed by the rules, so the public `turn` events of the runner reveal nothing.
+ */
+import { filled } from './arrays';
+import { ROLE_NAMES, VILLAGER, WEREWOLF } from './roles';
+import { killSteps, type Rules } from './rules';
+import {
+  EMPTY,
+  PH_BID,
+  PH_NIGHT,
+  PH_OVER,
+  PH_SPEAK,
+  PH_VOTE,
+  W_DRAW,
+  W_NONE,
+  W_VILLAGERS,
+  W_WOLVES,
+  WINNER_NAMES,
+  livingSeats,
+  type Draft,
+  type WerewolfState,
+} from './state';
+
+/** Winner code for the living seats (W_NONE while the game goes on). No wolves left always means villagers. */
+export function checkWinner(s: WerewolfState, alive: readonly number[]): number {
+  let wolves = 0;
+  let others = 0;
+  let plain = 0;
+  for (let i = 0; i < alive.length; i++) {
+    if (!alive[i]) continue;
+    const r = s.roles[i];
+    if (r === WEREWOLF) wolves++;
+    else {
+      others++;
+      if (r === VILLAGER) plain++;
+    }
+  }
+  if (wolves === 0) return W_VILLAGERS;
+  switch (s.rules.winRule) {
+    case 'parity':
+      return wolves >= others ? W_WOLVES : W_NONE;
+    case 'majority':
+      return wolves > others ? W_WOLVES : W_NONE;
+    case 'villagers-dead':
+      return plain === 0 ? W_WOLVES : W_NONE;
+  }
+}
+
+/** The wolf acting in kill step `sub` of a night (-1 when none). */
+export function killActor(d: Draft, sub: number): number {
+  const s = d.s;
+  const r: Rules = s.rules;
+  if (sub >= killSteps(r)) return -1;
+  const alive = s.pub.alive;
+  const living: number[] = [];
+  for (const w of s.wolves) if (alive[w]) living.push(w);
+  if (!living.length) return -1;
+  switch (r.nightKill) {
+    case 'random-wolf':
+      return living.length === 1 ? living[0] : living[d.int(living.length)];
+    case 'propose-decide':
+      return sub === 0 ? living[0] : living[living.length - 1];
+    case 'vote-in-turn':
+      return sub < living.length ? living[sub] : -1;
+  }
+}
+
+/** Starts a night (a new round unless it is the game's first phase). */
+export function startNight(d: Draft, first: boolean): void {
+  const s = d.s;
+  if (!first) d.newRound(s.pub.round + 1);
+  const p = d.pub();
+  p.phase = 'night';
+  p.speaker = -1;
+  p.lastSpeaker = -1;
+  p.turn = 0;
+  p.order = EMPTY as unknown as number[];
+  s.ph = PH_NIGHT;
+  s.sub = 0;
+  s.named = 0;
+  s.votes = EMPTY as unknown as number[];
+  d.clearNight();
+  d.setAct(livingSeats(p.alive));
+  s.actor = killActor(d, 0);
+}
+
+/** Starts the day: the debate (bidding or speaking order), or the vote when there is no talk. */
+export function startDay(d: Draft): void {
+  const s = d.s;
+  const r = s.rules;
+  const p = d.pub();
+  p.speaker = -1;
+  p.lastSpeaker = -1;
+  p.turn = 0;
+  s.named = 0;
+  s.actor = -1;
+  s.sub = 0;
+  if (r.debate === 'bidding' && r.debateTurns > 0) {
+    p.phase = 'bid';
+    p.order = EMPTY as unknown as number[];
+    s.ph = PH_BID;
+    d.setAct(livingSeats(p.alive));
+    return;
+  }
+  if (r.debate !== 'bidding' && r.speechRounds > 0) {
+    const living = livingSeats(p.alive);
+    p.order = r.debate === 'shuffled' ? d.shuffle(living) : living;
+    p.phase = 'speak';
+    p.speaker = p.order[0];
+    s.ph = PH_SPEAK;
+    d.setAct([p.speaker]);
+    return;
+  }
+  startVote(d);
+}
+
+/** Starts the vote: everyone at once, or one voter at a time in today's order. */
+export function startVote(d: Draft): void {
+  const s = d.s;
+  const p = d.pub();
+  p.phase = 'vote';
+  p.speaker = -1;
+  s.ph = PH_VOTE;
+  s.sub = 0;
+  if (s.rules.voting === 'simultaneous') {
+    d.setAct(livingSeats(p.alive));
+    return;
+  }
+  if (!p.order.length) p.order = livingSeats(p.alive);
+  p.turn = 0;
+  s.votes = filled(s.roles.length, -1);
+  d.setAct([p.order[0]]);
+}
+
+/** After a death (dawn or exile): ends the game on a win, else returns false. */
+export function endIfWon(d: Draft): boolean {
+  const w = checkWinner(d.s, d.s.pub.alive);
+  if (w === W_NONE) return false;
+  finish(d, w);
+  return true;
+}
+
+/** After the day's vote: the round cap, or the next night. */
+export function endRound(d: Draft): void {
+  const s = d.s;
+  if (s.pub.round >= s.rules.maxRounds) {
+    finish(d, s.rules.roundCap === 'random' ? (d.int(2) === 0 ? W_WOLVES : W_VILLAGERS) : W_DRAW);
+    return;
+  }
+  startNight(d, false);
+}
+
+/** Ends the game: winner set, every role revealed, nobody to act. */
+export function finish(d: Draft, winner: number): void {
+  const s = d.s;
+  const p = d.pub();
+  const roles = s.roles.map((r) => ROLE_NAMES[r]);
+  s.winner = winner;
+  s.ph = PH_OVER;
+  s.actor = -1;
+  p.phase = 'over';
+  p.speaker = -1;
+  p.winner = WINNER_NAMES[winner];
+  p.roles = roles;
+  d.setAct(EMPTY as unknown as number[]);
+  d.log({ type: 'game-over', round: p.round, winner: p.winner, roles });
+}
+

@@ -1,0 +1,229 @@
+/**
+ * Legal actions and action validation. Lists that depend only on public facts (votes, speech
+ * acts, bids, wolf targets) are built once per situation and cached (shared, never mutated); the few
+ * that depend on a role's private state (seer, doctor, guard, witch) are built per call.
+ */
+import type { ActionCheck } from '../../src/core/env';
+import {
+  ACCUSE,
+  AGREE,
+  ANTIDOTE,
+  BID,
+  CLAIM,
+  DEFEND,
+  NONE,
+  POISON,
+  REVEAL_GOOD,
+  REVEAL_WOLF,
+  SILENT,
+  TARGET,
+  describeAction,
+  parseAction,
+} from './actions';
+import { DOCTOR, GUARD, NUM_ROLES, SEER, WITCH } from './roles';
+import { killSteps, rolesPresentMask } from './rules';
+import { EMPTY, N_SAVE, N_VICTIM, PH_BID, PH_NIGHT, PH_OVER, PH_SPEAK, PH_VOTE, type WerewolfState } from './state';
+
+/** What a seat is asked to do now (part of its observation). */
+export type AskName =
+  | 'kill'
+  | 'propose'
+  | 'decide'
+  | 'wolf-vote'
+  | 'protect'
+  | 'guard'
+  | 'check'
+  | 'antidote'
+  | 'poison'
+  | 'sleep'
+  | 'bid'
+  | 'speak'
+  | 'vote';
+
+const SLEEP: readonly number[] = [NONE];
+// Caches of shared legal lists (never mutated; not frozen: frozen arrays are slower to read).
+// Keys stay below 2^30 so that they are small integers for the Map.
+const wolfCache = new Map<number, readonly number[]>();
+const voteCache = new Map<number, readonly number[]>();
+const speechCache = new Map<number, readonly number[]>();
+const bidLists: (readonly number[])[] = [];
+const rolesMaskCache = new WeakMap<object, number>();
+
+/** Bids 0..maxBid as action indices. */
+export function bidList(maxBid: number): readonly number[] {
+  return (bidLists[maxBid] ??= Array.from({ length: maxBid + 1 }, (_, b) => BID + b));
+}
+
+function presentMask(s: WerewolfState): number {
+  let m = rolesMaskCache.get(s.rules);
+  if (m === undefined) rolesMaskCache.set(s.rules, (m = rolesPresentMask(s.rules)));
+  return m;
+}
+
+function wolfTargets(s: WerewolfState): readonly number[] {
+  const key = s.wolfMask * 4096 + s.aliveBits;
+  let list = wolfCache.get(key);
+  if (!list) {
+    const out: number[] = [];
+    for (let p = 0; p < s.roles.length; p++) if ((s.aliveBits >> p) & 1 && !((s.wolfMask >> p) & 1)) out.push(TARGET + p);
+    wolfCache.set(key, (list = out));
+  }
+  return list;
+}
+
+function voteList(s: WerewolfState, seat: number): readonly number[] {
+  const abstain = s.rules.abstain ? 1 : 0;
+  const key = (abstain * 16 + seat) * 4096 + s.aliveBits;
+  let list = voteCache.get(key);
+  if (!list) {
+    const out: number[] = [];
+    for (let p = 0; p < s.roles.length; p++) if (p !== seat && (s.aliveBits >> p) & 1) out.push(TARGET + p);
+    if (abstain) out.push(NONE);
+    voteCache.set(key, (list = out));
+  }
+  return list;
+}
+
+function speechList(s: WerewolfState, seat: number): readonly number[] {
+  const n = s.roles.length;
+  const last = s.pub.lastSpeaker;
+  const agree = last >= 0 && last !== seat ? 1 : 0;
+  const roles = presentMask(s);
+  // 6 + 4 + 4 + 1 + 12 = 27 bits
+  const key = (((roles * 16 + n) * 16 + seat) * 2 + agree) * 4096 + s.aliveBits;
+  let list = speechCache.get(key);
+  if (!list) {
+    const out: number[] = [];
+    for (let r = 0; r < NUM_ROLES; r++) if ((roles >> r) & 1) out.push(CLAIM + r);
+    for (let p = 0; p < n; p++) if (p !== seat && (s.aliveBits >> p) & 1) out.push(ACCUSE + p);
+    for (let p = 0; p < n; p++) if ((s.aliveBits >> p) & 1) out.push(DEFEND + p);
+    for (let p = 0; p < n; p++) if (p !== seat) out.push(REVEAL_WOLF + p);
+    for (let p = 0; p < n; p++) if (p !== seat) out.push(REVEAL_GOOD + p);
+    if (agree) out.push(AGREE);
+    out.push(SILENT);
+    speechCache.set(key, (list = out));
+  }
+  return list;
+}
+
+/** Living seats as TARGET actions, with filters; [NONE] when nothing is left. */
+function targets(s: WerewolfState, self: number, allowSelf: boolean, exclude: number, excludeMask: number): readonly number[] {
+  const out: number[] = [];
+  for (let p = 0; p < s.roles.length; p++) {
+    if (!((s.aliveBits >> p) & 1) || (p === self && !allowSelf) || p === exclude || (excludeMask >> p) & 1) continue;
+    out.push(TARGET + p);
+  }
+  return out.length ? out : SLEEP;
+}
+
+/** What `seat` is asked at night (role-specific; 'sleep' for everyone without a night action now). */
+export function nightAsk(s: WerewolfState, seat: number): AskName {
+  const r = s.rules;
+  const sub = s.sub;
+  if (seat === s.actor) {
+    if (r.nightKill === 'random-wolf') return 'kill';
+    if (r.nightKill === 'propose-decide') return sub === 0 ? 'propose' : 'decide';
+    return 'wolf-vote';
+  }
+  const role = s.roles[seat];
+  if (sub === 0) {
+    if (role === SEER) return 'check';
+    if (role === DOCTOR) return 'protect';
+    if (role === GUARD) return 'guard';
+  }
+  if (role === WITCH && r.composition.witch > 0) {
+    const ks = killSteps(r);
+    if (sub === ks) return 'antidote';
+    if (sub === ks + 1) return 'poison';
+  }
+  return 'sleep';
+}
+
+function nightLegal(s: WerewolfState, seat: number): readonly number[] {
+  const r = s.rules;
+  switch (nightAsk(s, seat)) {
+    case 'kill':
+    case 'propose':
+    case 'decide':
+    case 'wolf-vote':
+      return wolfTargets(s);
+    case 'check':
+      return targets(s, seat, false, -1, r.seerRepeat ? 0 : s.checked);
+    case 'protect':
+      return targets(s, seat, r.doctorSelf, r.doctorRepeat ? -1 : s.lastProtect, 0);
+    case 'guard':
+      return targets(s, seat, r.guardSelf, r.guardRepeat ? -1 : s.lastGuard, 0);
+    case 'antidote': {
+      const victim = s.night[N_VICTIM];
+      return s.potions[0] > 0 && victim >= 0 && (r.witchSelfSave || victim !== seat) ? [ANTIDOTE, NONE] : SLEEP;
+    }
+    case 'poison': {
+      if (!(s.potions[1] > 0) || (!r.witchBothSameNight && s.night[N_SAVE] === 1)) return SLEEP;
+      const out: number[] = [NONE];
+      for (let p = 0; p < s.roles.length; p++) if (p !== seat && (s.aliveBits >> p) & 1) out.push(POISON + p);
+      return out;
+    }
+    default:
+      return SLEEP;
+  }
+}
+
+/** True when `seat` is a seat index that must act now. */
+export function isToAct(s: WerewolfState, seat: unknown): seat is number {
+  return typeof seat === 'number' && Number.isInteger(seat) && seat >= 0 && seat < s.roles.length && ((s.actMask >> seat) & 1) === 1;
+}
+
+/** The legal action indices of `seat` now (EMPTY when it is not to act). Never throws. */
+export function legalFor(s: WerewolfState, seat: number): readonly number[] {
+  if (!isToAct(s, seat)) return EMPTY;
+  switch (s.ph) {
+    case PH_NIGHT:
+      return nightLegal(s, seat);
+    case PH_BID:
+      return bidList(s.rules.maxBid);
+    case PH_SPEAK:
+      return speechList(s, seat);
+    case PH_VOTE:
+      return voteList(s, seat);
+    default:
+      return EMPTY;
+  }
+}
+
+/** What `seat` is asked now, or null when it is not to act. */
+export function askOf(s: WerewolfState, seat: number): AskName | null {
+  if (!isToAct(s, seat)) return null;
+  switch (s.ph) {
+    case PH_NIGHT:
+      return nightAsk(s, seat);
+    case PH_BID:
+      return 'bid';
+    case PH_SPEAK:
+      return 'speak';
+    case PH_VOTE:
+      return 'vote';
+    default:
+      return null;
+  }
+}
+
+/**
+ * Whether `seat` may play `action` now: an index from `legalFor`, or `{act, text}` where `act`
+ * is a legal speech act and `text` a string (free text is accepted with speech acts only).
+ */
+export function validate(s: WerewolfState, seat: unknown, action: unknown): ActionCheck {
+  const n = s.roles.length;
+  if (s.ph === PH_OVER) return { ok: false, reason: 'the game is over' };
+  if (typeof seat !== 'number' || !Number.isInteger(seat) || seat < 0 || seat >= n) {
+    return { ok: false, reason: `seat ${String(seat)} is not a seat of this game (0..${n - 1})` };
+  }
+  if (!isToAct(s, seat)) return { ok: false, reason: `seat ${seat} is not to act now (to act: ${JSON.stringify(s.act)})` };
+  const parsed = parseAction(action);
+  if (typeof parsed === 'string') return { ok: false, reason: parsed };
+  if (parsed.text !== null && s.ph !== PH_SPEAK) return { ok: false, reason: 'free text is only accepted alongside a speech act (in the speak phase)' };
+  const legal = legalFor(s, seat);
+  if (legal.indexOf(parsed.index) < 0) {
+    return { ok: false, reason: `${describeAction(parsed.index)} (${parsed.index}) is not legal for seat ${seat} now (asked to ${askOf(s, seat)}; legal: ${legal.join(',')})` };
+  }
+  return { ok: true };
+}

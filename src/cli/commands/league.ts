@@ -1,0 +1,139 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { EventBus } from '../../bus/event-bus';
+import type { Registry } from '../../core/registry';
+import { Store } from '../../store/store';
+import { parseLeagueConfig, type LeagueConfig } from '../../../league/config';
+import { leaderboard, type LeaderboardRow } from '../../../league/leaderboard';
+import { runLeague } from '../../../league/league-run';
+import { parseJsonOption, UsageError } from '../options';
+import { createProgress } from '../progress';
+
+/** The database used when --db is not given: a file in the working directory. */
+export const DEFAULT_DB = 'arena.db';
+
+function loadConfig(file: string): LeagueConfig {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new UsageError(`--config: cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
+  return parseLeagueConfig(parseJsonOption('--config', text));
+}
+
+/** The league named by --league, or the only/most recent one in the database. */
+function pickLeague(store: Store, name?: string): string {
+  const leagues = store.leagues();
+  if (name) {
+    if (!leagues.some((l) => l.id === name)) throw new UsageError(`--league: no league "${name}" in this database (have: ${leagues.map((l) => l.id).join(', ') || 'none'})`);
+    return name;
+  }
+  if (!leagues.length) throw new UsageError('this database holds no league yet; run `arena league run --config FILE` first');
+  return leagues[leagues.length - 1].id;
+}
+
+export interface LeagueRunArgs {
+  config: string;
+  db: string;
+  quiet?: boolean;
+}
+
+/** `arena league run --config FILE [--db FILE]`: runs or resumes a league; Ctrl-C stops cleanly after the current match. */
+export async function leagueRunCommand(registry: Registry, args: LeagueRunArgs): Promise<number> {
+  const config = loadConfig(args.config);
+  const store = new Store(args.db);
+  const ac = new AbortController();
+  const onSignal = () => {
+    if (ac.signal.aborted) process.exit(130);
+    process.stderr.write('\nstopping after the current match (Ctrl-C again to quit now)...\n');
+    ac.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  const done0 = store.matchCount(config.name);
+  if (done0 > 0) process.stderr.write(`resuming league "${config.name}" at match ${done0}/${config.budget.matches}\n`);
+  const progress = createProgress(`league ${config.name}`, config.budget.matches - done0, { quiet: args.quiet, everyMs: 5000 });
+  try {
+    const r = await runLeague({
+      config,
+      store,
+      registry,
+      bus: new EventBus(),
+      signal: ac.signal,
+      onMatch: (m) => progress.tick(1, `${m.outcome}`),
+    });
+    progress.stop();
+    process.stderr.write(`league "${config.name}": ${r.completed}/${r.budget} matches (${r.played} this run)${r.stopped ? ', stopped' : ''}\n`);
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    store.close();
+  }
+  return 0;
+}
+
+function formatTable(rows: LeaderboardRow[]): string {
+  const out: string[] = [];
+  for (const role of [...new Set(rows.map((r) => r.role))]) {
+    out.push(`role ${role}`);
+    out.push('  rank  player                      BT [95% CI]              Elo     OpenSkill  games');
+    for (const r of rows.filter((x) => x.role === role)) {
+      const ci = `${r.bt.toFixed(0)} [${r.lo.toFixed(0)}, ${r.hi.toFixed(0)}]`;
+      out.push(
+        `  ${(r.tied ? '=' : ' ') + String(r.rank).padEnd(4)} ${r.player.padEnd(27)} ${ci.padEnd(24)} ${r.elo.toFixed(0).padStart(5)} ${r.openskill.toFixed(2).padStart(10)}  ${r.games}`,
+      );
+    }
+  }
+  return out.join('\n');
+}
+
+/** `arena league table`: ratings with intervals; tied ranks (overlapping intervals) are marked "=". */
+export function leagueTableCommand(args: { db: string; league?: string; json?: boolean; resamples?: number }): number {
+  const store = new Store(args.db);
+  try {
+    const league = pickLeague(store, args.league);
+    const rows = leaderboard(store, league, { resamples: args.resamples });
+    process.stdout.write((args.json ? JSON.stringify({ league, rows }, null, 2) : `league ${league}\n${formatTable(rows)}`) + '\n');
+  } finally {
+    store.close();
+  }
+  return 0;
+}
+
+/** `arena league matches`: the newest matches with players, returns and outcome codes. */
+export function leagueMatchesCommand(args: { db: string; league?: string; limit: number; json?: boolean }): number {
+  const store = new Store(args.db);
+  try {
+    const league = pickLeague(store, args.league);
+    const matches = store.matches(league, { limit: args.limit, newestFirst: true });
+    for (const m of matches) {
+      if (args.json) process.stdout.write(JSON.stringify(m) + '\n');
+      else {
+        const who = m.seats.map((s) => `${s.player}(${s.role})`).join(' vs ');
+        process.stdout.write(`#${m.idx} ${who}: ${m.outcome} [${m.code}] returns ${JSON.stringify(m.returns)}${m.faults.length ? ` faults ${m.faults.length}` : ''}\n`);
+      }
+    }
+  } finally {
+    store.close();
+  }
+  return 0;
+}
+
+/** `arena league export`: every match and its events as JSONL ({"match": ...} then {"event": ...} lines). */
+export function leagueExportCommand(args: { db: string; league?: string; out?: string }): number {
+  const store = new Store(args.db);
+  try {
+    const league = pickLeague(store, args.league);
+    const lines: string[] = [];
+    for (const m of store.matches(league)) {
+      lines.push(JSON.stringify({ match: m }));
+      for (const e of store.events(m.id)) lines.push(JSON.stringify({ event: e }));
+    }
+    const text = lines.join('\n') + (lines.length ? '\n' : '');
+    if (args.out) writeFileSync(args.out, text);
+    else process.stdout.write(text);
+  } finally {
+    store.close();
+  }
+  return 0;
+}

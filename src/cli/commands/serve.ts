@@ -1,0 +1,54 @@
+import { EventBus } from '../../bus/event-bus';
+import { leagueLeaderboardProvider } from '../../server/league-leaderboard';
+import { startServer, type ArenaServer } from '../../server/start-server';
+import { Store } from '../../store/store';
+import { UsageError } from '../options';
+
+export interface ServeArgs {
+  db: string;
+  port: number;
+  host: string;
+  allowOmniscient?: boolean;
+}
+
+/**
+ * `arena serve [--db FILE] [--port N] [--host H] [--allow-omniscient]`: serves the web page,
+ * its JSON API and the spectator sockets over a store (replays, leaderboards, plots). Matches
+ * run by other processes are not live here (only this process's bus is); the demo (`npm start`)
+ * runs its league in the same process. Runs until SIGINT/SIGTERM, then closes cleanly.
+ */
+export async function serveCommand(args: ServeArgs, options: { onListening?: (server: ArenaServer) => void } = {}): Promise<number> {
+  if (args.port > 65535) throw new UsageError(`--port: expected 0-65535, got ${args.port}`);
+  let store: Store;
+  try {
+    store = new Store(args.db);
+  } catch (e) {
+    throw new UsageError(`--db: cannot open ${args.db} (${(e as Error).message})`);
+  }
+  const bus = new EventBus();
+  let server: ArenaServer;
+  try {
+    server = await startServer({ bus, store, port: args.port, host: args.host, allowOmniscient: !!args.allowOmniscient, leaderboard: leagueLeaderboardProvider(store) });
+  } catch (e) {
+    store.close();
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') throw new UsageError(`--port: ${args.port} is already in use; pick another with --port`);
+    if (code === 'EACCES') throw new UsageError(`--port: not allowed to listen on ${args.port}`);
+    throw e;
+  }
+  process.stdout.write(`arena: serving ${args.db} at ${server.url}${args.allowOmniscient ? ' (omniscient views allowed)' : ''}\n`);
+  options.onListening?.(server);
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  await server.close();
+  bus.complete();
+  store.close();
+  return 0;
+}

@@ -1,0 +1,176 @@
+/**
+ * `arena train <env> --roles ... [--opponents self|baselines|checkpoints] [--iterations N]
+ * [--params JSON] [--config JSON] [--algo ppo|grpo|rloo] [--backend NAME] [--out DIR]
+ * [--resume] [--schedule simultaneous|alternate:K] [--seed N] [--json]`
+ *
+ * Prints the chosen backend first, then progress (a bar on a TTY, one line per iteration
+ * otherwise, on stderr); with --json one metrics object per iteration on stdout. Ctrl-C stops
+ * after the current iteration and saves a checkpoint.
+ */
+import type { Command } from 'commander';
+import { EventBus } from '../../bus/event-bus';
+import type { Registry } from '../../core/registry';
+import { BACKEND_ORDER, BackendError, probeBackends, selectBackend } from '../../train/backend';
+import { CheckpointError } from '../../train/checkpoint';
+import { ConfigError, resolveConfig } from '../../train/config';
+import { loadRunState } from '../../train/run-state';
+import { parseRoleGroups, RolesError } from '../../train/role-groups';
+import { parseSchedule } from '../../train/schedule';
+import type { OpponentMode } from '../../train/seat-plan';
+import { Trainer, type IterationMetrics } from '../../train/trainer';
+import { PolicyLayoutError } from '../../train/policy-model';
+import { envAndParams, parseIntOption, parseJsonOption, UsageError } from '../options';
+import { createProgress } from '../progress';
+
+export interface TrainArgs {
+  roles?: string;
+  opponents: string;
+  iterations: number;
+  params?: string;
+  config?: string;
+  algo?: string;
+  backend?: string;
+  out?: string;
+  resume?: boolean;
+  schedule?: string;
+  seed?: number;
+  json?: boolean;
+  quiet?: boolean;
+}
+
+const MODES: readonly OpponentMode[] = ['self', 'baselines', 'checkpoints'];
+
+/** Parses --opponents: one mode or several (comma-separated; episodes cycle through them). */
+export function parseOpponents(text: string): OpponentMode[] {
+  const out = text.split(',').map((s) => s.trim());
+  for (const m of out) if (!(MODES as readonly string[]).includes(m)) throw new UsageError(`--opponents: expected ${MODES.join(', ')} (or a comma-separated mix), got "${m}"`);
+  return out as OpponentMode[];
+}
+
+const fmt = (x: number | undefined, d = 3) => (x === undefined || !Number.isFinite(x) ? '-' : x.toFixed(d));
+
+/** One progress line for an iteration. */
+export function formatIteration(m: IterationMetrics): string {
+  const parts = Object.entries(m.learners).map(([id, l]) => {
+    const rets = Object.entries(l.meanReturn).map(([r, v]) => `${r} ${fmt(v)}`).join(' ');
+    const wins = Object.entries(l.winRate).map(([k, v]) => `win[${k}] ${fmt(v, 2)}`).join(' ');
+    const u = l.update ? ` loss ${fmt(l.update.loss)} ent ${fmt(l.update.entropy)} kl ${fmt(l.update.approxKl, 4)}` : l.training ? '' : ' (frozen)';
+    return `${id}: ret ${rets}${wins ? ' ' + wins : ''}${u}`;
+  });
+  return `iter ${m.iteration} ${fmt(m.episodesPerSec, 0)} ep/s ${fmt(m.samplesPerSec, 0)} samples/s | ${parts.join(' | ')}`;
+}
+
+/** Evaluation lines of an iteration (none when it did not evaluate). */
+export function formatEval(m: IterationMetrics): string[] {
+  if (!m.eval) return [];
+  const lines: string[] = [];
+  for (const [id, byOpp] of Object.entries(m.eval)) {
+    for (const [opp, r] of Object.entries(byOpp)) {
+      const rets = Object.entries(r.meanReturn).map(([k, v]) => `${k} ${fmt(v)}`).join(' ');
+      lines.push(`  eval ${id} vs ${opp}: return ${rets}${r.winRate === null ? '' : ` win ${fmt(r.winRate, 3)}`} (${r.episodes} episodes)${r.env ? ' ' + JSON.stringify(r.env) : ''}`);
+    }
+  }
+  return lines;
+}
+
+/** Runs the command; returns the exit code. */
+export async function trainCommand(registry: Registry, ref: string, args: TrainArgs): Promise<number> {
+  try {
+    return await run(registry, ref, args);
+  } catch (e) {
+    if (e instanceof BackendError || e instanceof ConfigError || e instanceof RolesError || e instanceof CheckpointError || e instanceof PolicyLayoutError) {
+      throw new UsageError(e.message);
+    }
+    throw e;
+  }
+}
+
+async function run(registry: Registry, ref: string, args: TrainArgs): Promise<number> {
+  if (args.backend === 'list') {
+    for (const p of await probeBackends()) process.stdout.write(`${p.name}: ${p.ok ? 'available' : `unavailable (${p.reason})`}\n`);
+    return 0;
+  }
+  if (args.backend !== undefined && !(BACKEND_ORDER as readonly string[]).includes(args.backend)) {
+    throw new UsageError(`--backend: expected one of ${BACKEND_ORDER.join(', ')} (or "list"), got "${args.backend}"`);
+  }
+  if (args.resume && !args.out) throw new UsageError('--resume needs --out DIR (the folder of the run to resume)');
+  const { env, params } = await envAndParams(registry, ref, args.params);
+  const state = args.resume ? loadRunState(args.out!) : undefined;
+  let rawConfig = (state?.config ?? parseJsonOption('--config', args.config) ?? {}) as Record<string, unknown>;
+  if (typeof rawConfig !== 'object' || rawConfig === null || Array.isArray(rawConfig)) throw new UsageError('--config: expected a JSON object');
+  if (!state) {
+    if (args.algo !== undefined) rawConfig = { ...rawConfig, algorithm: args.algo };
+    if (args.seed !== undefined) rawConfig = { ...rawConfig, seed: args.seed };
+  }
+  const config = resolveConfig(rawConfig);
+  const roles = state ? state.roles : parseRoleGroups(args.roles, env.meta.roles, config.sharedNet);
+  const opponents = state ? (state.opponents as OpponentMode[]) : parseOpponents(args.opponents);
+  const schedule = parseSchedule(state ? state.schedule : args.schedule);
+  const backend = await selectBackend(args.backend);
+  const bus = new EventBus();
+  const controller = new AbortController();
+  const onSigint = () => {
+    process.stderr.write('\nstopping after this iteration (checkpoint follows)...\n');
+    controller.abort();
+  };
+  process.once('SIGINT', onSigint);
+  const tty = !!process.stderr.isTTY && !args.quiet;
+  const progress = tty ? createProgress('train', args.iterations) : null;
+  const say = (line: string) => {
+    if (!args.quiet) process.stderr.write(line + '\n');
+  };
+  const trainer = await Trainer.create({
+    env,
+    params,
+    registry,
+    roles,
+    opponents,
+    schedule,
+    iterations: args.iterations,
+    config,
+    backend,
+    outDir: args.out,
+    resume: !!args.resume,
+    bus,
+    runId: state?.runId,
+    log: say,
+    signal: controller.signal,
+    onIteration: (m) => {
+      if (args.json) process.stdout.write(JSON.stringify(m) + '\n');
+      if (progress) progress.tick(1, formatIteration(m).replace(/^iter \d+ /, ''));
+      else say(formatIteration(m));
+      for (const line of formatEval(m)) say(line);
+    },
+  });
+  say(`training ${env.meta.id}: learners ${trainer.entries.map((e) => e.id).join(', ')}; opponents ${opponents.join(',')}; ${config.algorithm}; ${args.iterations} iterations from ${trainer.iteration}${args.out ? `; output in ${args.out}` : ''}`);
+  try {
+    await trainer.run();
+  } finally {
+    progress?.stop();
+    process.removeListener('SIGINT', onSigint);
+    trainer.dispose();
+  }
+  if (args.out) say(`checkpoints: ${args.out}/checkpoints (${trainer.entries.map((e) => `${e.id}-latest.json`).join(', ')})`);
+  return 0;
+}
+
+/** Registers `arena train` on the program (called from the CLI's buildProgram). */
+export function registerTrainCommand(program: Command, registry: Registry, exit: (code: number) => void): void {
+  program
+    .command('train <env>')
+    .description('train neural policies by self-play (PPO with GAE, or REINFORCE with GRPO / RLOO baselines) on TensorFlow.js')
+    .option('--roles <list>', 'learners: roles or team names, comma-separated; "a+b" shares one network (default: every role)')
+    .option('--opponents <list>', 'self | baselines | checkpoints, or a comma-separated mix', 'self')
+    .option('--iterations <n>', 'total training iterations', (v: string) => parseIntOption('--iterations', v, 0), 100)
+    .option('--params <json>', 'env params (JSON or a file)')
+    .option('--config <json>', 'training config (JSON or a file): algorithm, lr, hidden, episodesPerIteration, baselines, ...')
+    .option('--algo <name>', 'ppo | grpo | rloo (sets config.algorithm)')
+    .option('--backend <name>', `${BACKEND_ORDER.join(' | ')}, or "list" to probe them (default: the first that loads)`)
+    .option('--out <dir>', 'output folder: checkpoints, metrics.jsonl, metrics.csv, state.json')
+    .option('--resume', 'continue the run saved in --out')
+    .option('--schedule <s>', 'simultaneous | alternate:K (learners take turns every K iterations)')
+    .option('--seed <n>', 'run seed (sets config.seed)', (v: string) => parseIntOption('--seed', v, 0))
+    .option('--json', 'print each iteration\'s metrics as one JSON line on stdout')
+    .option('--quiet', 'no progress output')
+    .action(async (ref: string, o: TrainArgs) => exit(await trainCommand(registry, ref, o)));
+}

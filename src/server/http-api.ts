@@ -1,0 +1,166 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { z } from 'zod';
+import { visibleTo } from '../bus/view-filter';
+import type { Store } from '../store/store';
+import type { LeaderboardProvider } from './leaderboard';
+import type { LiveMatches } from './live-matches';
+import { findMatch, storedSummary } from './match-source';
+import { ViewSchema, describeZodError, viewKey, viewerOf, type MatchSummary } from './protocol';
+import type { EnvResolver } from './state-tracker';
+import { authorizeView, type ViewPolicy } from './view-policy';
+
+export interface ApiDeps {
+  live: LiveMatches;
+  store?: Store;
+  leaderboard?: LeaderboardProvider;
+  policy: ViewPolicy;
+  resolveEnv?: EnvResolver;
+}
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const RecentQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(500).default(50),
+  env: z.string().max(128).optional(),
+});
+const EventsQuery = z.object({ view: ViewSchema.default('public') });
+const BoardQuery = z.object({ role: z.string().max(128).optional(), system: z.string().max(32).optional() });
+const HistoryQuery = z.object({ system: z.string().max(32).default('elo'), limit: z.coerce.number().int().min(1).max(100_000).default(20_000) });
+const ID = /^[A-Za-z0-9_.:-]{1,128}$/;
+
+function parse<T>(schema: z.ZodType<T>, query: URLSearchParams, what: string): T {
+  const r = schema.safeParse(Object.fromEntries(query));
+  if (!r.success) throw new HttpError(400, `${what}: ${describeZodError(r.error)}`);
+  return r.data;
+}
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+/**
+ * The page's JSON API (GET only). Returns a handler that answers `/api/...` requests and
+ * returns false for any other path. Matches come from memory (live, recently ended) and the
+ * store; a match's events pass through the same view filter and view policy as the sockets.
+ *
+ * - `/api/health`
+ * - `/api/matches/live` · `/api/matches/recent?limit=&env=` · `/api/matches/:id` · `/api/matches/:id/events?view=`
+ * - `/api/leagues` · `/api/leagues/:id/leaderboard?role=&system=` · `/api/leagues/:id/ratings?system=` · `/api/leagues/:id/training`
+ */
+export function createApi(deps: ApiDeps): (req: IncomingMessage, res: ServerResponse) => Promise<boolean> {
+  const { live, store } = deps;
+  const routes: [RegExp, (m: RegExpExecArray, q: URLSearchParams) => unknown][] = [
+    [/^\/api\/health$/, () => ({ ok: true, live: live.live().length, store: !!store })],
+    [/^\/api\/matches\/live$/, () => ({ matches: live.live().map((m) => live.summary(m)) })],
+    [
+      /^\/api\/matches\/recent$/,
+      (_m, q) => {
+        const { limit, env } = parse(RecentQuery, q, 'recent');
+        const seen = new Set<string>();
+        const out: MatchSummary[] = [];
+        const push = (s: MatchSummary) => {
+          if (seen.has(s.id) || (env && s.env !== env)) return;
+          seen.add(s.id);
+          out.push(s);
+        };
+        for (const m of live.ended()) push(live.summary(m));
+        if (store) for (const r of store.recentMatches(env ? limit * 4 : limit)) push(storedSummary(r));
+        out.sort((a, b) => (b.endedAt ?? 0) - (a.endedAt ?? 0));
+        return { matches: out.slice(0, limit) };
+      },
+    ],
+    [
+      /^\/api\/matches\/([^/]+)$/,
+      (m) => {
+        const src = findMatch(checkId(m[1]), live, store, deps.resolveEnv);
+        if (!src) throw new HttpError(404, `no match "${m[1]}"`);
+        return { match: src.summary };
+      },
+    ],
+    [
+      /^\/api\/matches\/([^/]+)\/events$/,
+      (m, q) => {
+        const { view } = parse(EventsQuery, q, 'events');
+        const src = findMatch(checkId(m[1]), live, store, deps.resolveEnv);
+        if (!src) throw new HttpError(404, `no match "${m[1]}"`);
+        const viewer = viewerOf(view);
+        const decision = authorizeView(viewer, { live: src.live, seats: src.seats }, deps.policy);
+        if (!decision.ok) throw new HttpError(decision.code === 'forbidden' ? 403 : 400, decision.message);
+        const all = src.events;
+        const upTo = all.length ? all[all.length - 1].seq : -1;
+        const events = visibleTo(all, viewer, src.teamOf);
+        return { matchId: src.summary.id, view: viewKey(viewer), live: src.live, upTo, events, observations: src.tracker?.history(viewer, upTo) ?? [], match: src.summary };
+      },
+    ],
+    [
+      /^\/api\/leagues$/,
+      () => ({
+        leagues: (store?.leagues() ?? []).map((l) => {
+          const c = l.config && typeof l.config === 'object' && !Array.isArray(l.config) ? l.config : {};
+          return { id: l.id, env: typeof c.env === 'string' ? c.env : null, createdAt: l.createdAt, matches: store!.matchCount(l.id) };
+        }),
+      }),
+    ],
+    [
+      /^\/api\/leagues\/([^/]+)\/leaderboard$/,
+      async (m, q) => {
+        const league = checkId(m[1]);
+        const query = parse(BoardQuery, q, 'leaderboard');
+        if (!deps.leaderboard) return { league, rows: [] };
+        return { league, rows: await deps.leaderboard(league, query) };
+      },
+    ],
+    [
+      /^\/api\/leagues\/([^/]+)\/ratings$/,
+      (m, q) => {
+        const league = checkId(m[1]);
+        const { system, limit } = parse(HistoryQuery, q, 'ratings');
+        const points = store?.ratingHistory(league, system) ?? [];
+        return { league, system, points: points.slice(-limit) };
+      },
+    ],
+    [/^\/api\/leagues\/([^/]+)\/training$/, (m) => ({ league: checkId(m[1]), iterations: store?.trainingMetrics(checkId(m[1])) ?? [] })],
+  ];
+
+  return async (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    if (!url.pathname.startsWith('/api/')) return false;
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      send(res, 405, { error: 'only GET is supported; spectators cannot act' });
+      return true;
+    }
+    for (const [re, handler] of routes) {
+      const m = re.exec(url.pathname);
+      if (!m) continue;
+      try {
+        send(res, 200, await handler(m, url.searchParams));
+      } catch (e) {
+        if (e instanceof HttpError) send(res, e.status, { error: e.message });
+        else send(res, 500, { error: `server error: ${e instanceof Error ? e.message : String(e)}` });
+      }
+      return true;
+    }
+    send(res, 404, { error: `no such endpoint: ${url.pathname}` });
+    return true;
+  };
+}
+
+function checkId(raw: string): string {
+  let id: string;
+  try {
+    id = decodeURIComponent(raw);
+  } catch {
+    throw new HttpError(400, 'id: not valid URL encoding');
+  }
+  if (!ID.test(id)) throw new HttpError(400, 'id: letters, digits and _ . : - only (1-128 characters)');
+  return id;
+}

@@ -1,0 +1,59 @@
+import { teamsFromCreated } from '../bus/view-filter';
+import type { MatchCreated, MatchEvent } from '../core/events';
+import type { TeamOf } from '../core/visibility';
+import type { MatchRecord, Store } from '../store/store';
+import type { LiveMatch, LiveMatches } from './live-matches';
+import type { MatchSummary } from './protocol';
+import { trackLog, type EnvResolver, type StateTracker } from './state-tracker';
+
+/** Where a match's events come from: the live buffer (running or recently ended) or the SQLite log. */
+export interface MatchSource {
+  live: boolean;
+  /** Every event of the match so far, all visibilities, seq order. Live buffers keep growing. */
+  events: readonly MatchEvent[];
+  summary: MatchSummary;
+  teamOf: TeamOf;
+  /** Seat count when known. */
+  seats: number | null;
+  /** Rebuilt states for observations; null when the env is unknown here. */
+  tracker: StateTracker | null;
+  /** The live buffer when the match is (or was recently) on the bus. */
+  liveMatch?: LiveMatch;
+}
+
+/** Public summary of a stored match. */
+export function storedSummary(m: MatchRecord): MatchSummary {
+  return {
+    id: m.id,
+    env: m.env,
+    agents: m.seats.map((s) => s.player),
+    live: false,
+    startedAt: m.startedAt,
+    endedAt: m.endedAt,
+    step: m.length,
+    outcome: m.outcome,
+    returns: m.returns,
+    league: m.league,
+  };
+}
+
+/**
+ * Finds a match by id: first in memory (live and recently ended matches), then in the store.
+ * Both paths hand back the full event log; callers filter it with the one view filter.
+ */
+export function findMatch(id: string, live: LiveMatches, store: Store | undefined, resolveEnv?: EnvResolver): MatchSource | null {
+  const m = live.get(id);
+  if (m) {
+    const stored = !m.ended ? null : (store?.match(id) ?? null);
+    const summary = live.summary(m);
+    if (stored) summary.league = stored.league;
+    const seats = m.created ? m.created.seats.length : m.agents.length || null;
+    return { live: !m.ended, events: m.events, summary, teamOf: m.teamOf, seats, tracker: m.tracker, liveMatch: m };
+  }
+  if (!store) return null;
+  const rec = store.match(id);
+  if (!rec) return null;
+  const events = store.events(id);
+  const created = events.find((e): e is MatchCreated => e.type === 'match.created');
+  return { live: false, events, summary: storedSummary(rec), teamOf: teamsFromCreated(created ?? rec), seats: rec.seats.length, tracker: trackLog(events, resolveEnv) };
+}

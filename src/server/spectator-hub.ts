@@ -1,0 +1,228 @@
+import type { Server, Socket } from 'socket.io';
+import { visibleTo } from '../bus/view-filter';
+import type { LeagueEvent, MatchEvent } from '../core/events';
+import type { Viewer } from '../core/visibility';
+import type { Store } from '../store/store';
+import type { LiveMatch, LiveMatches, LiveMatchListener } from './live-matches';
+import { findMatch } from './match-source';
+import {
+  CLIENT_MESSAGES,
+  JoinSchema,
+  LeaveSchema,
+  MAX_MESSAGE_BYTES,
+  SubscribeSchema,
+  describeZodError,
+  viewKey,
+  viewerOf,
+  type ClientMessageName,
+  type ErrorCode,
+  type ErrorMessage,
+  type EventMessage,
+  type ObsMessage,
+  type SnapshotMessage,
+} from './protocol';
+import { TokenBucket, type RateLimit } from './rate-limiter';
+import type { EnvResolver } from './state-tracker';
+import { authorizeView, type ViewPolicy } from './view-policy';
+
+export interface SpectatorHubOptions {
+  io: Server;
+  live: LiveMatches;
+  store?: Store;
+  policy: ViewPolicy;
+  rateLimit: RateLimit;
+  /** Rooms (match views and channels) one connection may be in at once. */
+  maxRoomsPerSocket: number;
+  /** Env lookup for observations of stored matches. */
+  resolveEnv?: EnvResolver;
+}
+
+type Ack = (reply: unknown) => void;
+
+interface Connection {
+  bucket: TokenBucket;
+  rooms: Set<string>;
+}
+
+const ACT_NAMES = new Set(['act', 'action', 'move', 'play', 'step', 'say', 'vote']);
+const KNOWN = new Set<string>(CLIENT_MESSAGES);
+
+/** Room name of one view of one match. */
+export const matchRoom = (matchId: string, key: string): string => `m:${matchId}|${key}`;
+
+/**
+ * The socket.io side of spectating. Each joined (match, view) pair is a room; every bus event
+ * of a live match is filtered once per view room with the one view filter (`visibleTo`) and
+ * broadcast to that room, so each frame is encoded once however many spectators watch.
+ *
+ * Late join without gap or duplicate: `join` runs synchronously between two bus events — it
+ * enters the room and copies the match buffer up to its last seq N in the same tick — so the
+ * snapshot holds exactly the events up to N and every later broadcast has seq > N. The
+ * snapshot carries `upTo = N` so clients can also drop anything at or below it.
+ */
+export class SpectatorHub implements LiveMatchListener {
+  /** matchId -> (view key -> viewer) for every view room that was joined. */
+  private readonly views = new Map<string, Map<string, Viewer>>();
+  private readonly detach: () => void;
+
+  constructor(private readonly o: SpectatorHubOptions) {
+    this.detach = o.live.addListener(this);
+    o.io.on('connection', (socket) => this.connect(socket));
+  }
+
+  stop(): void {
+    this.detach();
+  }
+
+  onMatchEvent(match: LiveMatch, event: MatchEvent, stepped: boolean): void {
+    const views = this.views.get(match.id);
+    if (views) {
+      const rooms = this.o.io.sockets.adapter.rooms;
+      for (const [key, viewer] of views) {
+        const room = matchRoom(match.id, key);
+        if (!rooms.has(room)) {
+          views.delete(key);
+          continue;
+        }
+        if (visibleTo([event], viewer, match.teamOf).length > 0) {
+          const msg: EventMessage = { matchId: match.id, view: key, event };
+          this.o.io.to(room).emit('event', msg);
+        }
+        const point = stepped ? match.tracker?.latest(viewer) : null;
+        if (point) {
+          const obs: ObsMessage = { matchId: match.id, view: key, ...point };
+          this.o.io.to(room).emit('obs', obs);
+        }
+      }
+      if (event.type === 'match.ended') this.views.delete(match.id);
+    }
+    if (event.type === 'match.started' || event.type === 'match.ended') {
+      this.o.io.to('lobby').emit('lobby', { kind: event.type === 'match.started' ? 'started' : 'ended', match: this.o.live.summary(match) });
+    }
+  }
+
+  onLeagueEvent(event: LeagueEvent): void {
+    this.o.io.to(`league:${event.matchId}`).emit('league', { league: event.matchId, event });
+  }
+
+  private connect(socket: Socket): void {
+    const conn: Connection = { bucket: new TokenBucket(this.o.rateLimit), rooms: new Set() };
+    socket.onAny((name: unknown, ...args: unknown[]) => {
+      try {
+        this.receive(socket, conn, name, args);
+      } catch (e) {
+        // A bug must not take the server down; the client gets a generic answer.
+        socket.emit('error', { ok: false, code: 'bad-request', message: `server error: ${e instanceof Error ? e.message : String(e)}` });
+      }
+    });
+  }
+
+  private receive(socket: Socket, conn: Connection, name: unknown, args: unknown[]): void {
+    const ack = typeof args[args.length - 1] === 'function' ? (args.pop() as Ack) : undefined;
+    const ref = typeof name === 'string' ? name.slice(0, 64) : undefined;
+    const fail = (code: ErrorCode, message: string) => {
+      const err: ErrorMessage = { ok: false, code, message, ...(ref !== undefined ? { ref } : {}) };
+      if (ack) ack(err);
+      else socket.emit('error', err);
+    };
+    if (!conn.bucket.take()) {
+      if (conn.bucket.abusive) socket.disconnect(true);
+      else if (ack || conn.bucket.shouldNotify()) fail('rate-limited', 'too many messages; slow down');
+      return;
+    }
+    let size: number;
+    try {
+      size = JSON.stringify(args)?.length ?? 0;
+    } catch {
+      size = Infinity;
+    }
+    if (size > MAX_MESSAGE_BYTES) return fail('too-large', `message larger than ${MAX_MESSAGE_BYTES} bytes`);
+    if (typeof name !== 'string' || !KNOWN.has(name)) {
+      if (typeof name === 'string' && ACT_NAMES.has(name)) return fail('forbidden', 'spectators cannot act in games');
+      return fail('unknown-message', `unknown message; expected one of ${CLIENT_MESSAGES.join(', ')}`);
+    }
+    if (args.length !== 1) return fail('bad-request', `${name}: expected exactly one argument (an object)`);
+    const reply = (event: string, payload: unknown) => (ack ? ack(payload) : socket.emit(event, payload));
+    switch (name as ClientMessageName) {
+      case 'join':
+        return this.join(socket, conn, args[0], reply, fail);
+      case 'leave':
+        return this.leave(socket, conn, args[0], reply, fail);
+      case 'subscribe':
+      case 'unsubscribe':
+        return this.subscribe(socket, conn, name === 'subscribe', args[0], reply, fail);
+    }
+  }
+
+  private join(socket: Socket, conn: Connection, raw: unknown, reply: (e: string, p: unknown) => void, fail: (c: ErrorCode, m: string) => void): void {
+    const parsed = JoinSchema.safeParse(raw);
+    if (!parsed.success) return fail('bad-request', `join: ${describeZodError(parsed.error)}`);
+    const { matchId } = parsed.data;
+    const viewer = viewerOf(parsed.data.view);
+    const key = viewKey(viewer);
+    const src = findMatch(matchId, this.o.live, this.o.store, this.o.resolveEnv);
+    if (!src) return fail('not-found', `join: no match "${matchId}" (neither live nor stored)`);
+    const decision = authorizeView(viewer, { live: src.live, seats: src.seats }, this.o.policy);
+    if (!decision.ok) return fail(decision.code, `join: ${decision.message}`);
+    const room = matchRoom(matchId, key);
+    if (src.live) {
+      if (!conn.rooms.has(room)) {
+        if (conn.rooms.size >= this.o.maxRoomsPerSocket) return fail('too-many-rooms', `join: at most ${this.o.maxRoomsPerSocket} rooms per connection`);
+        conn.rooms.add(room);
+      }
+      let views = this.views.get(matchId);
+      if (!views) this.views.set(matchId, (views = new Map()));
+      views.set(key, viewer);
+      void socket.join(room); // synchronous with the in-memory adapter: no event can slip in before the copy below
+    }
+    const all = src.events;
+    const upTo = all.length ? all[all.length - 1].seq : -1;
+    const snapshot: SnapshotMessage = {
+      ok: true,
+      matchId,
+      view: key,
+      live: src.live,
+      upTo,
+      events: visibleTo(all, viewer, src.teamOf),
+      observations: src.tracker?.history(viewer, upTo) ?? [],
+      match: src.summary,
+    };
+    reply('snapshot', snapshot);
+  }
+
+  private leave(socket: Socket, conn: Connection, raw: unknown, reply: (e: string, p: unknown) => void, fail: (c: ErrorCode, m: string) => void): void {
+    const parsed = LeaveSchema.safeParse(raw);
+    if (!parsed.success) return fail('bad-request', `leave: ${describeZodError(parsed.error)}`);
+    const key = viewKey(viewerOf(parsed.data.view));
+    const room = matchRoom(parsed.data.matchId, key);
+    conn.rooms.delete(room);
+    void socket.leave(room);
+    reply('left', { ok: true, matchId: parsed.data.matchId, view: key });
+  }
+
+  private subscribe(
+    socket: Socket,
+    conn: Connection,
+    on: boolean,
+    raw: unknown,
+    reply: (e: string, p: unknown) => void,
+    fail: (c: ErrorCode, m: string) => void,
+  ): void {
+    const verb = on ? 'subscribe' : 'unsubscribe';
+    const parsed = SubscribeSchema.safeParse(raw);
+    if (!parsed.success) return fail('bad-request', `${verb}: ${describeZodError(parsed.error)}`);
+    const room = parsed.data.channel === 'lobby' ? 'lobby' : `league:${parsed.data.league}`;
+    if (!on) {
+      conn.rooms.delete(room);
+      void socket.leave(room);
+      return reply('unsubscribed', { ok: true, channel: parsed.data.channel });
+    }
+    if (!conn.rooms.has(room)) {
+      if (conn.rooms.size >= this.o.maxRoomsPerSocket) return fail('too-many-rooms', `${verb}: at most ${this.o.maxRoomsPerSocket} rooms per connection`);
+      conn.rooms.add(room);
+    }
+    void socket.join(room);
+    const live = parsed.data.channel === 'lobby' ? this.o.live.live().map((m) => this.o.live.summary(m)) : undefined;
+    reply('subscribed', { ok: true, channel: parsed.data.channel, ...(live ? { live } : {}) });
+  }
+}

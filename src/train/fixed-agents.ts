@@ -1,0 +1,46 @@
+/**
+ * Fixed (non-learning) agents for training and evaluation episodes, created once per agent
+ * spec and seat through the registry (`random`, `greedy`, `neural:{"checkpoint":...}`, ...),
+ * so each seat has its own instance and per-episode state never leaks between seats.
+ */
+import type { Agent, AgentFactory } from '../core/agent';
+import type { Env } from '../core/env';
+import type { Params } from '../core/params';
+import { deriveSeed } from '../core/rng';
+import type { Registry } from '../core/registry';
+
+/** Agents by spec and seat. */
+export class FixedAgents {
+  private constructor(private readonly table: Map<string, { factory: AgentFactory; agents: Agent[] }>) {}
+
+  /** Creates `seats` instances of every spec (errors name the spec). */
+  static async create(registry: Registry, env: Env, params: Params, specs: readonly string[], seats: number, seed: number): Promise<FixedAgents> {
+    const table = new Map<string, { factory: AgentFactory; agents: Agent[] }>();
+    for (const spec of new Set(specs)) {
+      const agents: Agent[] = [];
+      let factory: AgentFactory | undefined;
+      for (let seat = 0; seat < seats; seat++) {
+        const made = await registry.createAgent(spec, { env, params, seed: deriveSeed(seed, 'fixed-agent', spec, seat) });
+        factory = made.factory;
+        agents.push(made.agent);
+      }
+      if (factory) table.set(spec, { factory, agents });
+    }
+    return new FixedAgents(table);
+  }
+
+  /** The agent of `spec` for `seat`, or null when its factory does not play `role`. */
+  get(spec: string, seat: number, role: string): Agent | null {
+    const entry = this.table.get(spec);
+    if (!entry) throw new Error(`agent "${spec}" was not prepared for this run`);
+    if (entry.factory.roles && !entry.factory.roles.includes(role)) return null;
+    const agent = entry.agents[seat];
+    if (!agent) throw new Error(`agent "${spec}" was prepared for ${entry.agents.length} seats, not seat ${seat}`);
+    return agent;
+  }
+
+  /** Specs held. */
+  specs(): string[] {
+    return [...this.table.keys()];
+  }
+}

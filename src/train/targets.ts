@@ -1,0 +1,63 @@
+/**
+ * Advantages and value targets for every sample of a learner's buffer, from its trajectories'
+ * final returns (rewards arrive at the end of an episode: the env's returns).
+ *
+ * - ppo: each trajectory's reward sequence is 0, …, 0, R (R on the seat's last decision), and
+ *   GAE over the network's values gives advantages and value targets; advantages are then
+ *   normalized over the batch when configured.
+ * - grpo / rloo: every decision of a trajectory gets its trajectory's group-relative advantage
+ *   (outcome supervision); value targets are the discounted returns.
+ */
+import { discountedReturns, gae, groupAdvantages, normalize, type GroupBaseline } from './advantages';
+import type { SampleBuffer } from './sample-buffer';
+
+/** What the update needs per sample. */
+export interface Targets {
+  advantages: Float32Array;
+  returns: Float32Array;
+}
+
+export interface TargetOptions {
+  algorithm: 'ppo' | GroupBaseline;
+  gamma: number;
+  lambda: number;
+  normalizeAdvantages: boolean;
+}
+
+/** Computes the targets of every sample in `buf`. */
+export function computeTargets(buf: SampleBuffer, o: TargetOptions): Targets {
+  const advantages = new Float32Array(buf.size);
+  const returns = new Float32Array(buf.size);
+  const trajs = buf.trajectories.filter((t) => t.indices.length > 0);
+  if (o.algorithm === 'ppo') {
+    for (const t of trajs) {
+      const T = t.indices.length;
+      const rewards = new Float64Array(T);
+      rewards[T - 1] = t.ret;
+      const values = t.indices.map((i) => buf.values[i]);
+      const r = gae(rewards, values, o.gamma, o.lambda, 0);
+      t.indices.forEach((i, k) => {
+        advantages[i] = r.advantages[k];
+        returns[i] = r.returns[k];
+      });
+    }
+    if (o.normalizeAdvantages) normalize(advantages);
+    return { advantages, returns };
+  }
+  const adv = groupAdvantages(
+    trajs.map((t) => t.ret),
+    trajs.map((t) => `${t.group}\u0000${t.role}`),
+    o.algorithm,
+  );
+  trajs.forEach((t, k) => {
+    const T = t.indices.length;
+    const rewards = new Float64Array(T);
+    rewards[T - 1] = t.ret;
+    const ret = discountedReturns(rewards, o.gamma);
+    t.indices.forEach((i, j) => {
+      advantages[i] = adv[k];
+      returns[i] = ret[j];
+    });
+  });
+  return { advantages, returns };
+}

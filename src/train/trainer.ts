@@ -1,0 +1,403 @@
+/**
+ * The self-play training loop. Each iteration collects `episodesPerIteration` episodes with the
+ * match runner (learners' seats record their decisions), computes advantages (GAE for ppo,
+ * group-relative for grpo/rloo), updates every learner the schedule lets train, logs metrics
+ * (bus event + JSONL/CSV), evaluates against the baselines every `evalEvery` iterations, adds
+ * opponent snapshots, and saves checkpoints and the run state so a run resumes exactly.
+ *
+ * Reproducible: every episode seed, action sampler and minibatch shuffle is derived from the
+ * config seed and the iteration, so resuming from a checkpoint continues bit for bit.
+ */
+import { join } from 'node:path';
+import type { EventBus } from '../bus/event-bus';
+import type { Agent } from '../core/agent';
+import type { Env } from '../core/env';
+import type { JsonValue } from '../core/json';
+import type { Params } from '../core/params';
+import type { Registry } from '../core/registry';
+import { Rng, deriveSeed } from '../core/rng';
+import { runMatch } from '../match/runner';
+import { describeChoice, type BackendChoice } from './backend';
+import { checkpointFile, loadRunState, RUN_STATE_FORMAT, saveRunState, snapshotRelPath, type RunState } from './run-state';
+import { loadCheckpoint, saveCheckpoint } from './checkpoint';
+import type { TrainConfig } from './config';
+import { emptyTally, summarizeTally, tallyEpisode, type LearnerTally } from './episode-stats';
+import { evaluate, isSolo, type EvalResult } from './evaluate';
+import { FixedAgents } from './fixed-agents';
+import { Learner, type UpdateStats } from './learner';
+import { learningRate } from './lr-schedule';
+import { MetricsLog } from './metrics-log';
+import { initMlp, cloneWeights } from './mlp';
+import { checkLayout, inputSize, PolicyModel, type PolicyLayout } from './policy-model';
+import { policyAgent, RecordingAgent } from './policy-agents';
+import { learnerId } from './role-groups';
+import { SampleBuffer } from './sample-buffer';
+import { formatSchedule, trainsAt, type Schedule } from './schedule';
+import { planSeats, type OpponentMode, type PlanContext } from './seat-plan';
+import { computeTargets } from './targets';
+
+/** Everything a training run needs. */
+export interface TrainerOptions {
+  env: Env;
+  params: Params;
+  registry: Registry;
+  /** Learner role groups (see parseRoleGroups). */
+  roles: string[][];
+  opponents: OpponentMode[];
+  schedule: Schedule;
+  /** Total iterations (a resumed run continues up to this number). */
+  iterations: number;
+  config: TrainConfig;
+  backend: BackendChoice;
+  outDir?: string;
+  /** Continue the run saved in outDir. */
+  resume?: boolean;
+  bus?: EventBus;
+  runId?: string;
+  log?: (line: string) => void;
+  onIteration?: (m: IterationMetrics) => void;
+  signal?: AbortSignal;
+}
+
+/** One learner's line in the iteration metrics. */
+export interface LearnerMetrics {
+  training: boolean;
+  meanReturn: Record<string, number>;
+  winRate: Record<string, number>;
+  games: Record<string, number>;
+  updates: number;
+  update?: UpdateStats;
+}
+
+/** Metrics of one iteration (also the payload of the `training.iteration` bus event). */
+export interface IterationMetrics {
+  run: string;
+  env: string;
+  backend: string;
+  /** Iterations completed, this one included. */
+  iteration: number;
+  lr: number;
+  episodes: number;
+  samples: number;
+  seconds: number;
+  rolloutSeconds: number;
+  updateSeconds: number;
+  episodesPerSec: number;
+  samplesPerSec: number;
+  /** Samples × epochs through the optimizer per second of update time. */
+  updateSamplesPerSec: number;
+  outcomes: Record<string, number>;
+  learners: Record<string, LearnerMetrics>;
+  eval?: Record<string, Record<string, EvalResult>>;
+}
+
+interface Snapshot {
+  label: string;
+  model: PolicyModel;
+  file?: string;
+}
+
+interface Entry {
+  index: number;
+  id: string;
+  roles: string[];
+  learner: Learner;
+  buf: SampleBuffer;
+  pool: Snapshot[];
+}
+
+/** A training run. Create with {@link Trainer.create}, then {@link Trainer.run}. */
+export class Trainer {
+  iteration = 0;
+  readonly entries: Entry[] = [];
+  private readonly byRole = new Map<string, Entry>();
+  private fixed!: FixedAgents;
+  private metricsLog!: MetricsLog;
+  private snapshotFiles: RunState['snapshots'] = [];
+  readonly runId: string;
+  private readonly log: (line: string) => void;
+
+  private constructor(readonly o: TrainerOptions) {
+    this.runId = o.runId ?? `train-${o.env.meta.id}-${o.config.seed}`;
+    this.log = o.log ?? (() => {});
+  }
+
+  /** Builds learners (fresh, or from the run state in outDir when resuming) and the fixed agents. */
+  static async create(o: TrainerOptions): Promise<Trainer> {
+    const t = new Trainer(o);
+    await t.init();
+    return t;
+  }
+
+  private get cfg(): TrainConfig {
+    return this.o.config;
+  }
+
+  private async init(): Promise<void> {
+    const { env, params, config: cfg } = this.o;
+    this.log(describeChoice(this.o.backend));
+    const encoder = env.encoder;
+    if (!encoder) throw new Error(`${env.meta.id} has no encoder, so it cannot be trained with neural policies`);
+    const adam = { beta1: cfg.beta1, beta2: cfg.beta2, epsilon: cfg.epsilon, maxGradNorm: cfg.maxGradNorm };
+    this.o.roles.forEach((roles, index) => {
+      const id = learnerId(roles);
+      const layout: PolicyLayout = { env: env.meta.id, roles, roleInput: roles.length > 1, obsSize: encoder.size, numActions: encoder.numActions };
+      const spec = { inputSize: inputSize(layout), hidden: cfg.hidden, outputSize: encoder.numActions + 1, activation: cfg.activation };
+      const scale = Array.from({ length: encoder.numActions + 1 }, (_, j) => (j < encoder.numActions ? cfg.policyInitScale : 1));
+      const weights = initMlp(spec, deriveSeed(cfg.seed, 'init', id), scale);
+      const learner = new Learner(id, layout, encoder, weights, this.o.backend, adam);
+      const entry: Entry = { index, id, roles, learner, buf: new SampleBuffer(spec.inputSize, encoder.numActions), pool: [] };
+      this.entries.push(entry);
+      for (const r of roles) this.byRole.set(r, entry);
+    });
+    const seatCount = env.seats(env.init(params, 0)).length;
+    const specs = [...cfg.baselines, ...Object.values(cfg.roleAgents), 'random'];
+    this.fixed = await FixedAgents.create(this.o.registry, env, params, specs, seatCount, cfg.seed);
+    if (this.o.resume) this.restore();
+    else {
+      for (const e of this.entries) this.addSnapshot(e, 'init', 0);
+      for (const file of cfg.opponentCheckpoints) this.addCheckpointOpponent(file);
+    }
+    this.metricsLog = new MetricsLog(this.runId, this.o.outDir, this.o.bus, this.o.resume ? this.iteration : undefined);
+  }
+
+  private addCheckpointOpponent(file: string): void {
+    const ckpt = loadCheckpoint(file);
+    const entry = this.entries.find((e) => ckpt.layout.roles.some((r) => e.roles.includes(r)));
+    if (!entry) throw new Error(`opponentCheckpoints: ${file} plays ${ckpt.layout.roles.join('+')}, which no learner trains`);
+    const model = new PolicyModel(ckpt.layout, checkLayout(ckpt.layout, this.o.env.meta.id, this.o.env.encoder), ckpt.weights);
+    entry.pool.push({ label: `${ckpt.id}@${ckpt.step}`, model });
+  }
+
+  /** Freezes the learner's current weights into its opponent pool. */
+  private addSnapshot(e: Entry, label: string, iteration: number): void {
+    const model = new PolicyModel(e.learner.layout, e.learner.model.encoder, cloneWeights(e.learner.weights));
+    const snap: Snapshot = { label: `${e.id}@${label === 'init' ? 0 : iteration}`, model };
+    e.pool.push(snap);
+    while (e.pool.length > this.cfg.poolSize) e.pool.shift();
+    if (this.o.outDir) {
+      const rel = snapshotRelPath(e.id, iteration);
+      saveCheckpoint(join(this.o.outDir, rel), { id: e.id, layout: e.learner.layout, weights: model.weights, step: iteration, updates: e.learner.updates });
+      this.snapshotFiles.push({ learner: e.id, label: snap.label, file: rel });
+      const keep = new Set(this.entries.flatMap((x) => x.pool.map((p) => p.label)));
+      this.snapshotFiles = this.snapshotFiles.filter((f) => keep.has(f.label));
+    }
+  }
+
+  private restore(): void {
+    const dir = this.o.outDir;
+    if (!dir) throw new Error('--resume needs --out DIR (the folder of the run to resume)');
+    const s = loadRunState(dir);
+    if (s.env !== this.o.env.meta.id) throw new Error(`--resume: the run in ${dir} trained ${s.env}, not ${this.o.env.meta.id}`);
+    const ids = this.entries.map((e) => e.id).join(',');
+    if (s.roles.map(learnerId).join(',') !== ids) throw new Error(`--resume: the run in ${dir} trained ${s.roles.map(learnerId).join(',')}, not ${ids}`);
+    for (const e of this.entries) {
+      const ckpt = loadCheckpoint(checkpointFile(dir, e.id, s.iteration));
+      e.learner.restore(ckpt.weights, ckpt.optimizer);
+    }
+    this.iteration = s.iteration;
+    for (const f of s.snapshots) {
+      const e = this.entries.find((x) => x.id === f.learner);
+      if (!e) continue;
+      const ckpt = loadCheckpoint(join(dir, f.file));
+      e.pool.push({ label: f.label, model: new PolicyModel(e.learner.layout, e.learner.model.encoder, ckpt.weights), file: f.file });
+    }
+    this.snapshotFiles = [...s.snapshots];
+    for (const file of this.cfg.opponentCheckpoints) this.addCheckpointOpponent(file);
+    this.log(`resumed ${this.runId} from ${dir} after ${s.iteration} iterations`);
+  }
+
+  /** Saves every learner's checkpoint (numbered and latest) and the run state. */
+  saveCheckpoints(): void {
+    const dir = this.o.outDir;
+    if (!dir) return;
+    for (const e of this.entries) {
+      const ckpt = {
+        id: e.id,
+        layout: e.learner.layout,
+        weights: e.learner.weights,
+        step: this.iteration,
+        updates: e.learner.updates,
+        optimizer: e.learner.optimizerState(),
+        params: this.o.params,
+        config: this.cfg as unknown as JsonValue,
+      };
+      saveCheckpoint(checkpointFile(dir, e.id, this.iteration), ckpt);
+      saveCheckpoint(checkpointFile(dir, e.id, 'latest'), ckpt);
+    }
+    saveRunState(dir, {
+      format: RUN_STATE_FORMAT,
+      runId: this.runId,
+      env: this.o.env.meta.id,
+      params: this.o.params,
+      roles: this.entries.map((e) => e.roles),
+      opponents: this.o.opponents,
+      schedule: formatSchedule(this.o.schedule),
+      config: this.cfg as unknown as JsonValue,
+      iteration: this.iteration,
+      snapshots: this.snapshotFiles,
+    });
+  }
+
+  private training(e: Entry, it: number): boolean {
+    return trainsAt(this.o.schedule, e.index, this.entries.length, it);
+  }
+
+  private baseContext(): Omit<PlanContext<Entry>, 'learnerAgent' | 'training'> {
+    const cfg = this.cfg;
+    const defaultSpec = (role: string) => cfg.roleAgents[role] ?? cfg.baselines[0] ?? 'random';
+    return {
+      learnerFor: (role) => this.byRole.get(role),
+      snapshotAgent: (e, seat, rng) => {
+        const snap = e.pool[rng.int(e.pool.length)];
+        return { agent: policyAgent(snap.label, snap.model, Rng.fromSeed(deriveSeed(rng.next() * 2 ** 32, 'snap', seat))), label: snap.label };
+      },
+      fixedAgent: (spec, seat, role) => this.fixed.get(spec, seat, role),
+      defaultAgent: (seat, role) => this.fixed.get(defaultSpec(role), seat, role) ?? this.fixed.get('random', seat, role)!,
+    };
+  }
+
+  /** Runs iterations until `iterations` are done (or the signal aborts); returns the last metrics. */
+  async run(): Promise<IterationMetrics | undefined> {
+    let last: IterationMetrics | undefined;
+    while (this.iteration < this.o.iterations && !this.o.signal?.aborted) {
+      last = await this.step();
+      this.o.onIteration?.(last);
+    }
+    if (this.o.signal?.aborted) this.saveCheckpoints();
+    return last;
+  }
+
+  /** One iteration: rollouts, updates, snapshots, evaluation, metrics and checkpoints. */
+  async step(): Promise<IterationMetrics> {
+    const it = this.iteration;
+    const cfg = this.cfg;
+    const { env, params } = this.o;
+    const lr = learningRate({ kind: cfg.lrSchedule, lr: cfg.lr, minLr: cfg.minLr, warmupIterations: cfg.warmupIterations, iterations: this.o.iterations }, it);
+    const tallies = new Map<Entry, LearnerTally>(this.entries.map((e) => [e, emptyTally()]));
+    const outcomes: Record<string, number> = {};
+    for (const e of this.entries) e.buf.clear();
+    const base = this.baseContext();
+    const t0 = performance.now();
+    for (let k = 0; k < cfg.episodesPerIteration; k++) {
+      const modes = this.o.opponents;
+      const mode = modes[k % modes.length];
+      const g = Math.floor(k / cfg.groupSize);
+      const actSeed = (seat: number) => deriveSeed(cfg.seed, 'act', it, k, seat);
+      const ctx: PlanContext<Entry> = {
+        ...base,
+        training: (e) => this.training(e, it),
+        learnerAgent: (e, seat, record): Agent =>
+          record
+            ? new RecordingAgent(e.id, e.learner.model, Rng.fromSeed(actSeed(seat)), { buf: e.buf, episode: k, group: String(g), rewardScale: cfg.rewardScale })
+            : policyAgent(e.id, e.learner.model, Rng.fromSeed(actSeed(seat))),
+      };
+      const opponent = mode === 'baselines' ? cfg.baselines[Math.floor(k / modes.length) % cfg.baselines.length] : undefined;
+      let plan: ReturnType<typeof planSeats<Entry>> | undefined;
+      const result = await runMatch({
+        env,
+        params,
+        seed: deriveSeed(cfg.seed, 'env', it, g),
+        matchId: `${this.runId}:${it}:${k}`,
+        agents: (seats) => {
+          plan = planSeats(mode, seats, k, ctx, Rng.fromSeed(deriveSeed(cfg.seed, 'plan', it, k)), { opponent });
+          return plan.agents;
+        },
+      });
+      outcomes[result.outcome] = (outcomes[result.outcome] ?? 0) + 1;
+      const p = plan!;
+      for (const e of this.entries) {
+        const mine = [...p.learnerSeats].filter(([, l]) => l === e).map(([seat]) => seat);
+        if (mine.length) tallyEpisode(tallies.get(e)!, mine, result.returns, result.seats, p.label === 'self' ? selfLabel(p.agents, p.learnerSeats) : p.label);
+      }
+    }
+    const t1 = performance.now();
+    const learners: Record<string, LearnerMetrics> = {};
+    let samples = 0;
+    let processed = 0;
+    for (const e of this.entries) {
+      const training = this.training(e, it);
+      const s = summarizeTally(tallies.get(e)!);
+      const m: LearnerMetrics = { training, ...s, updates: e.learner.updates };
+      if (training && e.buf.size > 0) {
+        const targets = computeTargets(e.buf, { algorithm: cfg.algorithm, gamma: cfg.gamma, lambda: cfg.lambda, normalizeAdvantages: cfg.normalizeAdvantages });
+        m.update = e.learner.update(e.buf, targets, {
+          clip: cfg.clip,
+          valueCoef: cfg.valueCoef,
+          entropyCoef: cfg.entropyCoef,
+          epochs: cfg.epochs,
+          minibatchSize: cfg.minibatchSize,
+          targetKl: cfg.targetKl,
+          lr,
+          seed: deriveSeed(cfg.seed, 'shuffle', it, e.id),
+        });
+        m.updates = e.learner.updates;
+        samples += e.buf.size;
+        processed += e.buf.size * m.update.epochs;
+      }
+      learners[e.id] = m;
+    }
+    const t2 = performance.now();
+    this.iteration = it + 1;
+    if (this.iteration % cfg.snapshotEvery === 0) for (const e of this.entries) this.addSnapshot(e, String(this.iteration), this.iteration);
+    const metrics: IterationMetrics = {
+      run: this.runId,
+      env: env.meta.id,
+      backend: this.o.backend.name,
+      iteration: this.iteration,
+      lr,
+      episodes: cfg.episodesPerIteration,
+      samples,
+      seconds: (t2 - t0) / 1000,
+      rolloutSeconds: (t1 - t0) / 1000,
+      updateSeconds: (t2 - t1) / 1000,
+      episodesPerSec: cfg.episodesPerIteration / Math.max(1e-9, (t1 - t0) / 1000),
+      samplesPerSec: samples / Math.max(1e-9, (t2 - t0) / 1000),
+      updateSamplesPerSec: processed / Math.max(1e-9, (t2 - t1) / 1000),
+      outcomes,
+      learners,
+    };
+    const last = this.iteration >= this.o.iterations;
+    if (cfg.evalEvery > 0 && (this.iteration % cfg.evalEvery === 0 || last)) metrics.eval = await this.evaluateAll();
+    this.metricsLog.write(this.iteration, metrics as unknown as { [key: string]: JsonValue });
+    if (this.iteration % cfg.checkpointEvery === 0 || last) this.saveCheckpoints();
+    return metrics;
+  }
+
+  /** Every learner against every baseline (once, labelled "solo", when it has no opponents). */
+  async evaluateAll(): Promise<Record<string, Record<string, EvalResult>>> {
+    const cfg = this.cfg;
+    const { env, params } = this.o;
+    const seats = env.seats(env.init(params, 0));
+    const out: Record<string, Record<string, EvalResult>> = {};
+    const setup = {
+      env,
+      params,
+      seed: cfg.seed,
+      episodes: cfg.evalEpisodes,
+      ctx: this.baseContext(),
+      learnerAgent: (e: Entry, seat: number, k: number) =>
+        policyAgent(e.id, e.learner.model, cfg.evalGreedy ? null : Rng.fromSeed(deriveSeed(cfg.seed, 'eval-act', k, seat))),
+    };
+    for (const e of this.entries) {
+      out[e.id] = {};
+      if (isSolo(seats, e)) out[e.id].solo = await evaluate(setup, e, cfg.baselines[0] ?? 'random');
+      else for (const b of cfg.baselines) out[e.id][b] = await evaluate(setup, e, b);
+    }
+    return out;
+  }
+
+  /** Frees tfjs memory. */
+  dispose(): void {
+    for (const e of this.entries) e.learner.dispose();
+  }
+}
+
+/** "self" when learners fill every seat, else "self/<names of the other agents>". */
+function selfLabel(agents: readonly Agent[], learnerSeats: Map<number, unknown>): string {
+  const others = new Set<string>();
+  agents.forEach((a, i) => {
+    if (!learnerSeats.has(i)) others.add(a.name);
+  });
+  return others.size ? `self/${[...others].sort().join('+')}` : 'self';
+}

@@ -1,0 +1,58 @@
+import { io, type Socket } from 'socket.io-client';
+import type { Agent } from '../../src/core/agent';
+import type { Env } from '../../src/core/env';
+import type { MatchEvent } from '../../src/core/events';
+import type { EventBus } from '../../src/bus/event-bus';
+import { runMatch, type MatchResult } from '../../src/match/runner';
+import type { EventMessage, SnapshotMessage } from '../../src/server/protocol';
+
+/** A socket.io client on loopback (websocket only, no reconnection). */
+export function connect(url: string): Promise<Socket> {
+  const socket = io(url, { transports: ['websocket'], forceNew: true, reconnection: false });
+  return new Promise((resolve, reject) => {
+    socket.once('connect', () => resolve(socket));
+    socket.once('connect_error', reject);
+  });
+}
+
+/** An agent that answers a random legal action after `ms` milliseconds (so matches take time). */
+export function slowAgent(ms: number): Agent {
+  return {
+    name: `slow-${ms}`,
+    act: (_obs, legal, ctx) => new Promise((r) => setTimeout(() => r(legal![ctx.rng.int(legal!.length)]), ms)),
+  };
+}
+
+/** Plays one match on the bus. */
+export function play(env: Env, bus: EventBus, options: { seed?: number; matchId?: string; params?: unknown; agents: Agent[] }): Promise<MatchResult> {
+  return runMatch({ env, params: env.resolveParams(options.params ?? {}), seed: options.seed ?? 1, agents: options.agents, bus, matchId: options.matchId });
+}
+
+/** What one spectator received for one match view: snapshot, then live events (kept raw, no de-duplication). */
+export interface Watch {
+  snapshot: SnapshotMessage;
+  live: MatchEvent[];
+  /** Resolves when match.ended arrives (or at once when the snapshot already holds it). */
+  ended: Promise<void>;
+  /** snapshot.events followed by live events. */
+  all(): MatchEvent[];
+}
+
+/** Joins a match view and records what arrives. Rejects with the server's error reply. */
+export async function watch(socket: Socket, matchId: string, view: unknown = 'public'): Promise<Watch> {
+  const live: MatchEvent[] = [];
+  let endedResolve!: () => void;
+  const ended = new Promise<void>((r) => (endedResolve = r));
+  const key = typeof view === 'object' && view !== null ? `seat:${(view as { seat: number }).seat}` : String(view);
+  socket.on('event', (m: EventMessage) => {
+    if (m.matchId !== matchId || m.view !== key) return;
+    live.push(m.event);
+    if (m.event.type === 'match.ended') endedResolve();
+  });
+  const reply = (await socket.timeout(5000).emitWithAck('join', { matchId, view })) as SnapshotMessage | { ok: false; code: string; message: string };
+  if (!reply.ok) throw Object.assign(new Error(reply.message), { code: reply.code });
+  if (reply.events.some((e) => e.type === 'match.ended') || !reply.live) endedResolve();
+  return { snapshot: reply, live, ended, all: () => [...reply.events, ...live] };
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

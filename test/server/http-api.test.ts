@@ -1,0 +1,71 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { EventBus } from '../../src/bus/event-bus';
+import { startServer, type ArenaServer } from '../../src/server/start-server';
+import { Store } from '../../src/store/store';
+import { rps } from '../fixtures/load';
+import { play, slowAgent } from './helpers';
+
+describe('JSON API and static files', () => {
+  let dir: string;
+  let store: Store;
+  let server: ArenaServer;
+  const bus = new EventBus();
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'arena-api-'));
+    store = new Store(join(dir, 'a.db'));
+    store.ensureLeague('L1', { env: 'rock-paper-scissors-v1' });
+    store.recordMatch(
+      { league: 'L1', idx: 0, id: 'm0', env: 'rock-paper-scissors-v1', params: {}, seed: 1, seats: [{ player: 'p', role: 'player', team: 'player' }, { player: 'q', role: 'player', team: 'player' }], returns: [1, -1], outcome: 'player0', code: 'ok', length: 3, faults: [], summary: null, startedAt: 1, endedAt: 2 },
+      [],
+      [{ system: 'elo', player: 'p', role: 'player', value: 1516, state: { games: 1 } }, { system: 'elo', player: 'q', role: 'player', value: 1484, state: { games: 1 } }],
+      [{ system: 'elo', player: 'p', role: 'player', matchIdx: 0, value: 1516, time: 2 }],
+    );
+    store.recordTraining('L1', 0, 'player', { meanReturn: 0.25, winRate: 0.5 });
+    server = await startServer({ bus, store, port: 0, leaderboard: (league, q) => [{ player: `best-of-${league}`, role: q.role ?? 'any', rating: 1, lo: 0, hi: 2, rank: 1 }] });
+  });
+  afterAll(async () => {
+    await server.close();
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const get = async (path: string) => {
+    const res = await fetch(server.url + path.replace(/^\//, ''));
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  };
+
+  test('matches: live, recent (memory + store), one, events with view checks', async () => {
+    await play(rps(), bus, { matchId: 'mem-1', agents: [slowAgent(1), slowAgent(1)] });
+    expect((await get('/api/matches/live')).body).toEqual({ matches: [] });
+    const recent = (await get('/api/matches/recent?limit=10')).body.matches as { id: string; live: boolean }[];
+    expect(recent.map((m) => m.id)).toEqual(['mem-1', 'm0']);
+    expect((await get('/api/matches/recent?env=nope')).body.matches).toEqual([]);
+    expect((await get('/api/matches/m0')).body.match).toMatchObject({ id: 'm0', league: 'L1', agents: ['p', 'q'], outcome: 'player0' });
+    const ev = (await get('/api/matches/mem-1/events?view=seat:0')).body;
+    expect(ev).toMatchObject({ view: 'seat:0', live: false });
+    expect((await get('/api/matches/mem-1/events?view=seat:9')).status).toBe(400);
+    expect((await get('/api/matches/nope/events')).status).toBe(404);
+    expect((await get('/api/matches/bad%20id')).status).toBe(400);
+    expect((await get('/api/matches/recent?limit=-1')).status).toBe(400);
+    expect((await get('/api/nothing')).status).toBe(404);
+  });
+
+  test('leagues, injected leaderboard, rating history, training metrics', async () => {
+    expect((await get('/api/leagues')).body.leagues).toEqual([expect.objectContaining({ id: 'L1', env: 'rock-paper-scissors-v1', matches: 1 })]);
+    expect((await get('/api/leagues/L1/leaderboard?role=player')).body.rows).toEqual([{ player: 'best-of-L1', role: 'player', rating: 1, lo: 0, hi: 2, rank: 1 }]);
+    expect((await get('/api/leagues/L1/ratings?system=elo')).body.points).toEqual([{ system: 'elo', player: 'p', role: 'player', matchIdx: 0, value: 1516, time: 2 }]);
+    expect((await get('/api/leagues/L1/training')).body.iterations).toEqual([expect.objectContaining({ iteration: 0, role: 'player', metrics: { meanReturn: 0.25, winRate: 0.5 } })]);
+  });
+
+  test('POST is refused; static files served; traversal refused; chart.js and socket.io client served', async () => {
+    expect((await fetch(server.url + 'api/health', { method: 'POST' })).status).toBe(405);
+    const page = await fetch(server.url);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/text\/html/);
+    expect((await fetch(server.url + '..%2Fpackage.json')).status).toBe(404);
+    expect((await fetch(server.url + '%2e%2e/package.json')).status).toBe(404);
+    expect((await fetch(server.url + 'vendor/chart.umd.min.js')).status).toBe(200);
+    expect((await fetch(server.url + 'socket.io/socket.io.esm.min.js')).status).toBe(200);
+  });
+});

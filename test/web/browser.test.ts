@@ -1,0 +1,238 @@
+/**
+ * Browser tests: Debian chromium driven by playwright-core against a real server with live
+ * matches on the bus and a league in a temporary SQLite store. Screenshots go to
+ * test-artifacts/web/. Skipped (with a message) only when no chromium is installed.
+ */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { EventBus } from '../../src/bus/event-bus';
+import { MemoryRecorder } from '../../src/bus/recorder';
+import { defaultRegistry } from '../../src/catalog';
+import type { Agent } from '../../src/core/agent';
+import type { Env } from '../../src/core/env';
+import type { MatchEvent } from '../../src/core/events';
+import type { JsonValue } from '../../src/core/json';
+import type { Params } from '../../src/core/params';
+import { runMatch } from '../../src/match/runner';
+import { randomAgent } from '../../agents/random';
+import { rankRows } from '../../src/server/leaderboard';
+import { startServer, type ArenaServer } from '../../src/server/start-server';
+import { Store } from '../../src/store/store';
+import { rps } from '../fixtures/load';
+import { ARTIFACTS, CHROMIUM, launchBrowser, socketIoPayload } from './browser';
+
+const HAVE_CHROMIUM = existsSync(CHROMIUM);
+const describeBrowser = HAVE_CHROMIUM ? describe : describe.skip;
+if (!HAVE_CHROMIUM) console.warn(`browser tests skipped: no chromium at ${CHROMIUM} (apt-get install chromium)`);
+
+const WEREWOLF = 'werewolf-v1';
+const werewolf = (): Env => defaultRegistry.env(WEREWOLF);
+
+/** Random legal play, answering after `ms` so a spectator can watch moves arrive. */
+function slowRandom(env: Env, params: Params, seed: number, ms: number): Agent {
+  const inner = randomAgent.create({ env, params, seed });
+  return { name: 'random', act: (obs, legal, ctx) => new Promise((r) => setTimeout(() => r(inner.act(obs, legal, ctx)), ms)) };
+}
+
+describeBrowser('the web page in chromium', () => {
+  let dir: string;
+  let store: Store;
+  let bus: EventBus;
+  let recorder: MemoryRecorder;
+  let server: ArenaServer;
+  let browser: Awaited<ReturnType<typeof launchBrowser>>;
+  let stop = false;
+  let loop: Promise<void>;
+  const liveIds: string[] = [];
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'arena-web-'));
+    store = new Store(join(dir, 'arena.db'));
+    bus = new EventBus();
+    recorder = new MemoryRecorder(bus);
+    // a small league in the store: three finished matches with events, ratings, history, training
+    store.ensureLeague('demo-rps', { env: 'rock-paper-scissors-v1' });
+    const env = rps();
+    for (let idx = 0; idx < 3; idx++) {
+      const id = `rps-${idx}`;
+      const params = env.resolveParams({ rounds: 5 });
+      const r = await runMatch({ env, params, seed: idx, matchId: id, bus, agents: [randomAgent.create({ env, params, seed: idx }), randomAgent.create({ env, params, seed: idx + 9 })] });
+      const events = recorder.events(id);
+      store.recordMatch(
+        { league: 'demo-rps', idx, id, env: r.env, params: params as JsonValue, seed: idx, seats: r.seats.map((s, i) => ({ player: i ? 'beta' : 'alpha', ...s })), returns: r.returns, outcome: r.outcome, code: r.code, length: r.length, faults: r.faults, summary: r.summary, startedAt: events[0].time, endedAt: events[events.length - 1].time },
+        events,
+        [],
+        ['alpha', 'beta', 'gamma'].map((player, k) => ({ system: 'elo', player, role: 'player', matchIdx: idx, value: 1500 + (1 - k) * 10 * (idx + 1), time: idx })),
+      );
+    }
+    for (let it = 0; it < 8; it++) store.recordTraining('demo-rps', it, 'player', { meanReturn: -0.5 + it * 0.1, winRateVsBaselines: 0.3 + it * 0.06 });
+    const board = rankRows([
+      { player: 'alpha', role: 'player', rating: 1612, lo: 1570, hi: 1650, rank: 0, games: 30, kind: 'learner' },
+      { player: 'beta', role: 'player', rating: 1598, lo: 1560, hi: 1640, rank: 0, games: 30, kind: 'baseline' },
+      { player: 'gamma', role: 'player', rating: 1420, lo: 1380, hi: 1455, rank: 0, games: 30, kind: 'snapshot' },
+    ]);
+    server = await startServer({ bus, store, port: 0, leaderboard: () => board });
+    // live Werewolf matches, one after another, slow enough to watch
+    const ww = werewolf();
+    const params = ww.resolveParams({ preset: 'arena' });
+    loop = (async () => {
+      for (let k = 0; !stop; k++) {
+        const id = `ww-live-${k}`;
+        liveIds.push(id);
+        await runMatch({ env: ww, params, seed: 100 + k, matchId: id, bus, agents: (seats) => seats.map((_, i) => slowRandom(ww, params, 1000 * k + i, 25)) });
+      }
+    })();
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    stop = true;
+    await loop;
+    await browser?.close();
+    await server?.close();
+    recorder?.stop();
+    store?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** A page that records every socket.io frame it receives. */
+  async function openPage(hash: string): Promise<{ page: Page; frames: string[] }> {
+    const page = await browser.context.newPage();
+    const frames: string[] = [];
+    const errors: string[] = [];
+    page.on('websocket', (ws) => ws.on('framereceived', (f) => frames.push(typeof f.payload === 'string' ? f.payload : f.payload.toString('utf8'))));
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(server.url + hash);
+    (page as unknown as { errors: string[] }).errors = errors;
+    return { page, frames };
+  }
+  const pageErrors = (page: Page) => (page as unknown as { errors: string[] }).errors;
+
+  test('the lobby lists live and recent matches, filterable by env', async () => {
+    const { page } = await openPage('#/');
+    await page.waitForSelector(`#live-matches tr.match-row[data-env="${WEREWOLF}"]`, { timeout: 15_000 });
+    await page.waitForSelector('#recent-matches tr.match-row[data-env="rock-paper-scissors-v1"]');
+    await page.screenshot({ path: join(ARTIFACTS, 'lobby.png'), fullPage: true });
+    await page.selectOption('#env-filter', 'rock-paper-scissors-v1');
+    expect(await page.locator(`#live-matches tr.match-row[data-env="${WEREWOLF}"]`).count()).toBe(0);
+    expect(await page.locator('#recent-matches tr.match-row').count()).toBeGreaterThanOrEqual(3);
+    expect(pageErrors(page)).toEqual([]);
+    await page.close();
+  });
+
+  test('a live Werewolf match: moves arrive; no hidden role in the public DOM or socket frames', async () => {
+    const { page, frames } = await openPage('#/');
+    const row = page.locator(`#live-matches tr.match-row[data-env="${WEREWOLF}"] a.button`).first();
+    await row.waitFor({ timeout: 15_000 });
+    await row.click();
+    await page.waitForSelector('#ww-circle .seat');
+    const matchId = decodeURIComponent(page.url().split('#/match/')[1].split('?')[0]);
+    expect(await page.locator('#ww-circle .seat').count()).toBe(8);
+    const before = await page.locator('#timeline li').count();
+    await page.waitForFunction((n) => document.querySelectorAll('#timeline li').length > n + 5, before, { timeout: 15_000 });
+    await page.screenshot({ path: join(ARTIFACTS, 'werewolf-live.png'), fullPage: true });
+
+    // while the match is live, every role shown in the public view was revealed publicly
+    const truth = recorder.events(matchId);
+    const created = truth.find((e) => e.type === 'match.created');
+    if (!created || created.type !== 'match.created') throw new Error('no match.created recorded');
+    const shownRoles = await page.locator('#ww-circle .seat .role').allTextContents();
+    const over = /win/.test((await page.locator('#ww-phase').textContent()) ?? '');
+    const revealed = new Set<number>();
+    for (const e of truth) {
+      if (e.type !== 'env' || e.visibility !== 'public') continue;
+      const d = e.data as { dead?: number[]; roles?: string[]; seat?: number | null; role?: string };
+      if (e.name === 'dawn' && d.roles) for (const s of d.dead ?? []) revealed.add(s);
+      if (e.name === 'exile' && d.role && typeof d.seat === 'number') revealed.add(d.seat);
+    }
+    if (!over) {
+      shownRoles.forEach((text, seat) => {
+        if (!revealed.has(seat)) expect(`${seat}:${text}`).toBe(`${seat}:?`);
+      });
+    }
+
+    // socket frames: only public events, no seat roles, public observations only
+    const hiddenSeqs = new Set(truth.filter((e) => e.visibility !== 'public').map((e) => e.seq));
+    let events = 0;
+    let observations = 0;
+    for (const f of frames) {
+      expect(f).not.toMatch(/"match\.created"|"visibility":"omniscient"|"visibility":\{"(seat|team)"/);
+      const payload = socketIoPayload(f);
+      if (!payload) continue;
+      const msgs = payload.flatMap((p) => (p && typeof p === 'object' ? [p as Record<string, unknown>] : []));
+      for (const m of msgs) {
+        const evs: MatchEvent[] = m.event ? [m.event as MatchEvent] : Array.isArray(m.events) ? (m.events as MatchEvent[]) : [];
+        for (const e of evs) {
+          if (e.matchId !== matchId) continue;
+          events++;
+          expect(e.visibility).toBe('public');
+          expect(hiddenSeqs.has(e.seq)).toBe(false);
+        }
+        const obs = [...(Array.isArray(m.observations) ? (m.observations as { obs: Record<string, unknown> }[]) : []), ...('obs' in m && m.view ? [m as { obs: Record<string, unknown> }] : [])];
+        for (const o of obs) {
+          observations++;
+          expect(o.obs.view).toBe('public');
+          expect(o.obs.role).toBeNull();
+          expect(o.obs.secret).toBeNull();
+          expect(o.obs.teamLog).toBeNull();
+          const pub = o.obs.public as { phase: string; roles: unknown };
+          if (pub.phase !== 'over') expect(o.obs.roles ?? pub.roles).toBeNull();
+        }
+      }
+    }
+    expect(events).toBeGreaterThan(10);
+    expect(observations).toBeGreaterThan(1);
+    expect(pageErrors(page)).toEqual([]);
+
+    // the omniscient view of a live match is refused on this server
+    await page.goto(`${server.url}#/match/${encodeURIComponent(liveIds[liveIds.length - 1])}?view=omniscient`);
+    await page.waitForSelector('#join-error');
+    expect(await page.locator('#join-error').textContent()).toMatch(/not allowed/i);
+    await page.close();
+  });
+
+  test('replay a stored match: step, scrub and play', async () => {
+    const { page } = await openPage('#/match/rps-1');
+    await page.waitForSelector('#timeline li');
+    const total = recorder.events('rps-1').filter((e) => e.visibility === 'public').length;
+    await expect(page.locator('#ctl-label').textContent()).resolves.toBe(`event ${total} / ${total}`);
+    await page.click('#ctl-start');
+    expect(await page.locator('#timeline li').count()).toBe(0);
+    for (let i = 0; i < 3; i++) await page.click('#ctl-step');
+    await expect(page.locator('#ctl-label').textContent()).resolves.toBe(`event 3 / ${total}`);
+    expect(await page.locator('#timeline li').count()).toBe(3);
+    await page.click('#ctl-back');
+    expect(await page.locator('#timeline li').count()).toBe(2);
+    await page.locator('#ctl-scrub').fill('6');
+    await expect(page.locator('#ctl-label').textContent()).resolves.toBe(`event 6 / ${total}`);
+    await page.screenshot({ path: join(ARTIFACTS, 'replay-step.png'), fullPage: true });
+    await page.selectOption('#ctl-speed', '10');
+    await page.click('#ctl-play');
+    await page.waitForFunction(() => Number(document.querySelectorAll('#timeline li').length) > 8, undefined, { timeout: 10_000 });
+    // the replay shows the same events as the live view had (same filter): check the last ones
+    const seqs = (await page.locator('#timeline li').evaluateAll((lis) => lis.map((li) => Number((li as HTMLElement).dataset.seq))));
+    const expected = recorder.events('rps-1').filter((e) => e.visibility === 'public').map((e) => e.seq);
+    expect(seqs).toEqual(expected.slice(0, seqs.length));
+    expect(pageErrors(page)).toEqual([]);
+    await page.close();
+  });
+
+  test('the leaderboard shows intervals, tied ranks, rating history and training curves', async () => {
+    const { page } = await openPage('#/leaderboard');
+    await page.waitForSelector('#leaderboard table.board tbody tr');
+    const ranks = await page.locator('#leaderboard td.rank').allTextContents();
+    expect(ranks).toEqual(['=1', '=1', '3']);
+    const players = await page.locator('#leaderboard tbody tr').evaluateAll((trs) => trs.map((tr) => (tr as HTMLElement).dataset.player));
+    expect(players).toEqual(['alpha', 'beta', 'gamma']);
+    expect(await page.locator('#leaderboard .ci-bar').count()).toBe(3);
+    await page.waitForFunction(() => {
+      const c = (window as unknown as { Chart?: { getChart(id: string): { data: { datasets: unknown[] } } | undefined } }).Chart;
+      return !!c && ['rating-chart', 'return-chart', 'winrate-chart'].every((id) => (c.getChart(id)?.data.datasets.length ?? 0) > 0);
+    });
+    await page.screenshot({ path: join(ARTIFACTS, 'leaderboard.png'), fullPage: true });
+    expect(pageErrors(page)).toEqual([]);
+    await page.close();
+  });
+});

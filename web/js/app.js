@@ -1,0 +1,26 @@
+/** The page's router: #/ (lobby), #/match/<id>?view=..., #/leaderboard?league=...&role=... */
+import { showLobby } from './lobby.js';
+import { showMatch } from './match-view.js';
+import { showLeaderboard } from './leaderboard.js';
+import { getSocket } from './api.js';
+
+let cleanup = null;
+
+function route() {
+  if (cleanup) cleanup();
+  cleanup = null;
+  const hash = location.hash || '#/';
+  const [path, query] = hash.slice(1).split('?');
+  const params = new URLSearchParams(query || '');
+  const app = document.getElementById('app');
+  const page = path.startsWith('/match/') ? 'match' : path.startsWith('/leaderboard') ? 'leaderboard' : 'lobby';
+  for (const a of document.querySelectorAll('[data-nav]')) a.classList.toggle('active', a.dataset.nav === page);
+  document.body.dataset.page = page;
+  if (page === 'match') cleanup = showMatch(app, decodeURIComponent(path.slice('/match/'.length)), params);
+  else if (page === 'leaderboard') cleanup = showLeaderboard(app, params);
+  else cleanup = showLobby(app, params);
+}
+
+getSocket();
+window.addEventListener('hashchange', route);
+route();
