@@ -1,7 +1,8 @@
 import type { AgentFactory } from '../src/core/agent';
 import { randomAgent } from './random';
+import { countdownAgents } from './countdown';
 import { neuralAgent } from './neural';
 import { dealOrNoDealAgents } from './deal-or-no-deal';
 
 /** Built-in agent kinds (generic ones here; env-specific baselines are added by each env's agents module). */
-export const builtinAgents: AgentFactory[] = [randomAgent, neuralAgent, ...dealOrNoDealAgents];
+export const builtinAgents: AgentFactory[] = [randomAgent, ...countdownAgents, neuralAgent, ...dealOrNoDealAgents];

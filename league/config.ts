@@ -65,6 +65,8 @@ export const LeagueConfigSchema = z.object({
     .prefault({}),
   budget: z.object({ matches: z.number().int().positive() }),
   deadlineMs: z.number().int().positive().optional(),
+  /** Minimum milliseconds per decision (a watchable pace for demos); 0 = full speed. */
+  paceMs: z.number().int().min(0).default(0),
   faults: z.string().default('retry:0,forfeit'),
 });
 

@@ -9,6 +9,7 @@ import { Rng, deriveSeed } from '../src/core/rng';
 import type { Registry } from '../src/core/registry';
 import { parseFaultPolicy } from '../src/match/fault-policy';
 import { runMatch } from '../src/match/runner';
+import { pacedAgent } from '../src/match/paced-agent';
 import type { MatchRecord, PlayerRecord, Store } from '../src/store/store';
 import type { LeagueConfig } from './config';
 import { RatingBook } from './rating-book';
@@ -121,7 +122,7 @@ export async function runLeague(o: LeagueRunOptions): Promise<LeagueRunResult> {
     for (let seat = 0; seat < seats.length; seat++) {
       const player = chosen[seat];
       const { agent } = await registry.createAgent(player.agent, { env, params, seed: deriveSeed(seed, 'agent', seat) });
-      agents.push(agent);
+      agents.push(pacedAgent(agent, config.paceMs));
     }
     const matchId = `${config.name}#${idx}`;
     const events: MatchEvent[] = [];

@@ -10,7 +10,7 @@ import { ACCUSE, AGREE, BID, CLAIM, DEFEND, REVEAL_GOOD, REVEAL_WOLF } from './a
 import { filled } from './arrays';
 import { startVote } from './flow';
 import { ROLE_NAMES } from './roles';
-import { PH_BID, PH_SPEAK, livingSeats, type Draft, type SpeechEvent } from './state';
+import { PH_BID, PH_SPEAK, type Draft, type SpeechEvent } from './state';
 import { takeAction, textOf } from './take';
 
 /** Applies one round of bids and gives the floor to the drawn speaker. */
@@ -87,12 +87,10 @@ export function speakStep(d: Draft, actions: ActionMap<unknown>): void {
   const r = s.rules;
   if (r.debate === 'bidding') {
     if (p.turn < r.debateTurns) {
-      const bidders = livingSeats(p.alive);
-      bidders.splice(bidders.indexOf(seat), 1);
       p.phase = 'bid';
       p.speaker = -1;
       s.ph = PH_BID;
-      d.setAct(bidders);
+      d.setActMask(s.aliveBits & ~(1 << seat));
       return;
     }
   } else if (p.turn < r.speechRounds * p.order.length) {

@@ -7,8 +7,8 @@
  * fixed by the rules, so the public `turn` events of the runner reveal nothing.
  */
 import { filled } from './arrays';
-import { ROLE_NAMES, VILLAGER, WEREWOLF } from './roles';
-import { killSteps, type Rules } from './rules';
+import { ROLE_NAMES } from './roles';
+import type { Rules } from './rules';
 import {
   EMPTY,
   PH_BID,
@@ -21,33 +21,23 @@ import {
   W_VILLAGERS,
   W_WOLVES,
   WINNER_NAMES,
-  livingSeats,
+  popcount,
+  seatsOf,
   type Draft,
   type WerewolfState,
 } from './state';
 
 /** Winner code for the living seats (W_NONE while the game goes on). No wolves left always means villagers. */
-export function checkWinner(s: WerewolfState, alive: readonly number[]): number {
-  let wolves = 0;
-  let others = 0;
-  let plain = 0;
-  for (let i = 0; i < alive.length; i++) {
-    if (!alive[i]) continue;
-    const r = s.roles[i];
-    if (r === WEREWOLF) wolves++;
-    else {
-      others++;
-      if (r === VILLAGER) plain++;
-    }
-  }
+export function checkWinner(s: WerewolfState, aliveBits: number): number {
+  const wolves = popcount(aliveBits & s.wolfMask);
   if (wolves === 0) return W_VILLAGERS;
   switch (s.rules.winRule) {
     case 'parity':
-      return wolves >= others ? W_WOLVES : W_NONE;
+      return wolves >= popcount(aliveBits & ~s.wolfMask) ? W_WOLVES : W_NONE;
     case 'majority':
-      return wolves > others ? W_WOLVES : W_NONE;
+      return wolves > popcount(aliveBits & ~s.wolfMask) ? W_WOLVES : W_NONE;
     case 'villagers-dead':
-      return plain === 0 ? W_WOLVES : W_NONE;
+      return (aliveBits & s.plainMask) === 0 ? W_WOLVES : W_NONE;
   }
 }
 
@@ -55,10 +45,8 @@ export function checkWinner(s: WerewolfState, alive: readonly number[]): number 
 export function killActor(d: Draft, sub: number): number {
   const s = d.s;
   const r: Rules = s.rules;
-  if (sub >= killSteps(r)) return -1;
-  const alive = s.pub.alive;
-  const living: number[] = [];
-  for (const w of s.wolves) if (alive[w]) living.push(w);
+  if (sub >= s.ks) return -1;
+  const living = seatsOf(s.aliveBits & s.wolfMask);
   if (!living.length) return -1;
   switch (r.nightKill) {
     case 'random-wolf':
@@ -85,7 +73,7 @@ export function startNight(d: Draft, first: boolean): void {
   s.named = 0;
   s.votes = EMPTY as unknown as number[];
   d.clearNight();
-  d.setAct(livingSeats(p.alive));
+  d.setActMask(s.aliveBits);
   s.actor = killActor(d, 0);
 }
 
@@ -104,11 +92,11 @@ export function startDay(d: Draft): void {
     p.phase = 'bid';
     p.order = EMPTY as unknown as number[];
     s.ph = PH_BID;
-    d.setAct(livingSeats(p.alive));
+    d.setActMask(s.aliveBits);
     return;
   }
   if (r.debate !== 'bidding' && r.speechRounds > 0) {
-    const living = livingSeats(p.alive);
+    const living = seatsOf(s.aliveBits);
     p.order = r.debate === 'shuffled' ? d.shuffle(living) : living;
     p.phase = 'speak';
     p.speaker = p.order[0];
@@ -128,10 +116,10 @@ export function startVote(d: Draft): void {
   s.ph = PH_VOTE;
   s.sub = 0;
   if (s.rules.voting === 'simultaneous') {
-    d.setAct(livingSeats(p.alive));
+    d.setActMask(s.aliveBits);
     return;
   }
-  if (!p.order.length) p.order = livingSeats(p.alive);
+  if (!p.order.length) p.order = seatsOf(s.aliveBits);
   p.turn = 0;
   s.votes = filled(s.roles.length, -1);
   d.setAct([p.order[0]]);
@@ -139,7 +127,7 @@ export function startVote(d: Draft): void {
 
 /** After a death (dawn or exile): ends the game on a win, else returns false. */
 export function endIfWon(d: Draft): boolean {
-  const w = checkWinner(d.s, d.s.pub.alive);
+  const w = checkWinner(d.s, d.s.aliveBits);
   if (w === W_NONE) return false;
   finish(d, w);
   return true;

@@ -19,8 +19,8 @@ import { legalFor, validate } from './legal';
 import { nightStep } from './night';
 import { observe, type WerewolfObservation } from './observation';
 import { renderObservation } from './render';
-import { ROLE_NAMES, WEREWOLF, roleCode, teamOf, type RoleName } from './roles';
-import { ENV_ID, PARAM_SCHEMA, maxSteps, resolveRules, type Rules } from './rules';
+import { ROLE_NAMES, VILLAGER, WEREWOLF, roleCode, teamOf, type RoleName } from './roles';
+import { ENV_ID, PARAM_SCHEMA, killSteps, maxSteps, nightSteps, resolveRules, type Rules } from './rules';
 import {
   Draft,
   drawPool,
@@ -74,11 +74,12 @@ function init(params: Params, seed: Seed): WerewolfState {
   const n = roles.length;
   const wolves: number[] = [];
   let wolfMask = 0;
+  let plainMask = 0;
   for (let i = 0; i < n; i++) {
     if (roles[i] === WEREWOLF) {
       wolves.push(i);
       wolfMask |= 1 << i;
-    }
+    } else if (roles[i] === VILLAGER) plainMask |= 1 << i;
   }
   const pool = drawPool(rng);
   const rngState = rng.state();
@@ -88,6 +89,7 @@ function init(params: Params, seed: Seed): WerewolfState {
     seats: seatInfos(roles),
     wolves,
     wolfMask,
+    plainMask,
     pub: {
       round: 1,
       phase: 'night',
@@ -102,6 +104,8 @@ function init(params: Params, seed: Seed): WerewolfState {
     },
     aliveBits: (1 << n) - 1,
     ph: PH_NIGHT,
+    ks: killSteps(rules),
+    ns: nightSteps(rules),
     sub: 0,
     act: [],
     actMask: 0,

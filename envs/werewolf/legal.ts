@@ -21,7 +21,7 @@ import {
   parseAction,
 } from './actions';
 import { DOCTOR, GUARD, NUM_ROLES, SEER, WITCH } from './roles';
-import { killSteps, rolesPresentMask } from './rules';
+import { rolesPresentMask } from './rules';
 import { EMPTY, N_SAVE, N_VICTIM, PH_BID, PH_NIGHT, PH_OVER, PH_SPEAK, PH_VOTE, type WerewolfState } from './state';
 
 /** What a seat is asked to do now (part of its observation). */
@@ -41,13 +41,38 @@ export type AskName =
   | 'vote';
 
 const SLEEP: readonly number[] = [NONE];
-// Caches of shared legal lists (never mutated; not frozen: frozen arrays are slower to read).
-// Keys stay below 2^30 so that they are small integers for the Map.
-const wolfCache = new Map<number, readonly number[]>();
-const voteCache = new Map<number, readonly number[]>();
+// Shared legal lists (never mutated; not frozen: frozen arrays are slower to read), cached by
+// small-integer keys: a bitmask of target seats, plus a flag or two.
+const targetLists: (readonly number[])[] = [];
+const poisonLists: (readonly number[])[] = [];
 const speechCache = new Map<number, readonly number[]>();
 const bidLists: (readonly number[])[] = [];
 const rolesMaskCache = new WeakMap<object, number>();
+
+/** TARGET actions for the seats in `mask` (then NONE when `none`); [NONE] for an empty mask. */
+function targetList(mask: number, none: number): readonly number[] {
+  if (mask === 0) return SLEEP;
+  const key = mask * 2 + none;
+  let list = targetLists[key];
+  if (!list) {
+    const out: number[] = [];
+    for (let p = 0; mask >> p; p++) if ((mask >> p) & 1) out.push(TARGET + p);
+    if (none) out.push(NONE);
+    targetLists[key] = list = out;
+  }
+  return list;
+}
+
+/** NONE, then POISON actions for the seats in `mask`. */
+function poisonList(mask: number): readonly number[] {
+  let list = poisonLists[mask];
+  if (!list) {
+    const out: number[] = [NONE];
+    for (let p = 0; mask >> p; p++) if ((mask >> p) & 1) out.push(POISON + p);
+    poisonLists[mask] = list = out;
+  }
+  return list;
+}
 
 /** Bids 0..maxBid as action indices. */
 export function bidList(maxBid: number): readonly number[] {
@@ -58,30 +83,6 @@ function presentMask(s: WerewolfState): number {
   let m = rolesMaskCache.get(s.rules);
   if (m === undefined) rolesMaskCache.set(s.rules, (m = rolesPresentMask(s.rules)));
   return m;
-}
-
-function wolfTargets(s: WerewolfState): readonly number[] {
-  const key = s.wolfMask * 4096 + s.aliveBits;
-  let list = wolfCache.get(key);
-  if (!list) {
-    const out: number[] = [];
-    for (let p = 0; p < s.roles.length; p++) if ((s.aliveBits >> p) & 1 && !((s.wolfMask >> p) & 1)) out.push(TARGET + p);
-    wolfCache.set(key, (list = out));
-  }
-  return list;
-}
-
-function voteList(s: WerewolfState, seat: number): readonly number[] {
-  const abstain = s.rules.abstain ? 1 : 0;
-  const key = (abstain * 16 + seat) * 4096 + s.aliveBits;
-  let list = voteCache.get(key);
-  if (!list) {
-    const out: number[] = [];
-    for (let p = 0; p < s.roles.length; p++) if (p !== seat && (s.aliveBits >> p) & 1) out.push(TARGET + p);
-    if (abstain) out.push(NONE);
-    voteCache.set(key, (list = out));
-  }
-  return list;
 }
 
 function speechList(s: WerewolfState, seat: number): readonly number[] {
@@ -106,15 +107,7 @@ function speechList(s: WerewolfState, seat: number): readonly number[] {
   return list;
 }
 
-/** Living seats as TARGET actions, with filters; [NONE] when nothing is left. */
-function targets(s: WerewolfState, self: number, allowSelf: boolean, exclude: number, excludeMask: number): readonly number[] {
-  const out: number[] = [];
-  for (let p = 0; p < s.roles.length; p++) {
-    if (!((s.aliveBits >> p) & 1) || (p === self && !allowSelf) || p === exclude || (excludeMask >> p) & 1) continue;
-    out.push(TARGET + p);
-  }
-  return out.length ? out : SLEEP;
-}
+const bit = (p: number): number => (p >= 0 ? 1 << p : 0);
 
 /** What `seat` is asked at night (role-specific; 'sleep' for everyone without a night action now). */
 export function nightAsk(s: WerewolfState, seat: number): AskName {
@@ -132,41 +125,39 @@ export function nightAsk(s: WerewolfState, seat: number): AskName {
     if (role === GUARD) return 'guard';
   }
   if (role === WITCH && r.composition.witch > 0) {
-    const ks = killSteps(r);
-    if (sub === ks) return 'antidote';
-    if (sub === ks + 1) return 'poison';
+    if (sub === s.ks) return 'antidote';
+    if (sub === s.ks + 1) return 'poison';
   }
   return 'sleep';
 }
 
 function nightLegal(s: WerewolfState, seat: number): readonly number[] {
   const r = s.rules;
+  const alive = s.aliveBits;
   switch (nightAsk(s, seat)) {
     case 'kill':
     case 'propose':
     case 'decide':
     case 'wolf-vote':
-      return wolfTargets(s);
+      return targetList(alive & ~s.wolfMask, 0);
     case 'check':
-      return targets(s, seat, false, -1, r.seerRepeat ? 0 : s.checked);
+      return targetList(alive & ~bit(seat) & ~(r.seerRepeat ? 0 : s.checked), 0);
     case 'protect':
-      return targets(s, seat, r.doctorSelf, r.doctorRepeat ? -1 : s.lastProtect, 0);
+      return targetList(alive & ~(r.doctorSelf ? 0 : bit(seat)) & ~(r.doctorRepeat ? 0 : bit(s.lastProtect)), 0);
     case 'guard':
-      return targets(s, seat, r.guardSelf, r.guardRepeat ? -1 : s.lastGuard, 0);
+      return targetList(alive & ~(r.guardSelf ? 0 : bit(seat)) & ~(r.guardRepeat ? 0 : bit(s.lastGuard)), 0);
     case 'antidote': {
       const victim = s.night[N_VICTIM];
-      return s.potions[0] > 0 && victim >= 0 && (r.witchSelfSave || victim !== seat) ? [ANTIDOTE, NONE] : SLEEP;
+      return s.potions[0] > 0 && victim >= 0 && (r.witchSelfSave || victim !== seat) ? ANTIDOTE_OR_NONE : SLEEP;
     }
-    case 'poison': {
-      if (!(s.potions[1] > 0) || (!r.witchBothSameNight && s.night[N_SAVE] === 1)) return SLEEP;
-      const out: number[] = [NONE];
-      for (let p = 0; p < s.roles.length; p++) if (p !== seat && (s.aliveBits >> p) & 1) out.push(POISON + p);
-      return out;
-    }
+    case 'poison':
+      return s.potions[1] > 0 && (r.witchBothSameNight || s.night[N_SAVE] !== 1) ? poisonList(alive & ~bit(seat)) : SLEEP;
     default:
       return SLEEP;
   }
 }
+
+const ANTIDOTE_OR_NONE: readonly number[] = [ANTIDOTE, NONE];
 
 /** True when `seat` is a seat index that must act now. */
 export function isToAct(s: WerewolfState, seat: unknown): seat is number {
@@ -184,7 +175,7 @@ export function legalFor(s: WerewolfState, seat: number): readonly number[] {
     case PH_SPEAK:
       return speechList(s, seat);
     case PH_VOTE:
-      return voteList(s, seat);
+      return targetList(s.aliveBits & ~(1 << seat), s.rules.abstain ? 1 : 0);
     default:
       return EMPTY;
   }

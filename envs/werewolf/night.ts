@@ -11,7 +11,6 @@ import { ANTIDOTE, NONE, POISON, TARGET } from './actions';
 import { endIfWon, killActor, startDay } from './flow';
 import { takeAction } from './take';
 import { ROLE_NAMES, WEREWOLF, WITCH } from './roles';
-import { killSteps, nightSteps } from './rules';
 import { nightAsk } from './legal';
 import { N_GUARD, N_POISON, N_PROPOSAL, N_PROTECT, N_SAVE, N_VICTIM, N_WOLF_VOTES, type Draft } from './state';
 
@@ -20,7 +19,7 @@ export function nightStep(d: Draft, actions: ActionMap<unknown>): void {
   const prev = d.s;
   const round = prev.pub.round;
   const act = prev.act;
-  const ks = killSteps(prev.rules);
+  const ks = prev.ks;
   for (let i = 0; i < act.length; i++) {
     const seat = act[i];
     const a = takeAction(prev, seat, actions);
@@ -86,7 +85,7 @@ export function nightStep(d: Draft, actions: ActionMap<unknown>): void {
     if (prev.rules.composition.doctor > 0 && s.night[N_PROTECT] < 0) s.lastProtect = -1;
   }
   if (prev.sub === ks - 1) settleVictim(d);
-  if (prev.sub + 1 < nightSteps(prev.rules)) {
+  if (prev.sub + 1 < prev.ns) {
     s.sub = prev.sub + 1;
     s.actor = killActor(d, s.sub);
     return;
@@ -103,7 +102,7 @@ function settleVictim(d: Draft): void {
     let best = -1;
     let bestCount = 0;
     let tie = false;
-    for (let i = 0; i < killSteps(s.rules); i++) {
+    for (let i = 0; i < s.ks; i++) {
       const t = night[N_WOLF_VOTES + i];
       if (t < 0) continue;
       const c = (counts.get(t) ?? 0) + 1;

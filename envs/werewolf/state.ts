@@ -95,11 +95,16 @@ export type WerewolfState = {
   /** Werewolf seats, ascending, and as a bitmask. */
   wolves: number[];
   wolfMask: number;
+  /** Bitmask of the plain villagers (for the "villagers-dead" win rule). */
+  plainMask: number;
   pub: PublicInfo;
   /** Bitmask of living seats (mirrors pub.alive). */
   aliveBits: number;
   /** Phase code (PH_*). */
   ph: number;
+  /** Kill steps and all steps of each night (fixed by the rules). */
+  ks: number;
+  ns: number;
   /** Sub-step within the phase: night step, or vote index in sequential voting. */
   sub: number;
   /** Seats to act now, and as a bitmask. */
@@ -161,9 +166,12 @@ export class Draft {
       seats: prev.seats,
       wolves: prev.wolves,
       wolfMask: prev.wolfMask,
+      plainMask: prev.plainMask,
       pub: prev.pub,
       aliveBits: prev.aliveBits,
       ph: prev.ph,
+      ks: prev.ks,
+      ns: prev.ns,
       sub: prev.sub,
       act: prev.act,
       actMask: prev.actMask,
@@ -285,6 +293,12 @@ export class Draft {
     this.s.aliveBits = bits;
   }
 
+  /** Sets who acts now: the seats of `mask` (a shared cached list). */
+  setActMask(mask: number): void {
+    this.s.act = seatsOf(mask);
+    this.s.actMask = mask;
+  }
+
   /** Sets who acts now. */
   setAct(seats: number[]): void {
     this.s.act = seats;
@@ -344,11 +358,24 @@ export function drawPool(rng: Rng): number[] {
 /** Night slots at the start of a night: all -1 except the save flag (0). */
 export const NIGHT_INIT: readonly number[] = Array.from({ length: NIGHT_SLOTS }, (_, i) => (i === N_SAVE ? 0 : -1));
 
-/** Living seats, ascending. */
-export function livingSeats(alive: readonly number[]): number[] {
-  const out: number[] = [];
-  for (let i = 0; i < alive.length; i++) if (alive[i]) out.push(i);
-  return out;
+const seatLists: number[][] = [];
+
+/** The seats in a bitmask, ascending: a shared, cached array that must never be mutated. */
+export function seatsOf(mask: number): number[] {
+  let list = seatLists[mask];
+  if (!list) {
+    list = [];
+    for (let p = 0; mask >> p; p++) if ((mask >> p) & 1) list.push(p);
+    seatLists[mask] = list;
+  }
+  return list;
+}
+
+/** Number of set bits of a seat mask. */
+export function popcount(mask: number): number {
+  let c = 0;
+  for (let m = mask; m; m &= m - 1) c++;
+  return c;
 }
 
 /** Bitmask of living seats. */

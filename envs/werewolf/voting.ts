@@ -7,9 +7,9 @@
 import type { ActionMap } from '../../src/core/env';
 import { NONE, TARGET } from './actions';
 import { endIfWon, endRound } from './flow';
-import { ROLE_NAMES, WEREWOLF } from './roles';
+import { ROLE_NAMES } from './roles';
 import { filled } from './arrays';
-import type { Draft } from './state';
+import { popcount, type Draft } from './state';
 import { takeAction } from './take';
 
 /** Applies one vote step. */
@@ -48,41 +48,47 @@ export function voteStep(d: Draft, actions: ActionMap<unknown>): void {
   tally(d, votes);
 }
 
+const counts = new Int32Array(32); // scratch for tally (no state kept between calls)
+
 /** Counts the votes, exiles per the rule, records vote statistics, and moves on. */
 function tally(d: Draft, votes: readonly number[]): void {
   const s = d.s;
   const n = s.roles.length;
-  const counts = filled(n, 0);
+  counts.fill(0, 0, n);
   let cast = 0;
   let onWolf = 0;
+  let max = 0;
   for (let v = 0; v < n; v++) {
     const t = votes[v];
     if (t < 0) continue;
-    counts[t]++;
-    if (s.roles[v] !== WEREWOLF) {
+    const c = ++counts[t];
+    if (c > max) max = c;
+    if (!((s.wolfMask >> v) & 1)) {
       cast++;
-      if (s.roles[t] === WEREWOLF) onWolf++;
+      if ((s.wolfMask >> t) & 1) onWolf++;
     }
   }
   if (cast) s.stats = [s.stats[0] + cast, s.stats[1] + onWolf];
-  let max = 0;
-  for (let t = 0; t < n; t++) if (counts[t] > max) max = counts[t];
   let exiled = -1;
   if (max > 0) {
-    const top: number[] = [];
-    for (let t = 0; t < n; t++) if (counts[t] === max) top.push(t);
+    let top = 0;
+    let first = -1;
+    for (let t = 0; t < n; t++) {
+      if (counts[t] !== max) continue;
+      if (first < 0) first = t;
+      top++;
+    }
     switch (s.rules.exile) {
-      case 'majority': {
-        let living = 0;
-        for (const a of s.pub.alive) living += a;
-        if (max * 2 > living) exiled = top[0];
+      case 'majority':
+        if (max * 2 > popcount(s.aliveBits)) exiled = first;
+        break;
+      case 'plurality-random': {
+        let k = top === 1 ? 0 : d.int(top);
+        for (let t = 0; t < n; t++) if (counts[t] === max && k-- === 0) exiled = t;
         break;
       }
-      case 'plurality-random':
-        exiled = top.length === 1 ? top[0] : top[d.int(top.length)];
-        break;
       case 'plurality-none':
-        exiled = top.length === 1 ? top[0] : -1;
+        exiled = top === 1 ? first : -1;
         break;
     }
   }

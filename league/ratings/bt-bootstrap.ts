@@ -1,5 +1,5 @@
 import { Rng, type Seed } from '../../src/core/rng';
-import { btScratch, fitBradleyTerry, resolveBtFitOptions, solveStrengths, strengthsToRatings, type BtFit, type BtFitOptions } from './bradley-terry';
+import { btGraph, fitBradleyTerry, resolveBtFitOptions, solveStrengths, strengthsToRatings, type BtFit, type BtFitOptions } from './bradley-terry';
 import type { PairTable } from './pair-counts';
 import { PoissonCells } from './poisson';
 
@@ -78,24 +78,28 @@ export function bootstrapBradleyTerry(table: PairTable, options: BtBootstrapOpti
   }
   const cells = new PoissonCells(lam);
   const rng = Rng.fromSeed(options.seed ?? 1);
-  const wij = new Float64Array(m);
-  const wji = new Float64Array(m);
+  const g = btGraph(n, table.i, table.j);
+  const { posI, posJ } = g;
+  const won = new Float64Array(2 * m);
+  const lost = new Float64Array(2 * m);
   const pi = new Float64Array(n);
+  const old = new Float64Array(n);
   const ratings = new Float64Array(n);
   const samples = new Float64Array(B * n); // player-major: samples[i * B + b]
-  const scratch = btScratch(n);
   let iterSum = 0;
   let unconverged = 0;
   for (let b = 0; b < B; b++) {
     for (let p = 0; p < m; p++) {
-      const w = cells.draw(rng, 3 * p);
-      const l = cells.draw(rng, 3 * p + 1);
       const t = cells.draw(rng, 3 * p + 2) * 0.5;
-      wij[p] = w + t;
-      wji[p] = l + t;
+      const w = cells.draw(rng, 3 * p) + t;
+      const l = cells.draw(rng, 3 * p + 1) + t;
+      won[posI[p]] = w;
+      lost[posI[p]] = l;
+      won[posJ[p]] = l;
+      lost[posJ[p]] = w;
     }
     pi.set(fit.strengths);
-    const it = solveStrengths(table.i, table.j, wij, wji, pi, o.prior, rtol, o.maxIter, scratch);
+    const it = solveStrengths(g, won, lost, pi, o.prior, rtol, o.maxIter, old);
     iterSum += Math.abs(it);
     if (it < 0) unconverged++;
     strengthsToRatings(pi, o.anchor, ratings);

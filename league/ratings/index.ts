@@ -8,7 +8,7 @@ export { OPENSKILL_MODELS, OpenSkillBook, type OpenSkillBookSnapshot, type OpenS
 export { checkRatedMatch, pairScore, ranksFromScores, ratingKey, type RatedMatch, type RatedTeam } from './rated-match';
 export { RatingHistory, type RatingHistoryEntry, type RatingHistorySnapshot } from './rating-history';
 export { PairCounts, playerTotals, type PairResultRow, type PairTable } from './pair-counts';
-export { ELO_PER_LOGIT, fitBradleyTerry, solveStrengths, strengthsToRatings, type BtFit, type BtFitOptions } from './bradley-terry';
+export { btGraph, ELO_PER_LOGIT, fitBradleyTerry, slotCredits, solveStrengths, strengthsToRatings, type BtFit, type BtFitOptions, type BtGraph } from './bradley-terry';
 export { bootstrapBradleyTerry, percentileSorted, type BtBootstrap, type BtBootstrapOptions } from './bt-bootstrap';
 export { bradleyTerryLeaderboard, type BtLeaderboard, type BtLeaderboardRow } from './bt-leaderboard';
 export { intervalsOverlap, tiedRanks, type IntervalRow, type RankInfo } from './tied-ranks';

@@ -10,6 +10,8 @@ import { playCommand } from './commands/play';
 import { replayCommand } from './commands/replay';
 import { DEFAULT_DB, leagueExportCommand, leagueMatchesCommand, leagueRunCommand, leagueTableCommand } from './commands/league';
 import { LeagueConfigError } from '../../league/config';
+import { demoCommand } from './commands/demo';
+import { packageRoot } from '../package-root';
 import { parseIntOption, UsageError } from './options';
 
 /** Errors that are the user's input, printed as one line (exit 2) instead of a stack trace. */
@@ -72,6 +74,16 @@ export function buildProgram(exit: (code: number) => void): Command {
     .option('--seed <n>', 'episode seed', seedOpt, 0)
     .option('--out <file>', 'write to a file instead of stdout')
     .action(async (ref: string, o) => exit(await goldenCommand(registry, ref, o)));
+
+  program
+    .command('demo')
+    .description('the demo: Countdown, Deal-or-No-Deal and Werewolf leagues with live spectating (what `npm start` runs)')
+    .option('--port <n>', 'HTTP + socket.io port', countOpt('--port'), 8080)
+    .option('--host <address>', 'interface to bind', '127.0.0.1')
+    .option('--db <file>', 'SQLite database', 'arena-demo.db')
+    .option('--pace <ms>', 'minimum time per decision, so games can be watched', countOpt('--pace'), 300)
+    .option('--no-learners', 'baselines only (no training)')
+    .action(async (o) => exit(await demoCommand(registry, packageRoot(), o)));
 
   const league = program.command('league').description('league tournaments: run (resumable), ratings table, matches, export');
   league

@@ -5,17 +5,24 @@
 import type { Rng } from '../core/rng';
 
 /**
- * Writes the masked softmax of `logits` into `probs` (illegal entries 0) and returns the
- * log-sum-exp over the legal entries. `mask[i]` is 1 for legal, 0 for illegal. Throws when
- * no index is legal.
+ * Writes the masked softmax of `logits[offset .. offset + n)` into `probs[0 .. n)` (illegal
+ * entries 0) and returns the log-sum-exp over the legal entries. `mask[maskOffset + i]` is 1
+ * for legal, 0 for illegal. Throws when no index is legal.
  */
-export function maskedSoftmax(logits: ArrayLike<number>, mask: ArrayLike<number>, probs: Float32Array | Float64Array, offset = 0, n = probs.length): number {
+export function maskedSoftmax(
+  logits: ArrayLike<number>,
+  mask: ArrayLike<number>,
+  probs: Float32Array | Float64Array,
+  offset = 0,
+  n = probs.length,
+  maskOffset = 0,
+): number {
   let max = -Infinity;
-  for (let i = 0; i < n; i++) if (mask[offset + i] > 0 && logits[offset + i] > max) max = logits[offset + i];
+  for (let i = 0; i < n; i++) if (mask[maskOffset + i] > 0 && logits[offset + i] > max) max = logits[offset + i];
   if (max === -Infinity) throw new Error('maskedSoftmax: no legal action in the mask');
   let sum = 0;
   for (let i = 0; i < n; i++) {
-    if (mask[offset + i] > 0) {
+    if (mask[maskOffset + i] > 0) {
       const e = Math.exp(logits[offset + i] - max);
       probs[i] = e;
       sum += e;

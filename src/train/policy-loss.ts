@@ -67,7 +67,7 @@ export function policyLoss(outputs: ArrayLike<number>, batch: LossBatch, coefs: 
   let clipped = 0;
   for (let i = 0; i < B; i++) {
     const o = i * W;
-    const lse = maskedSoftmax(outputs, batch.masks.subarray(i * A, i * A + A), probs, o, A);
+    const lse = maskedSoftmax(outputs, batch.masks, probs, o, A, i * A);
     const a = batch.actions[i];
     if (batch.masks[i * A + a] <= 0) throw new Error(`policyLoss: sample ${i} took action ${a}, which its mask marks illegal`);
     const logp = outputs[o + a] - lse;

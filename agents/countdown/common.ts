@@ -1,0 +1,139 @@
+/**
+ * Shared pieces of the countdown-v1 baselines: reading the pool from an observation, turning
+ * a solver's expression tree into step indices, greedy play, and drawing solvable puzzles.
+ */
+import type { Rng } from '../../src/core/rng';
+import { NUMBER_BASE, PAIRS, STEP_OPS, STOP, TARGET_BASE, applyMove, attemptAnswer, initialPool, legalMoves, slotValue } from '../../envs/countdown/actions';
+import type { Contract } from '../../envs/countdown/contract';
+import { generatePuzzle } from '../../envs/countdown/generator';
+import type { Tree } from '../../envs/countdown/infix';
+import { qValue, type Q } from '../../envs/countdown/rational';
+import type { Rules } from '../../envs/countdown/scoring';
+import type { CountdownObservation, Proposal } from '../../envs/countdown/types';
+import { verdictFor } from '../../envs/countdown/verdict';
+
+/** Env id the baselines play. */
+export const COUNTDOWN = 'countdown-v1';
+
+/** The flat pool of a steps-mode solver observation (the puzzle's start when absent). */
+export function poolOf(o: CountdownObservation): number[] {
+  const pool = initialPool([]);
+  if (!o.pool) return initialPool(o.numbers ?? []);
+  o.pool.forEach((v, i) => {
+    if (v) {
+      pool[2 * i] = v[0];
+      pool[2 * i + 1] = v[1];
+    }
+  });
+  return pool;
+}
+
+/** Occupied slots of a pool with their values. */
+export function slots(pool: readonly number[]): { slot: number; value: Q }[] {
+  const out: { slot: number; value: Q }[] = [];
+  for (let i = 0; i < pool.length / 2; i++) {
+    const v = slotValue(pool, i);
+    if (v) out.push({ slot: i, value: v });
+  }
+  return out;
+}
+
+/**
+ * The step indices that build `tree` (leaves index `leafSlots`) on the pool, in post-order.
+ * Each merge of slots i < j puts its result in slot i.
+ */
+export function treeMoves(tree: Tree, leafSlots: readonly number[]): number[] {
+  const moves: number[] = [];
+  const walk = (t: Tree): number => {
+    if (typeof t === 'number') return leafSlots[t];
+    const [op, left, right] = t;
+    const l = walk(left);
+    const r = walk(right);
+    const [i, j, swapped] = l < r ? [l, r, false] : [r, l, true];
+    const code = op === '+' ? 'a+b' : op === '*' ? 'a*b' : op === '-' ? (swapped ? 'b-a' : 'a-b') : swapped ? 'b/a' : 'a/b';
+    const pair = PAIRS.findIndex(([a, b]) => a === i && b === j);
+    moves.push(pair * STEP_OPS.length + STEP_OPS.indexOf(code));
+    return i;
+  };
+  walk(tree);
+  return moves;
+}
+
+/**
+ * Greedy play from a pool: repeatedly the legal merge whose result is closest to the target
+ * (ties: the lowest index). Under uk rules it stops as soon as no merge gets closer than the
+ * pool's best number; under the all-numbers rules it merges until one number is left.
+ * Returns the moves, ending with STOP when it stopped early.
+ */
+export function greedyMoves(rules: Rules, pool: readonly number[], target: number): number[] {
+  const moves: number[] = [];
+  let cur = pool.slice();
+  const dist = (v: Q) => Math.abs(qValue(v) - target);
+  for (;;) {
+    const here = slots(cur);
+    if (here.length <= 1) return moves;
+    const best = Math.min(...here.map((s) => dist(s.value)));
+    if (rules === 'uk' && best === 0) return [...moves, STOP];
+    let pick = -1;
+    let pickDist = Infinity;
+    let pickPool: number[] | null = null;
+    for (const m of legalMoves(rules, cur)) {
+      if (m === STOP) continue;
+      const next = applyMove(rules, cur, m)!;
+      const [i] = PAIRS[Math.floor(m / STEP_OPS.length)];
+      const d = dist(slotValue(next, i)!);
+      if (d < pickDist) {
+        pick = m;
+        pickDist = d;
+        pickPool = next;
+      }
+    }
+    if (pick < 0 || (rules === 'uk' && pickDist >= best)) return [...moves, STOP];
+    moves.push(pick);
+    cur = pickPool!;
+  }
+}
+
+/** The answer text for an expression, wrapped in <answer> tags when the episode asks for them. */
+export function wrapAnswer(o: CountdownObservation, expression: string): string {
+  return o.answerTag ? `<answer>${expression}</answer>` : expression;
+}
+
+/** The greedy expression for the puzzle of an observation. */
+export function greedyExpression(o: CountdownObservation): string {
+  const numbers = o.numbers ?? [];
+  return attemptAnswer(o.rules, numbers, o.target ?? 0, greedyMoves(o.rules, initialPool(numbers), o.target ?? 0));
+}
+
+/** A candidate puzzle with the exact solver's difficulty measures. */
+export interface Candidate extends Proposal {
+  /** Solver search effort (nodes). */
+  nodes: number;
+  /** Numbers the solver's expression uses. */
+  tiles: number;
+}
+
+/**
+ * A random in-contract puzzle that the exact solver can solve (the env's generator, checked;
+ * up to `tries` draws, then the last draw even if unsolvable).
+ */
+export function solvablePuzzle(rules: Rules, contract: Contract, rng: Rng, tries = 50): Candidate {
+  let last: Candidate | null = null;
+  for (let k = 0; k < tries; k++) {
+    const { numbers, target } = generatePuzzle(rules, contract, rng);
+    const v = verdictFor(rules, numbers, target);
+    last = { numbers, target, nodes: v.nodes, tiles: v.tiles ?? numbers.length };
+    if (v.reachable) return last;
+  }
+  return last!;
+}
+
+/**
+ * The next challenger action for a planned puzzle: text mode — the proposal itself; steps
+ * mode — the index adding the next number of the plan, then the target's index.
+ */
+export function proposalAction(o: CountdownObservation, plan: Proposal): Proposal | number {
+  if (o.answer === 'text') return { numbers: plan.numbers, target: plan.target };
+  const k = o.draft?.length ?? 0;
+  return k < plan.numbers.length ? NUMBER_BASE + plan.numbers[k] - 1 : TARGET_BASE + plan.target - 1;
+}

@@ -1,0 +1,73 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { EventBus } from '../../bus/event-bus';
+import type { Registry } from '../../core/registry';
+import { Store } from '../../store/store';
+import { startServer } from '../../server/start-server';
+import { leagueLeaderboardProvider } from '../../server/league-leaderboard';
+import { parseLeagueConfig, type LeagueConfig } from '../../../league/config';
+import { runLeague } from '../../../league/league-run';
+
+/** The demo's league configs, in examples/leagues/ (one per env). */
+export const DEMO_LEAGUES = ['countdown', 'deal-or-no-deal', 'werewolf'] as const;
+
+export interface DemoArgs {
+  port: number;
+  db: string;
+  pace: number;
+  learners: boolean;
+  host: string;
+}
+
+/** The demo league configs: played slowly enough to watch, and without end. */
+export function demoConfigs(root: string, args: Pick<DemoArgs, 'pace' | 'learners'>): LeagueConfig[] {
+  return DEMO_LEAGUES.map((name) => {
+    const raw = JSON.parse(readFileSync(join(root, 'examples', 'leagues', `${name}.json`), 'utf8')) as Record<string, unknown>;
+    return parseLeagueConfig({
+      ...raw,
+      name: `demo-${name}`,
+      paceMs: args.pace,
+      budget: { matches: 1_000_000_000 },
+      ...(args.learners ? {} : { learners: [] }),
+    });
+  });
+}
+
+/**
+ * `arena demo` (what `npm start` runs): the Countdown, Deal-or-No-Deal and Werewolf demo
+ * leagues with baselines and learners on the embedded SQLite store, and the spectator server.
+ * Prints the URL at once; games keep coming until Ctrl-C (rerun to resume the same leagues).
+ */
+export async function demoCommand(registry: Registry, root: string, args: DemoArgs): Promise<number> {
+  const store = new Store(args.db);
+  const bus = new EventBus();
+  const server = await startServer({ bus, store, port: args.port, host: args.host, leaderboard: leagueLeaderboardProvider(store, { resamples: 200 }) });
+  process.stdout.write(`selfplay-arena demo: watch live at ${server.url}\n`);
+  process.stdout.write(`  leagues ${DEMO_LEAGUES.map((l) => `demo-${l}`).join(', ')} on ${args.db}; Ctrl-C to stop (rerun to resume)\n`);
+  const ac = new AbortController();
+  const stop = () => {
+    if (ac.signal.aborted) process.exit(130);
+    process.stderr.write('\nstopping after the current matches...\n');
+    ac.abort();
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  let matches = 0;
+  const timer = setInterval(() => process.stderr.write(`demo: ${matches} matches played\n`), 30_000);
+  try {
+    await Promise.all(
+      demoConfigs(root, args).map((config) =>
+        runLeague({ config, store, registry, bus, signal: ac.signal, onMatch: () => matches++ }).catch((e: Error) => {
+          process.stderr.write(`demo league ${config.name} stopped: ${e.message}\n`);
+        }),
+      ),
+    );
+  } finally {
+    clearInterval(timer);
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+    await server.close();
+    store.close();
+  }
+  return 0;
+}

@@ -1,0 +1,44 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { arena, ROOT } from '../cli/helpers';
+
+describe('arena serve', () => {
+  let dir: string;
+  beforeAll(() => (dir = mkdtempSync(join(tmpdir(), 'arena-serve-'))));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  test('serves the page and the API over a store, prints its URL, stops cleanly on SIGTERM', async () => {
+    const child = spawn(process.execPath, [resolve(ROOT, 'bin', 'arena.js'), 'serve', '--db', join(dir, 'a.db'), '--port', '0'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const url = await new Promise<string>((ok, fail) => {
+      const timer = setTimeout(() => fail(new Error(`no URL printed; stderr: ${err}`)), 20_000);
+      child.stdout.on('data', (d: Buffer) => {
+        out += d.toString();
+        const m = /serving .* at (http:\/\/\S+)/.exec(out);
+        if (m) {
+          clearTimeout(timer);
+          ok(m[1]);
+        }
+      });
+    });
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+    expect(((await (await fetch(`${url}api/health`)).json()) as { ok: boolean; store: boolean })).toEqual({ ok: true, live: 0, store: true });
+    expect(((await (await fetch(`${url}api/leagues`)).json()) as { leagues: unknown[] }).leagues).toEqual([]);
+    expect(await (await fetch(url)).text()).toMatch(/selfplay-arena/);
+    const code = await new Promise<number | null>((ok) => {
+      child.once('exit', (c) => ok(c));
+      child.kill('SIGTERM');
+    });
+    expect(code).toBe(0);
+  });
+
+  test('a bad port is a usage error', () => {
+    const r = arena(['serve', '--db', join(dir, 'b.db'), '--port', '70000']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--port: expected 0-65535/);
+  });
+});
