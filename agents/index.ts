@@ -3,6 +3,7 @@ import { randomAgent } from './random';
 import { countdownAgents } from './countdown';
 import { neuralAgent } from './neural';
 import { dealOrNoDealAgents } from './deal-or-no-deal';
+import { werewolfAgents } from './werewolf';
 
 /** Built-in agent kinds (generic ones here; env-specific baselines are added by each env's agents module). */
-export const builtinAgents: AgentFactory[] = [randomAgent, ...countdownAgents, neuralAgent, ...dealOrNoDealAgents];
+export const builtinAgents: AgentFactory[] = [randomAgent, ...countdownAgents, neuralAgent, ...dealOrNoDealAgents, ...werewolfAgents];

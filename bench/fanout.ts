@@ -10,6 +10,7 @@
  * Usage: npm run bench:fanout [-- --clients 1000 --rate 50 --seconds 10 --procs 2]
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { io, type Socket } from 'socket.io-client';
 import { EventBus } from '../src/bus/event-bus';
@@ -26,6 +27,8 @@ function arg(name: string, fallback: number): number {
 }
 
 interface ChildReport {
+  /** CPU seconds (user + system) the child used while events were published. */
+  cpu: number;
   latencies: number[];
   received: number;
   duplicates: number;
@@ -80,9 +83,12 @@ async function child(): Promise<void> {
   }
   await Promise.all(joins);
   process.send!({ type: 'joined', joined: count - failed, failed });
+  let cpu0 = process.cpuUsage();
   process.on('message', (m: { type: string }) => {
+    if (m.type === 'go') cpu0 = process.cpuUsage();
     if (m.type !== 'report') return;
-    const report: ChildReport = { latencies, received, duplicates, joined: count - failed, failed };
+    const used = process.cpuUsage(cpu0);
+    const report: ChildReport = { cpu: (used.user + used.system) / 1e6, latencies, received, duplicates, joined: count - failed, failed };
     process.send!({ type: 'report', report }, () => {
       for (const s of sockets) s.disconnect();
       process.exit(0);
@@ -132,6 +138,8 @@ async function main(): Promise<void> {
   // publish one public env event every 1000/rate ms, on a drift-free schedule
   const total = Math.round(rate * seconds);
   const interval = 1000 / rate;
+  children.forEach((c) => c.send({ type: 'go' }));
+  const cpu0 = process.cpuUsage();
   const start = now();
   for (let k = 0; k < total; k++) {
     const due = start + k * interval;
@@ -141,6 +149,9 @@ async function main(): Promise<void> {
   }
   const sendSecs = (now() - start) / 1000;
   await new Promise((r) => setTimeout(r, 2000)); // let the last frames arrive
+  const cpuUsed = process.cpuUsage(cpu0);
+  const serverCpu = (cpuUsed.user + cpuUsed.system) / 1e6;
+  const wall = sendSecs + 2;
   children.forEach((c) => c.send({ type: 'report' }));
   const all = await Promise.all(reports);
   clearTimeout(guard);
@@ -151,11 +162,12 @@ async function main(): Promise<void> {
   await server.close();
 
   const f1 = (x: number) => x.toFixed(1);
-  console.log(`fan-out over socket.io on loopback, node ${process.version}; server in-process, clients in ${procs} child process(es)\n`);
-  console.log('| spectators | events/s | events | deliveries expected | delivered | dropped | duplicates | latency p50 | p99 | max | join time |');
-  console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  const clientCpu = all.reduce((t, r) => t + r.cpu, 0);
+  console.log(`fan-out over socket.io on loopback, node ${process.version}, ${os.cpus().length} cores, load average ${os.loadavg()[0].toFixed(1)}; server in-process, clients in ${procs} child process(es)\n`);
+  console.log('| spectators | events/s | events | deliveries expected | delivered | dropped | duplicates | latency p50 | p99 | max | join time | server CPU | clients CPU |');
+  console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   console.log(
-    `| ${connected}${connected < clients ? ` of ${clients}` : ''} | ${f1(total / sendSecs)} | ${total} | ${expected.toLocaleString('en-US')} | ${received.toLocaleString('en-US')} | ${expected - received} | ${duplicates} | ${f1(percentile(latencies, 50))} ms | ${f1(percentile(latencies, 99))} ms | ${f1(latencies[latencies.length - 1] ?? NaN)} ms | ${joinSecs.toFixed(1)} s |`,
+    `| ${connected}${connected < clients ? ` of ${clients}` : ''} | ${f1(total / sendSecs)} | ${total} | ${expected.toLocaleString('en-US')} | ${received.toLocaleString('en-US')} | ${expected - received} | ${duplicates} | ${f1(percentile(latencies, 50))} ms | ${f1(percentile(latencies, 99))} ms | ${f1(latencies[latencies.length - 1] ?? NaN)} ms | ${joinSecs.toFixed(1)} s | ${Math.round((100 * serverCpu) / wall)}% | ${Math.round((100 * clientCpu) / wall)}% |`,
   );
   kill();
 }

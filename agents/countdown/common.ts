@@ -63,9 +63,10 @@ export function treeMoves(tree: Tree, leafSlots: readonly number[]): number[] {
  * Greedy play from a pool: repeatedly the legal merge whose result is closest to the target
  * (ties: the lowest index). Under uk rules it stops as soon as no merge gets closer than the
  * pool's best number; under the all-numbers rules it merges until one number is left.
+ * With `explore`, each step is instead a uniformly random merge with probability epsilon.
  * Returns the moves, ending with STOP when it stopped early.
  */
-export function greedyMoves(rules: Rules, pool: readonly number[], target: number): number[] {
+export function greedyMoves(rules: Rules, pool: readonly number[], target: number, explore?: { rng: Rng; epsilon: number }): number[] {
   const moves: number[] = [];
   let cur = pool.slice();
   const dist = (v: Q) => Math.abs(qValue(v) - target);
@@ -74,6 +75,12 @@ export function greedyMoves(rules: Rules, pool: readonly number[], target: numbe
     if (here.length <= 1) return moves;
     const best = Math.min(...here.map((s) => dist(s.value)));
     if (rules === 'uk' && best === 0) return [...moves, STOP];
+    if (explore && explore.epsilon > 0 && explore.rng.next() < explore.epsilon) {
+      const m = explore.rng.pick(legalMoves(rules, cur).filter((x) => x !== STOP));
+      moves.push(m);
+      cur = applyMove(rules, cur, m)!;
+      continue;
+    }
     let pick = -1;
     let pickDist = Infinity;
     let pickPool: number[] | null = null;
@@ -99,10 +106,10 @@ export function wrapAnswer(o: CountdownObservation, expression: string): string 
   return o.answerTag ? `<answer>${expression}</answer>` : expression;
 }
 
-/** The greedy expression for the puzzle of an observation. */
-export function greedyExpression(o: CountdownObservation): string {
+/** The greedy expression for the puzzle of an observation (ε-greedy with `explore`). */
+export function greedyExpression(o: CountdownObservation, explore?: { rng: Rng; epsilon: number }): string {
   const numbers = o.numbers ?? [];
-  return attemptAnswer(o.rules, numbers, o.target ?? 0, greedyMoves(o.rules, initialPool(numbers), o.target ?? 0));
+  return attemptAnswer(o.rules, numbers, o.target ?? 0, greedyMoves(o.rules, initialPool(numbers), o.target ?? 0, explore));
 }
 
 /** A candidate puzzle with the exact solver's difficulty measures. */
@@ -128,12 +135,22 @@ export function solvablePuzzle(rules: Rules, contract: Contract, rng: Rng, tries
   return last!;
 }
 
+/** Which action form an agent uses: text / JSON (default) or indices (option `answer: "steps"`). */
+export type Form = 'text' | 'steps';
+
+/** The `answer` option of a baseline ("text" or "steps"); throws on anything else. */
+export function formOption(name: string, options: Record<string, unknown> | undefined): Form {
+  const v = options?.answer ?? 'text';
+  if (v !== 'text' && v !== 'steps') throw new Error(`${name}: option "answer" must be "text" or "steps" (got ${JSON.stringify(v)})`);
+  return v;
+}
+
 /**
- * The next challenger action for a planned puzzle: text mode — the proposal itself; steps
- * mode — the index adding the next number of the plan, then the target's index.
+ * The next challenger action for a planned puzzle: text form — the proposal itself; steps
+ * form — the index adding the next number of the plan, then the target's index.
  */
-export function proposalAction(o: CountdownObservation, plan: Proposal): Proposal | number {
-  if (o.answer === 'text') return { numbers: plan.numbers, target: plan.target };
+export function proposalAction(o: CountdownObservation, plan: Proposal, form: Form): Proposal | number {
+  if (form === 'text') return { numbers: plan.numbers, target: plan.target };
   const k = o.draft?.length ?? 0;
   return k < plan.numbers.length ? NUMBER_BASE + plan.numbers[k] - 1 : TARGET_BASE + plan.target - 1;
 }

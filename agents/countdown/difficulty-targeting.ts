@@ -17,12 +17,13 @@
  * except when partial credit (uk near misses) lifts m above the upper root for a puzzle solved
  * less than half the time.
  *
- * Options (`difficulty-targeting:{"aim":0.5,"candidates":12,"explore":0.1,"rate":0.5}`).
+ * Options (`difficulty-targeting:{"aim":0.5,"candidates":12,"explore":0.1,"rate":0.5,"answer":"text"}`;
+ * `answer: "steps"` composes the puzzle by index).
  */
 import type { Agent, AgentFactory } from '../../src/core/agent';
 import { maxScore, type Rules } from '../../envs/countdown/scoring';
 import type { CountdownAction, CountdownObservation, Proposal } from '../../envs/countdown/types';
-import { COUNTDOWN, proposalAction, solvablePuzzle, type Candidate } from './common';
+import { COUNTDOWN, formOption, proposalAction, solvablePuzzle, type Candidate } from './common';
 
 /** Model state of a difficulty-targeting agent (exposed for tests and reports). */
 export interface DifficultyModel {
@@ -67,6 +68,7 @@ export const difficultyTargetingAgent: AgentFactory = {
     const count = Math.max(1, Math.round(num(options?.candidates, 12)));
     const explore = num(options?.explore, 0.1);
     const rate = num(options?.rate, 0.5);
+    const form = formOption('difficulty-targeting', options);
     const model: DifficultyModel = { weights: [0, 0, 0], recent: [] };
     let chosen: Candidate | null = null;
     let plan: Proposal | null = null;
@@ -90,7 +92,7 @@ export const difficultyTargetingAgent: AgentFactory = {
           }
           plan = { numbers: chosen.numbers, target: chosen.target };
         }
-        return proposalAction(o, plan);
+        return proposalAction(o, plan, form);
       },
       end(returns, ctx) {
         const solverSeat = ctx.seat + 1;

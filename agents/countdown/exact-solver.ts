@@ -2,8 +2,9 @@
  * `exact-solver` for countdown-v1. Solver: the exact solver's answer — uk: the expression for
  * the closest reachable value (the target when reachable); tinyzero / reasoning-gym: an
  * expression using every number that equals the target, or the greedy expression when none
- * exists. In steps mode it re-solves from its current pool at every decision and plays the
- * first move of that expression (stop when the best value is already in the pool).
+ * exists. With option `answer: "steps"` it plays by index: it re-solves from its current pool
+ * at every decision and plays the first step of that expression (stop when the best value is
+ * already in the pool).
  * Evaluator: judges each revealed answer with the env's own scorer (a perfect judge that uses
  * only what it observes). Challenger: random in-contract puzzles the exact solver can solve
  * (the same as `random-valid`).
@@ -14,7 +15,7 @@ import { scoreAnswer } from '../../envs/countdown/scoring';
 import { solveAllNumbers } from '../../envs/countdown/solver-rational';
 import { solveUk } from '../../envs/countdown/solver-uk';
 import type { CountdownAction, CountdownObservation, Proposal } from '../../envs/countdown/types';
-import { COUNTDOWN, greedyExpression, greedyMoves, poolOf, proposalAction, slots, solvablePuzzle, treeMoves, wrapAnswer } from './common';
+import { COUNTDOWN, formOption, greedyExpression, greedyMoves, poolOf, proposalAction, slots, solvablePuzzle, treeMoves, wrapAnswer } from './common';
 
 /** The exact solver's text answer for an observation's puzzle. */
 export function exactAnswer(o: CountdownObservation): string {
@@ -48,10 +49,11 @@ export function judgeCurrent(o: CountdownObservation): boolean {
 
 export const exactSolverAgent: AgentFactory = {
   name: 'exact-solver',
-  description: 'countdown: exact solver as solver (best expression / its steps), exact judge as evaluator, solvable random puzzles as challenger',
+  description: 'countdown: exact solver as solver (best expression / its steps), exact judge as evaluator, solvable random puzzles as challenger (option answer: text|steps)',
   envs: [COUNTDOWN],
   roles: ['solver', 'evaluator', 'challenger'],
-  create(): Agent<CountdownObservation, CountdownAction> {
+  create({ options }): Agent<CountdownObservation, CountdownAction> {
+    const form = formOption('exact-solver', options);
     let plan: Proposal | null = null;
     return {
       name: 'exact-solver',
@@ -61,13 +63,13 @@ export const exactSolverAgent: AgentFactory = {
       act(o, _legal, ctx) {
         if (o.role === 'evaluator') {
           const right = judgeCurrent(o);
-          return o.answer === 'steps' ? (right ? PREDICT_RIGHT : PREDICT_WRONG) : right;
+          return form === 'steps' ? (right ? PREDICT_RIGHT : PREDICT_WRONG) : right;
         }
         if (o.role === 'challenger') {
           plan ??= solvablePuzzle(o.rules, o.contract, ctx.rng);
-          return proposalAction(o, plan);
+          return proposalAction(o, plan, form);
         }
-        return o.answer === 'steps' ? exactMove(o) : wrapAnswer(o, exactAnswer(o));
+        return form === 'steps' ? exactMove(o) : wrapAnswer(o, exactAnswer(o));
       },
     };
   },

@@ -21,6 +21,9 @@ import { treeText, type Op, type Tree } from './infix';
 import { q, qAdd, qDiv, qMul, qSub, qValue, type Q } from './rational';
 import type { Rules } from './scoring';
 
+// Module-level alias: global lookups are slow inside vm contexts (jest), and this sits in hot loops.
+const { floor } = Math;
+
 /** Pool slots (the most numbers a puzzle may have). */
 export const SLOTS = 6;
 /** The 15 slot pairs, in index order. */
@@ -109,7 +112,7 @@ export function operate(rules: Rules, op: number, a: Q, b: Q): Q | null {
 /** The pool after step index `move` (0…89), or null when the move is illegal there. */
 export function applyMove(rules: Rules, pool: Pool, move: number): number[] | null {
   if (!Number.isInteger(move) || move < 0 || move >= STOP) return null;
-  const [i, j] = PAIRS[Math.floor(move / STEP_OPS.length)];
+  const [i, j] = PAIRS[floor(move / STEP_OPS.length)];
   const a = slotValue(pool, i);
   const b = slotValue(pool, j);
   if (!a || !b) return null;
@@ -136,7 +139,7 @@ export function moveText(rules: Rules, pool: Pool, move: number): string | null 
   if (move === STOP) return 'stop';
   const next = applyMove(rules, pool, move);
   if (!next) return null;
-  const [i, j] = PAIRS[Math.floor(move / STEP_OPS.length)];
+  const [i, j] = PAIRS[floor(move / STEP_OPS.length)];
   const show = (x: Q) => (x[1] === 1 ? String(x[0]) : `${x[0]}/${x[1]}`);
   const a = show(slotValue(pool, i)!);
   const b = show(slotValue(pool, j)!);
@@ -167,7 +170,7 @@ export function attemptAnswer(rules: Rules, numbers: readonly number[], target: 
     if (m === STOP) break;
     const next = applyMove(rules, pool, m);
     if (!next) break;
-    const [i, j] = PAIRS[Math.floor(m / STEP_OPS.length)];
+    const [i, j] = PAIRS[floor(m / STEP_OPS.length)];
     const [op, swap] = TREE_OP[m % STEP_OPS.length];
     trees[i] = swap ? [op, trees[j]!, trees[i]!] : [op, trees[i]!, trees[j]!];
     trees[j] = null;

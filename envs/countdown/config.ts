@@ -11,15 +11,12 @@ export const ENV_ID = 'countdown-v1';
 
 /** Which seats an episode has (seats are numbered in this order). */
 export type RoleSetup = 'solver' | 'solver-evaluator' | 'challenger-solver' | 'challenger-solver-evaluator';
-/** How seats answer: free text / JSON (LLM and scripted agents) or fixed action indices (neural agents). */
-export type AnswerMode = 'text' | 'steps';
 export type Role = 'challenger' | 'solver' | 'evaluator';
 
 /** The resolved configuration of one episode (plain JSON, part of the state). */
 export interface Config {
   rules: Rules;
   roles: RoleSetup;
-  answer: AnswerMode;
   /** K: solver attempts per puzzle. */
   attempts: number;
   answerTag: boolean;
@@ -57,12 +54,6 @@ export const PARAMS: ParamSchema = {
     default: 'solver',
     description: 'seats: solver; solver-evaluator; challenger-solver; challenger-solver-evaluator (seat order as named)',
   },
-  answer: {
-    type: 'enum',
-    values: ['text', 'steps'],
-    default: 'text',
-    description: 'text: expressions, JSON proposals, boolean predictions; steps: fixed action indices for every seat',
-  },
   attempts: {
     type: 'integer',
     min: 1,
@@ -92,7 +83,6 @@ export function resolveConfig(params: Params): Config {
   return {
     rules,
     roles,
-    answer: params.answer as AnswerMode,
     attempts: (params.attempts as number | undefined) ?? (challenger ? 8 : 1),
     answerTag: params.answerTag as boolean,
     contract: resolveContract(rules, params.contract),

@@ -1,13 +1,14 @@
 /**
- * Fixed-size encoding of an observation for neural agents (answer mode "steps"), and the
- * identity mapping of action indices (see actions.ts for the layout). Legal indices are in the
- * acting seat's observation (`legal`), since the env's action sets are open in text mode.
+ * Fixed-size encoding of an observation for neural agents, and the identity mapping of action
+ * indices (see actions.ts for the layout). Legal indices are in the acting seat's observation
+ * (`legal`): the env has no `legalActions` member because the text / JSON form of every action
+ * is open. Text / JSON actions have no index (actionIndex -1).
  *
  * Features (ENCODING_SIZE = 60), all finite and roughly in [-10, 10]:
  *  0-3   role one-hot (challenger, solver, evaluator, none)
  *  4-6   rules one-hot (uk, tinyzero, reasoning-gym)
  *  7-10  phase one-hot (propose, solve, evaluate, done)
- *  11    answer mode is "steps"
+ *  11    the viewer is to act now
  *  12-13 target / 1000, target known
  *  14-25 six number slots × (present, value / 100): the puzzle, or the challenger's draft
  *  26-43 six pool slots × (present, value / 1000, |value − target| / 1000), clipped to ±10
@@ -33,7 +34,7 @@ function encode(o: CountdownObservation, out: Float32Array = new Float32Array(EN
   out[r < 0 ? 3 : r] = 1;
   out[4 + RULES.indexOf(o.rules)] = 1;
   out[7 + PHASES.indexOf(o.phase)] = 1;
-  out[11] = o.answer === 'steps' ? 1 : 0;
+  out[11] = o.legal ? 1 : 0;
   const target = o.target ?? 0;
   out[12] = target / 1000;
   out[13] = o.target === null ? 0 : 1;

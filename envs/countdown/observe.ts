@@ -3,7 +3,7 @@
  *
  * Who sees what:
  * - everybody: rules, contract, phase, the puzzle once proposed, how many attempts are done;
- *   the challenger's draft while it composes (steps mode);
+ *   the challenger's draft while it composes by index;
  * - the solver: its attempt in progress (pool, moves) — never its other attempts or a score;
  * - from the evaluation phase on: all answers (revealed together); the evaluator's own
  *   predictions;
@@ -17,7 +17,7 @@ import { episodeReturns } from './phases';
 import type { CountdownObservation, CountdownState } from './types';
 import { actingSeats } from './validate';
 
-/** Legal action indices of the seat to act (steps mode). */
+/** Legal action indices of the seat to act (the index form; the text / JSON form is open). */
 export function legalIndices(state: CountdownState): number[] {
   const { cfg } = state;
   if (state.phase === 'propose') {
@@ -59,7 +59,6 @@ export function observeState(state: CountdownState, viewer: Viewer): CountdownOb
   const obs: CountdownObservation = {
     rules: cfg.rules,
     roles: cfg.roles,
-    answer: cfg.answer,
     answerTag: cfg.answerTag,
     seat,
     role,
@@ -70,8 +69,8 @@ export function observeState(state: CountdownState, viewer: Viewer): CountdownOb
     numbers: state.numbers,
     target: state.target,
   };
-  if (state.phase === 'propose' && cfg.answer === 'steps') obs.draft = state.draft;
-  if (state.phase === 'solve' && cfg.answer === 'steps' && (role === 'solver' || omni)) {
+  if (state.phase === 'propose') obs.draft = state.draft;
+  if (state.phase === 'solve' && (role === 'solver' || omni)) {
     obs.pool = poolView(state);
     obs.moves = movesView(state);
   }
@@ -82,6 +81,6 @@ export function observeState(state: CountdownState, viewer: Viewer): CountdownOb
     if (state.verdict) obs.verdict = state.verdict;
   }
   if (done) obs.returns = episodeReturns(state);
-  if (cfg.answer === 'steps' && seat !== null && actingSeats(state).includes(seat)) obs.legal = legalIndices(state);
+  if (seat !== null && actingSeats(state).includes(seat)) obs.legal = legalIndices(state);
   return obs;
 }

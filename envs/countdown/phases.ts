@@ -115,17 +115,15 @@ function judged(state: CountdownState, answer: string, moves: number[] | null, a
   return { answer, moves, status: c.status, reason: c.reason, value: c.value, score: c.score, correct: c.correct };
 }
 
-/** The env's step: applies the one acting seat's (validated) action. */
+/** The env's step: applies the one acting seat's (validated) action, index or text form. */
 export function stepState(state: CountdownState, actions: Record<number, CountdownAction>): StepResult<CountdownState> {
   const { cfg } = state;
   const events: EnvEvent[] = [];
-  const steps = cfg.answer === 'steps';
   if (state.phase === 'propose') {
     const a = actions[seatOf(cfg, 'challenger')];
-    if (steps) {
-      const index = a as number;
-      if (index < TARGET_BASE) return { state: { ...state, draft: [...state.draft, index - NUMBER_BASE + 1] }, events };
-      return propose(state, state.draft, index - TARGET_BASE + 1, events);
+    if (typeof a === 'number') {
+      if (a < TARGET_BASE) return { state: { ...state, draft: [...state.draft, a - NUMBER_BASE + 1] }, events };
+      return propose(state, state.draft, a - TARGET_BASE + 1, events);
     }
     const p = readProposal(a);
     if (typeof p === 'string') throw new Error(`countdown: step given an invalid proposal (${p})`);
@@ -134,13 +132,12 @@ export function stepState(state: CountdownState, actions: Record<number, Countdo
   if (state.phase === 'solve') {
     const seat = seatOf(cfg, 'solver');
     const a = actions[seat];
-    if (!steps) return endAttempt(state, judged(state, a as string, null, cfg.answerTag), events);
-    const move = a as number;
-    const moves = [...state.moves, move];
-    if (move === STOP) return endAttempt(state, judged(state, attemptAnswer(cfg.rules, state.numbers!, state.target!, moves), moves, false), events);
-    const pool = applyMove(cfg.rules, state.pool, move);
-    if (!pool) throw new Error(`countdown: step given an illegal move ${move}`);
-    events.push({ type: 'move', visibility: { seat }, data: { attempt: state.results.length, move, text: moveText(cfg.rules, state.pool, move) } });
+    if (typeof a !== 'number') return endAttempt(state, judged(state, String(a), null, cfg.answerTag), events);
+    const moves = [...state.moves, a];
+    if (a === STOP) return endAttempt(state, judged(state, attemptAnswer(cfg.rules, state.numbers!, state.target!, moves), moves, false), events);
+    const pool = applyMove(cfg.rules, state.pool, a);
+    if (!pool) throw new Error(`countdown: step given an illegal move ${a}`);
+    events.push({ type: 'move', visibility: { seat }, data: { attempt: state.results.length, move: a, text: moveText(cfg.rules, state.pool, a) } });
     const next = { ...state, pool, moves };
     if (poolSize(pool) > 1) return { state: next, events };
     return endAttempt(next, judged(next, attemptAnswer(cfg.rules, state.numbers!, state.target!, moves), moves, false), events);
@@ -148,7 +145,7 @@ export function stepState(state: CountdownState, actions: Record<number, Countdo
   if (state.phase === 'evaluate') {
     const seat = seatOf(cfg, 'evaluator');
     const a = actions[seat];
-    const correct = steps ? a === PREDICT_RIGHT : a === true;
+    const correct = a === true || a === PREDICT_RIGHT;
     const predictions = [...state.predictions, correct];
     events.push({ type: 'prediction', visibility: { seat }, data: { attempt: state.predictions.length, correct } });
     const next = { ...state, predictions };

@@ -32,17 +32,17 @@ function randomMoves(state: CountdownState, count: number, rng: Rng): { moves: n
 }
 
 function otherAttempt(state: CountdownState, old: AttemptResult, rng: Rng): AttemptResult {
-  const { rules, answerTag, answer } = state.cfg;
+  const { rules, answerTag } = state.cfg;
   let text: string;
   let moves: number[] | null = null;
-  if (answer === 'steps') {
+  if (old.moves) {
     const m = randomMoves(state, rng.int(Math.max(1, state.numbers!.length - 1)), rng);
     moves = [...(m?.moves ?? []), STOP];
     text = attemptAnswer(rules, state.numbers!, state.target!, moves);
   } else {
     text = old.answer === state.numbers!.join(' + ') ? String(state.numbers![0]) : state.numbers!.join(' + ');
   }
-  const c = scoreAnswer(rules, state.numbers!, state.target!, text, answer === 'text' && answerTag);
+  const c = scoreAnswer(rules, state.numbers!, state.target!, text, !moves && answerTag);
   return { answer: text, moves, status: c.status, reason: c.reason, value: c.value, score: c.score, correct: c.correct };
 }
 

@@ -10,9 +10,12 @@
 /** [numerator, denominator], denominator > 0, gcd 1. */
 export type Q = readonly [number, number];
 
+// Module-level alias: global lookups are slow inside vm contexts (jest), and these sit in hot loops.
+const { isSafeInteger } = Number;
+
 function gcd(a: number, b: number): number {
-  a = Math.abs(a);
-  b = Math.abs(b);
+  if (a < 0) a = -a;
+  if (b < 0) b = -b;
   while (b) {
     const t = a % b;
     a = b;
@@ -23,7 +26,7 @@ function gcd(a: number, b: number): number {
 
 /** n/d reduced, or null when d is 0 or a part is not a safe integer. */
 export function q(n: number, d = 1): Q | null {
-  if (d === 0 || !Number.isSafeInteger(n) || !Number.isSafeInteger(d)) return null;
+  if (d === 0 || !isSafeInteger(n) || !isSafeInteger(d)) return null;
   if (d < 0) {
     n = -n;
     d = -d;
@@ -35,7 +38,7 @@ export function q(n: number, d = 1): Q | null {
 
 function safeMul(a: number, b: number): number {
   const p = a * b;
-  return Number.isSafeInteger(p) ? p : NaN;
+  return isSafeInteger(p) ? p : NaN;
 }
 
 /** a + b */

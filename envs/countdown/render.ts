@@ -26,22 +26,21 @@ function q(x: [number, number] | null): string {
 export function renderObservation(o: CountdownObservation): string {
   const lines: string[] = [`Countdown (${o.rules} rules, ${o.roles}), phase ${o.phase}${o.role ? `; you are the ${o.role}` : ''}.`];
   if (o.numbers) lines.push(`Numbers: ${o.numbers.join(' ')}. Target: ${o.target}.`);
-  const steps = o.answer === 'steps';
   if (o.phase === 'propose') {
     lines.push(`Contract: ${contractText(o.contract)}.`);
     if (o.draft) lines.push(`Numbers chosen so far: ${o.draft.length ? o.draft.join(' ') : '(none)'}.`);
     if (o.role === 'challenger') {
       lines.push(`Propose a puzzle inside the contract. The solver makes ${o.attempts} attempts; you score 1 - |2p - 1| where p is the fraction solved, and -1 if the puzzle has no exact solution.`);
-      lines.push(steps ? 'Act with an index: 90 + v adds the number v, 190 + t sets the target t (and completes the puzzle).' : 'Answer with JSON: {"numbers": [...], "target": n}.');
+      lines.push(o.draft?.length ? 'Continue by index: 90 + v adds the number v, 190 + t sets the target t (and completes the puzzle).' : 'Answer with JSON: {"numbers": [...], "target": n} (or compose by index: 90 + v adds the number v, 190 + t sets the target t).');
     }
   } else if (o.phase === 'solve') {
     lines.push(RULES_TEXT[o.rules]);
     lines.push(`Attempt ${o.attemptsDone + 1} of ${o.attempts}.`);
-    if (o.pool) lines.push(`Your numbers now: ${o.pool.map(q).join(' ')}${o.moves?.length ? ` (after ${o.moves.join('; ')})` : ''}.`);
+    if (o.moves?.length) lines.push(`Your numbers now: ${o.pool!.map(q).join(' ')} (after ${o.moves.join('; ')}).`);
     if (o.role === 'solver') {
       lines.push(
-        steps
-          ? `Act with an index: 6p + o combines slot pair p (0-14, pairs (0,1),(0,2),...,(4,5)) with operation o (a+b, a-b, b-a, a*b, a/b, b/a); ${STOP} stops.`
+        o.moves?.length
+          ? `Continue by index: 6p + o combines slot pair p (0-14: (0,1),(0,2),...,(4,5)) with operation o (a+b, a-b, b-a, a*b, a/b, b/a); ${STOP} stops.`
           : `Answer with one arithmetic expression, e.g. (100 + 6) * 3${o.answerTag ? ', inside <answer></answer>' : ''}.`,
       );
     }
@@ -50,7 +49,7 @@ export function renderObservation(o: CountdownObservation): string {
     if (o.role === 'evaluator') {
       const k = o.predictions?.length ?? 0;
       lines.push(`${RULES_TEXT[o.rules]}`);
-      lines.push(`Is attempt ${k + 1} exactly right? ${steps ? 'Act 1191 for yes, 1190 for no.' : 'Answer true or false.'}`);
+      lines.push(`Is attempt ${k + 1} exactly right? Answer true or false.`);
     }
   } else {
     (o.results ?? []).forEach((r, i) =>

@@ -138,7 +138,7 @@ export function solveAllNumbers(numbers: readonly (Q | number)[], target: Q | nu
   const reach = (x: Q, m: number): Tree | null => {
     nodes++;
     if (popcount(m) <= EXPLICIT) return sets.get(m)!.get(qText(x))?.t ?? null;
-    if (Math.abs(x[0]) > bound[m] || x[1] > bound[m]) return null;
+    if ((x[0] < 0 ? -x[0] : x[0]) > bound[m] || x[1] > bound[m]) return null;
     const memo = `${qText(x)}@${m}`;
     if (failed.has(memo)) return null;
     const zero = x[0] === 0;

@@ -24,6 +24,9 @@
  */
 import { distinctLeaves, treeText, type Op, type Tree } from './infix';
 
+// Module-level aliases: global lookups are slow inside vm contexts (jest), and these sit in hot loops.
+const { imul, clz32 } = Math;
+
 /** What the solver reports for one puzzle. */
 export interface UkSolution {
   /** Whether the target itself is reachable. */
@@ -96,7 +99,7 @@ const splitCache: Int32Array[] = new Array<Int32Array>(SUBSETS);
 const splitGen = new Int32Array(SUBSETS);
 
 function slot(v: number, m: number): number {
-  let h = Math.imul((v >>> 0) ^ Math.imul(m + 1, 0x27d4eb2d), 0x9e3779b1);
+  let h = imul((v >>> 0) ^ imul(m + 1, 0x27d4eb2d), 0x9e3779b1);
   h ^= h >>> 15;
   return h & HMASK;
 }
@@ -159,7 +162,7 @@ function splitsOf(m: number): Int32Array {
     const s = raw[k];
     let ok = true;
     for (let b = s; b && ok; b &= b - 1) {
-      const j = 31 - Math.clz32(b & -b);
+      const j = 31 - clz32(b & -b);
       if (dupPrev[j] & m & ~s) ok = false;
     }
     if (ok) out.push(s);
@@ -207,7 +210,7 @@ function setup(numbers: readonly number[]): void {
 function build(m: number): void {
   start[m] = used;
   if (POP[m] === 1) {
-    add(tiles[31 - Math.clz32(m)], m);
+    add(tiles[31 - clz32(m)], m);
   } else {
     const splits = splitsOf(m);
     for (let k = 0; k < splits.length; k++) {
@@ -265,7 +268,7 @@ function reach(x: number, m: number): boolean {
 
 /** An expression tree for x from exactly the tiles of canonical mask m (x must be reachable). */
 function explain(x: number, m: number): Tree {
-  if (POP[m] === 1) return 31 - Math.clz32(m);
+  if (POP[m] === 1) return 31 - clz32(m);
   const pair = (op: Op, a: number, am: number, b: number, bm: number): Tree => {
     // commutative operators: larger operand first, for readability
     if ((op === '+' || op === '*') && b > a) return [op, explain(b, bm), explain(a, am)];

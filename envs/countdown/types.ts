@@ -1,7 +1,7 @@
 /**
  * State, actions and observations of countdown-v1 (all plain JSON).
  */
-import type { AnswerMode, Config, Role, RoleSetup } from './config';
+import type { Config, Role, RoleSetup } from './config';
 import type { Contract } from './contract';
 import type { AnswerStatus, Rules } from './scoring';
 
@@ -26,9 +26,9 @@ export interface Verdict {
 
 /** One finished solver attempt. */
 export interface AttemptResult {
-  /** The answer text (steps mode: the expression the moves built). */
+  /** The answer text (for an attempt made by steps: the expression the moves built). */
   answer: string;
-  /** Steps mode: the step indices played (stop included); text mode: null. */
+  /** For an attempt made by steps: the step indices played (stop included); a text answer: null. */
   moves: number[] | null;
   status: AnswerStatus;
   reason: string | null;
@@ -44,27 +44,32 @@ export interface CountdownState {
   /** The puzzle (null until the challenger has proposed it). */
   numbers: number[] | null;
   target: number | null;
-  /** Steps mode: the numbers a challenger has added so far. */
+  /** The numbers a challenger composing by index has added so far. */
   draft: number[];
   verdict: Verdict | null;
-  /** Steps mode: the current attempt's pool ([numerator, denominator] per slot, denominator 0 = empty). */
+  /** The current attempt's pool ([numerator, denominator] per slot, denominator 0 = empty). */
   pool: number[];
-  /** Steps mode: the current attempt's moves. */
+  /** The current attempt's step indices so far. */
   moves: number[];
   results: AttemptResult[];
   /** The evaluator's predictions (true = "this attempt is correct"), in attempt order. */
   predictions: boolean[];
 }
 
-/** A text-mode challenger proposal (a JSON string of it is accepted too). */
+/** A challenger's whole proposal in one action (a JSON string of it is accepted too). */
 export interface Proposal {
   numbers: number[];
   target: number;
 }
 
 /**
- * An action: steps mode — an integer index (see actions.ts); text mode — the solver's answer
- * text, the challenger's {@link Proposal}, the evaluator's boolean prediction.
+ * An action. Every seat may act in either form, in every episode:
+ * - an integer index (see actions.ts) — neural agents: solver steps, challenger composition,
+ *   evaluator predictions;
+ * - text / JSON — the solver's answer text (a whole attempt), the challenger's
+ *   {@link Proposal} (a whole puzzle), the evaluator's boolean prediction.
+ * A text answer is accepted only before the attempt's first step, a proposal only before the
+ * first number is added.
  */
 export type CountdownAction = number | string | boolean | Proposal;
 
@@ -72,7 +77,6 @@ export type CountdownAction = number | string | boolean | Proposal;
 export interface CountdownObservation {
   rules: Rules;
   roles: RoleSetup;
-  answer: AnswerMode;
   answerTag: boolean;
   /** The viewer's seat and role (null for public / omniscient viewers). */
   seat: number | null;
@@ -85,9 +89,9 @@ export interface CountdownObservation {
   attemptsDone: number;
   numbers: number[] | null;
   target: number | null;
-  /** Steps mode, while the challenger composes: the numbers added so far (public). */
+  /** While the challenger composes: the numbers added so far (public). */
   draft?: number[];
-  /** Solver (own current attempt, steps mode): the pool and the moves so far as text. */
+  /** The solver's own attempt in progress: the pool and the steps so far as text. */
   pool?: ([number, number] | null)[];
   moves?: string[];
   /** From the evaluation phase on: every attempt's answer (revealed together). */
@@ -99,6 +103,6 @@ export interface CountdownObservation {
   verdict?: Verdict;
   /** At the end: every seat's return. */
   returns?: number[];
-  /** Steps mode, for the seat to act: its legal action indices. */
+  /** For the seat to act: its legal action indices (text / JSON actions are open; see validateAction). */
   legal?: number[];
 }

@@ -1,5 +1,5 @@
 /**
- * Action validation for every phase and answer mode: `{ok: true}` or a reason. Never throws.
+ * Action validation for every phase and both action forms: `{ok: true}` or a reason. Never throws.
  */
 import type { ActionCheck } from '../../src/core/env';
 import {
@@ -81,7 +81,7 @@ function challengerIndexProblem(c: Contract, draft: readonly number[], a: number
     if (canAdd(c, draft, v)) return null;
     if (draft.length >= c.count[1]) return `the proposal already has ${draft.length} numbers (the contract allows at most ${c.count[1]}); choose the target`;
     if (v < c.values[0] || v > c.values[1]) return `number ${v} is outside the contract (${c.values[0]} to ${c.values[1]})`;
-    return `number ${v} cannot be added again: the tile bag has no more`;
+    return c.tiles?.includes(v) ? `number ${v} cannot be added again: the tile bag has no more` : `number ${v} is not a tile (tiles: 1-10 twice each, 25, 50, 75, 100)`;
   }
   if (a >= TARGET_BASE && a < PREDICT_WRONG) {
     const t = a - TARGET_BASE + 1;
@@ -92,31 +92,31 @@ function challengerIndexProblem(c: Contract, draft: readonly number[], a: number
   return `${a} is not a challenger action (${NUMBER_BASE}-${PREDICT_WRONG - 1})`;
 }
 
-/** The env's validateAction. */
+/** The env's validateAction. Integers are action indices; anything else is the text / JSON form. */
 export function validate(state: CountdownState, seat: number, action: unknown): ActionCheck {
   if (!actingSeats(state).includes(seat)) return no(`seat ${show(seat)} is not to act`);
   const { cfg } = state;
-  if (cfg.answer === 'steps') {
-    if (typeof action !== 'number' || !Number.isInteger(action)) return no(`expected an action index (integer), got ${show(action)}`);
-    if (state.phase === 'propose') {
+  const index = typeof action === 'number' && Number.isInteger(action);
+  if (state.phase === 'propose') {
+    if (index) {
       const p = challengerIndexProblem(cfg.contract, state.draft, action);
       return p ? no(p) : OK;
     }
-    if (state.phase === 'solve') {
-      const p = moveProblem(cfg.rules, state.pool, action);
-      return p ? no(p) : OK;
-    }
-    return action === PREDICT_WRONG || action === PREDICT_RIGHT ? OK : no(`${action} is not an evaluator action (${PREDICT_WRONG} wrong, ${PREDICT_RIGHT} right)`);
-  }
-  if (state.phase === 'propose') {
+    if (state.draft.length) return no(`the proposal is being composed by index (${state.draft.length} numbers so far): continue with an index`);
     const p = readProposal(action);
     if (typeof p === 'string') return no(p);
     const problem = proposalProblem(cfg.contract, p.numbers, p.target);
     return problem ? no(problem) : OK;
   }
   if (state.phase === 'solve') {
-    if (typeof action !== 'string') return no(`an answer must be text (an arithmetic expression), got ${show(action)}`);
+    if (index) {
+      const p = moveProblem(cfg.rules, state.pool, action);
+      return p ? no(p) : OK;
+    }
+    if (typeof action !== 'string') return no(`an answer must be text (an arithmetic expression) or a step index, got ${show(action)}`);
+    if (state.moves.length) return no(`this attempt is being played by steps (${state.moves.length} so far): continue with a step index or ${STOP} to stop`);
     return action.length > MAX_TEXT ? no(`answer longer than ${MAX_TEXT} characters`) : OK;
   }
-  return typeof action === 'boolean' ? OK : no(`a prediction must be true (the attempt is correct) or false, got ${show(action)}`);
+  if (index) return action === PREDICT_WRONG || action === PREDICT_RIGHT ? OK : no(`${action} is not an evaluator action (${PREDICT_WRONG} wrong, ${PREDICT_RIGHT} right)`);
+  return typeof action === 'boolean' ? OK : no(`a prediction must be true (the attempt is correct), false, or an index (${PREDICT_WRONG} wrong, ${PREDICT_RIGHT} right); got ${show(action)}`);
 }

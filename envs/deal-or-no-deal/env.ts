@@ -3,10 +3,9 @@
  * `openspiel` (OpenSpiel's `bargaining`, exactly) and `dialogue` (FAIR's free-text protocol) —
  * with the objective reward_i = own_i + coop * other_i. See README.md.
  *
- * The env has an open action set (validateAction + sampleAction, no `legalActions` member):
- * dialogue messages are free text, and the contract fixes whether `legalActions` exists per env,
- * not per params. The openspiel protocol's finite legal list (OpenSpiel's LegalActions, in id
- * order) is in every seat observation as `legal`, and `legalActionIds(state, seat)` returns it.
+ * In the openspiel protocol `legalActions` is OpenSpiel's LegalActions (ids in OpenSpiel's
+ * order, also in every seat observation as `legal`); in the dialogue protocol the action set is
+ * open (free text), so `legalActions` answers null and validateAction + sampleAction apply.
  */
 import type { ActionCheck, EnvDefinition, StepResult } from '../../src/core/env';
 import type { JsonValue } from '../../src/core/json';
@@ -100,7 +99,7 @@ export const dealOrNoDealEnv: EnvDefinition<DondState, unknown, DondObservation>
     let inst = fixed;
     if (!inst) {
       rng = Rng.fromSeed(seed);
-      inst = params.instances === 'generated' ? generateInstance(rng) : DEFAULT_INSTANCES[rng.int(DEFAULT_INSTANCES.length)];
+      inst = params.instances === 'default' ? DEFAULT_INSTANCES[rng.int(DEFAULT_INSTANCES.length)] : generateInstance(rng, params.instances === 'novel');
     }
     if (cfg.protocol === 'dialogue') return initDialogue(inst, cfg);
     return initOpenSpiel(inst, cfg, cfg.probEnd > 0 ? (rng ?? Rng.fromSeed(seed)).state() : null);
@@ -108,6 +107,10 @@ export const dealOrNoDealEnv: EnvDefinition<DondState, unknown, DondObservation>
 
   toAct(s: DondState): readonly number[] {
     return s.toAct === 0 ? SEAT0 : s.toAct === 1 ? SEAT1 : NOBODY;
+  },
+
+  legalActions(s: DondState, seat: number): readonly number[] | null {
+    return s.protocol === 'openspiel' ? legalOpenSpiel(s, seat) : null;
   },
 
   validateAction(s: DondState, seat: number, action: unknown): ActionCheck {

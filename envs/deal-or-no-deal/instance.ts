@@ -120,18 +120,31 @@ function validTuples(): Tuple[] {
   return (allValid = out);
 }
 
-/** Number of distinct valid instances. */
-export function validInstanceCount(): number {
-  return validTuples().length;
+/** Number of distinct valid instances (5,793), or of those outside the default set (4,793). */
+export function validInstanceCount(novel = false): number {
+  return (novel ? novelTuples() : validTuples()).length;
+}
+
+let novel: Tuple[] | undefined;
+
+/** Valid tuples that are not in the default set (4,793): training data disjoint from it. */
+function novelTuples(): Tuple[] {
+  if (!novel) {
+    const taken = new Set(DEFAULT_INSTANCES.map((i) => i.line));
+    novel = validTuples().filter((t) => !taken.has(formatLine(t.pool, [t.v0, t.v1])));
+  }
+  return novel;
 }
 
 /**
  * A fresh instance with the generator's constraints. OpenSpiel's generator redraws every uniform
  * component until all constraints hold, which is the uniform distribution over valid tuples;
- * this draws from that distribution directly, with one number from `rng`.
+ * this draws from that distribution directly, with one number from `rng`. With `novel`, only
+ * instances outside the default set are drawn (so the default set can serve as held-out data).
  */
-export function generateInstance(rng: Rng): Instance {
-  const t = validTuples()[rng.int(validTuples().length)];
+export function generateInstance(rng: Rng, novel = false): Instance {
+  const tuples = novel ? novelTuples() : validTuples();
+  const t = tuples[rng.int(tuples.length)];
   const values = [[...t.v0], [...t.v1]];
   return { pool: [...t.pool], values, line: formatLine(t.pool, values), index: null };
 }

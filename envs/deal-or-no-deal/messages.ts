@@ -18,6 +18,7 @@ export function proposalText(id: number): string {
 }
 
 const PROPOSAL_TEXT = OFFERS.map((_, id) => proposalText(id));
+const PROPOSAL_ID = new Map(PROPOSAL_TEXT.map((text, id) => [text, id]));
 const PROPOSAL_RE = /^\s*i'd like (\d+) books?, (\d+) hats? and (\d+) balls?; you get the rest\.?\s*$/i;
 const DEAL_RE = /^\s*deal\s*[.!]?\s*$/i;
 
@@ -28,6 +29,8 @@ export function canonicalProposal(id: number): string {
 
 /** The offer id a message proposes (what the speaker keeps), or -1 when it is not a proposal. */
 export function parseProposal(text: string): number {
+  const exact = PROPOSAL_ID.get(text);
+  if (exact !== undefined) return exact;
   const m = PROPOSAL_RE.exec(text);
   return m ? offerId([Number(m[1]), Number(m[2]), Number(m[3])]) : -1;
 }

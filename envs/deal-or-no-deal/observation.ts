@@ -5,6 +5,7 @@
  */
 import type { Viewer } from '../../src/core/visibility';
 import { noAgreementAllowed, proposalView, shareOf } from './dialogue-protocol';
+import { dialogueLegalIndices } from './encoder';
 import { legalOpenSpiel } from './openspiel-protocol';
 import { OFFERS } from './offers';
 import type { DialogueState, DondState, Message, OpenSpielState } from './state';
@@ -37,7 +38,7 @@ export interface OpenSpielObservation extends BaseObservation {
   offers: number[];
   /** The offer on the table: who made it and what it keeps. */
   lastOffer: { seat: number; keep: number[] } | null;
-  /** Legal action ids for the viewer now (empty when it is not to act): OpenSpiel's LegalActions. */
+  /** Legal action ids for the viewer now (empty when it is not to act): OpenSpiel's LegalActions. Ids are also encoder indices. */
   legal: number[];
   discount: number;
   probEnd: number;
@@ -57,6 +58,11 @@ export interface DialogueObservation extends BaseObservation {
   /** Who moved to the selection (null: the talk ran out, or still talking). */
   selector: number | null;
   noAgreementAllowed: boolean;
+  /**
+   * Encoder indices of the canonical legal actions for the viewer now (empty when it is not to
+   * act); any other non-empty text is legal too. `encoder.action(i)` gives the action.
+   */
+  legal: number[];
   /** Which seats have made their private selection. */
   chosen: boolean[];
   /** The viewer's own selection once made (seat views). */
@@ -121,6 +127,7 @@ function observeDialogue(s: DialogueState, viewer: Viewer): DialogueObservation 
     accepted: proposalView(s.accepted),
     selector: s.selector,
     noAgreementAllowed: noAgreementAllowed(s),
+    legal: own && seat === s.toAct && s.phase !== 'done' ? (dialogueLegalIndices(s.inst.pool, s.phase, noAgreementAllowed(s)) as number[]) : (EMPTY as number[]),
     chosen: [s.choices[0] !== null, s.choices[1] !== null],
     myChoice: mine === null || mine === undefined ? null : shareOf(s.inst, mine),
     choices: reveal ? s.choices.map((c) => (c === null ? null : shareOf(s.inst, c))) : null,

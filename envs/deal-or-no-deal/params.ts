@@ -40,9 +40,10 @@ export const PARAM_SCHEMA: ParamSchema = {
   },
   instances: {
     type: 'enum',
-    values: ['default', 'generated'],
+    values: ['default', 'generated', 'novel'],
     default: 'default',
-    description: 'where drawn instances come from: OpenSpiel\'s 1,000 default instances, or fresh ones from the generator',
+    description:
+      'where drawn instances come from: OpenSpiel\'s 1,000 default instances; "generated": any valid instance; "novel": valid instances outside the default set (train on these, hold out the default set)',
   },
   max_turns: {
     type: 'integer',

@@ -20,7 +20,7 @@ import { nightStep } from './night';
 import { observe, type WerewolfObservation } from './observation';
 import { renderObservation } from './render';
 import { ROLE_NAMES, VILLAGER, WEREWOLF, roleCode, teamOf, type RoleName } from './roles';
-import { ENV_ID, PARAM_SCHEMA, killSteps, maxSteps, nightSteps, resolveRules, type Rules } from './rules';
+import { ENV_ID, PARAM_SCHEMA, fixedRoles, killSteps, maxSteps, nightSteps, resolveRules, type Rules } from './rules';
 import {
   Draft,
   drawPool,
@@ -45,8 +45,8 @@ import { voteStep } from './voting';
 const decks = new WeakMap<Rules, number[]>();
 
 /** The deal: the fixed `roles` param, or the composition shuffled by the seed's generator. */
-function deal(rules: Rules, rng: Rng): number[] {
-  if (rules.roles) return rules.roles.map((r: RoleName) => roleCode(r));
+function deal(rules: Rules, fixed: RoleName[] | null, rng: Rng): number[] {
+  if (fixed) return fixed.map((r) => roleCode(r));
   let deck = decks.get(rules);
   if (!deck) {
     deck = [];
@@ -60,7 +60,7 @@ const seatCache = new Map<number, SeatInfo[]>();
 
 /** The seats' roles and teams; shared between games with the same deal (never mutated). */
 function seatInfos(roles: readonly number[]): SeatInfo[] {
-  let key = 0;
+  let key = roles.length;
   for (const r of roles) key = key * 8 + r;
   let seats = seatCache.get(key);
   if (!seats) seatCache.set(key, (seats = roles.map((r) => ({ role: ROLE_NAMES[r], team: teamOf(r) }))));
@@ -70,7 +70,7 @@ function seatInfos(roles: readonly number[]): SeatInfo[] {
 function init(params: Params, seed: Seed): WerewolfState {
   const rules = resolveRules(params);
   const rng = Rng.fromSeed(seed);
-  const roles = deal(rules, rng);
+  const roles = deal(rules, fixedRoles(params), rng);
   const n = roles.length;
   const wolves: number[] = [];
   let wolfMask = 0;

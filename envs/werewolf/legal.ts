@@ -133,31 +133,70 @@ export function nightAsk(s: WerewolfState, seat: number): AskName {
 
 function nightLegal(s: WerewolfState, seat: number): readonly number[] {
   const r = s.rules;
-  const alive = s.aliveBits;
-  switch (nightAsk(s, seat)) {
-    case 'kill':
-    case 'propose':
-    case 'decide':
-    case 'wolf-vote':
-      return targetList(alive & ~s.wolfMask, 0);
-    case 'check':
-      return targetList(alive & ~bit(seat) & ~(r.seerRepeat ? 0 : s.checked), 0);
-    case 'protect':
-      return targetList(alive & ~(r.doctorSelf ? 0 : bit(seat)) & ~(r.doctorRepeat ? 0 : bit(s.lastProtect)), 0);
-    case 'guard':
-      return targetList(alive & ~(r.guardSelf ? 0 : bit(seat)) & ~(r.guardRepeat ? 0 : bit(s.lastGuard)), 0);
+  const ask = nightAsk(s, seat);
+  switch (ask) {
     case 'antidote': {
       const victim = s.night[N_VICTIM];
       return s.potions[0] > 0 && victim >= 0 && (r.witchSelfSave || victim !== seat) ? ANTIDOTE_OR_NONE : SLEEP;
     }
     case 'poison':
-      return s.potions[1] > 0 && (r.witchBothSameNight || s.night[N_SAVE] !== 1) ? poisonList(alive & ~bit(seat)) : SLEEP;
-    default:
+      return s.potions[1] > 0 && (r.witchBothSameNight || s.night[N_SAVE] !== 1) ? poisonList(s.aliveBits & ~bit(seat)) : SLEEP;
+    case 'sleep':
       return SLEEP;
+    default:
+      return targetList(nightTargetMask(s, seat, ask), 0);
   }
 }
 
 const ANTIDOTE_OR_NONE: readonly number[] = [ANTIDOTE, NONE];
+
+/** The TARGET seats (as a bitmask) that `ask` allows `seat` at night; 0 when it takes no target. */
+function nightTargetMask(s: WerewolfState, seat: number, ask: AskName): number {
+  const r = s.rules;
+  const alive = s.aliveBits;
+  switch (ask) {
+    case 'kill':
+    case 'propose':
+    case 'decide':
+    case 'wolf-vote':
+      return alive & ~s.wolfMask;
+    case 'check':
+      return alive & ~bit(seat) & ~(r.seerRepeat ? 0 : s.checked);
+    case 'protect':
+      return alive & ~(r.doctorSelf ? 0 : bit(seat)) & ~(r.doctorRepeat ? 0 : bit(s.lastProtect));
+    case 'guard':
+      return alive & ~(r.guardSelf ? 0 : bit(seat)) & ~(r.guardRepeat ? 0 : bit(s.lastGuard));
+    default:
+      return 0;
+  }
+}
+
+/**
+ * Whether action index `a` is in `legalFor(s, seat)`, computed from bitmasks without building
+ * the list (the check `step` runs on every action).
+ */
+export function isLegal(s: WerewolfState, seat: number, a: number): boolean {
+  if (!isToAct(s, seat) || !Number.isInteger(a)) return false;
+  switch (s.ph) {
+    case PH_NIGHT: {
+      const ask = nightAsk(s, seat);
+      if (ask === 'antidote' || ask === 'poison' || ask === 'sleep') return nightLegal(s, seat).indexOf(a) >= 0;
+      const mask = nightTargetMask(s, seat, ask);
+      return mask === 0 ? a === NONE : a >= TARGET && a < TARGET + s.roles.length && ((mask >> (a - TARGET)) & 1) === 1;
+    }
+    case PH_BID:
+      return a >= BID && a <= BID + s.rules.maxBid;
+    case PH_SPEAK:
+      return speechList(s, seat).indexOf(a) >= 0;
+    case PH_VOTE: {
+      if (a === NONE) return s.rules.abstain;
+      const p = a - TARGET;
+      return p >= 0 && p < s.roles.length && p !== seat && ((s.aliveBits >> p) & 1) === 1;
+    }
+    default:
+      return false;
+  }
+}
 
 /** True when `seat` is a seat index that must act now. */
 export function isToAct(s: WerewolfState, seat: unknown): seat is number {

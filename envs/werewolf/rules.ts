@@ -30,8 +30,6 @@ export type Rules = {
   preset: PresetName;
   players: number;
   composition: Composition;
-  /** Roles fixed per seat by the `roles` param, or null when dealt from the seed. */
-  roles: RoleName[] | null;
   firstPhase: 'night' | 'day';
   nightKill: NightKill;
   seerResult: 'role' | 'team';
@@ -57,7 +55,7 @@ export type Rules = {
   revealOnDeath: boolean;
 };
 
-type Flags = Omit<Rules, 'preset' | 'players' | 'roles'>;
+type Flags = Omit<Rules, 'preset' | 'players'>;
 
 const comp = (c: Partial<Composition>): Composition => ({ villager: 0, werewolf: 0, seer: 0, doctor: 0, witch: 0, guard: 0, ...c });
 
@@ -206,13 +204,23 @@ export const PARAM_SCHEMA: ParamSchema = {
 };
 
 const FLAG_KEYS = Object.keys(PRESET_FLAGS.arena) as (keyof Flags)[];
-const cache = new WeakMap<object, Rules>();
+const cache = new WeakMap<object, { rules: Rules; roles: RoleName[] | null }>();
 
 /**
  * Rules from resolved params: the preset's flags, overridden by every flag given explicitly.
  * Throws ParamError (naming the field) when fields contradict each other. Cached per params object.
+ * The rules are public (every observation holds them), so they never include the `roles` deal.
  */
 export function resolveRules(params: Params): Rules {
+  return resolveAll(params).rules;
+}
+
+/** Roles fixed per seat by the `roles` param (hidden information: kept out of the rules), or null. */
+export function fixedRoles(params: Params): RoleName[] | null {
+  return resolveAll(params).roles;
+}
+
+function resolveAll(params: Params): { rules: Rules; roles: RoleName[] | null } {
   const hit = cache.get(params);
   if (hit) return hit;
   const presetName = (params.preset ?? 'arena') as PresetName;
@@ -233,12 +241,13 @@ export function resolveRules(params: Params): Rules {
   }
   const problem = checkCounts(composition);
   if (problem) throw new ParamError(ENV_ID, roles ? 'roles' : 'composition', problem);
-  const rules = { ...(flags as Flags), composition, preset: presetName, players: ROLE_NAMES.reduce((s, r) => s + composition[r], 0), roles } as Rules;
+  const rules = { ...(flags as Flags), composition, preset: presetName, players: ROLE_NAMES.reduce((s, r) => s + composition[r], 0) } as Rules;
   if (rules.winRule === 'villagers-dead' && composition.villager < 1) {
     throw new ParamError(ENV_ID, 'winRule', '"villagers-dead" needs at least one plain villager in the composition');
   }
-  cache.set(params, rules);
-  return rules;
+  const out = { rules, roles };
+  cache.set(params, out);
+  return out;
 }
 
 /** Steps of one night: the wolves' kill steps, then two witch steps when the game has a witch. */

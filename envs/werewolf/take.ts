@@ -1,6 +1,6 @@
 /** Reading the acting seats' actions inside `step`. */
 import type { ActionMap } from '../../src/core/env';
-import { legalFor, validate } from './legal';
+import { isLegal, validate } from './legal';
 import type { WerewolfState } from './state';
 
 /**
@@ -11,7 +11,7 @@ import type { WerewolfState } from './state';
 export function takeAction(s: WerewolfState, seat: number, actions: ActionMap<unknown>): number {
   const raw = actions[seat];
   const a = typeof raw === 'number' ? raw : raw !== null && typeof raw === 'object' ? (raw as { act?: unknown }).act : undefined;
-  if (typeof a !== 'number' || legalFor(s, seat).indexOf(a) < 0) {
+  if (typeof a !== 'number' || !isLegal(s, seat, a)) {
     const check = raw === undefined ? { ok: false as const, reason: 'no action given' } : validate(s, seat, raw);
     throw new Error(`werewolf-v1 step: seat ${seat}: ${check.ok ? 'action not applicable' : check.reason}`);
   }

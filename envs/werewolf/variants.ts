@@ -28,6 +28,7 @@ function vary(s: WerewolfState, seat: number, role: number): WerewolfState {
     v.roles[seat] = role;
     v.seats = s.seats.slice();
     v.seats[seat] = { role: ROLE_NAMES[role], team: 'villagers' };
+    v.plainMask = role === VILLAGER ? s.plainMask | (1 << seat) : s.plainMask & ~(1 << seat);
   }
   const fake: PrivateEvent[] = s.priv[seat].length ? [] : [{ type: 'check', round: s.pub.round, target: otherSeat(s, seat, seat), result: 'werewolf' }];
   v.priv = s.priv.slice();

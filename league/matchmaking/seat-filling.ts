@@ -60,7 +60,7 @@ export function canPlay(player: SeatCandidate, role: string): boolean {
   return player.roles === undefined || player.roles.includes(role);
 }
 
-function describe(population: readonly SeatCandidate[]): string {
+function describePopulation(population: readonly SeatCandidate[]): string {
   const shown = population.slice(0, 8).map((p) => `${p.id} [${p.roles ? p.roles.join(', ') : 'any role'}]`);
   return population.length > 8 ? `${shown.join('; ')}; ... (${population.length} players)` : shown.join('; ') || 'none';
 }
@@ -131,7 +131,7 @@ export function fillSeats<T extends SeatCandidate>(seats: readonly SeatInfo[], p
     const open = unit.filter((s) => filled[s] === undefined);
     if (open.length === 0) continue;
     const team = seats[open[0]].team;
-    // A team that already holds a player (pinned or focal) gets that player's company seat by seat.
+    // A team partly taken by pinned seats is completed seat by seat.
     const groups = by === 'team' && open.length < unit.length ? open.map((s) => [s]) : [open];
     for (const group of groups) {
       const roles = [...new Set(group.map((s) => seats[s].role))];
@@ -139,7 +139,7 @@ export function fillSeats<T extends SeatCandidate>(seats: readonly SeatInfo[], p
       if (eligible.length === 0) {
         const capable = population.filter((p) => roles.every((r) => canPlay(p, r)));
         const why = capable.length === 0 ? `no player can play ${roles.map((r) => `"${r}"`).join(' and ')}` : `every player who can play ${roles.map((r) => `"${r}"`).join(' and ')} is already seated elsewhere (distinct: "${distinct}")`;
-        throw new SeatFillError(`seat filling: cannot fill ${where(group)}: ${why}; population: ${describe(population)}`);
+        throw new SeatFillError(`seat filling: cannot fill ${where(group)}: ${why}; population: ${describePopulation(population)}`);
       }
       const ctx: SeatPickContext = { seats: group, team, roles, filled: filled.slice(), focal };
       const chosen = options.pick ? options.pick(eligible, ctx) : rng.pick(eligible);

@@ -12,10 +12,11 @@ export interface BtBootstrapOptions extends BtFitOptions {
   /** Seed of the resampling stream (default 1): same table + seed -> same intervals. */
   seed?: Seed;
   /**
-   * Convergence tolerance of each resample's fit: the largest log-strength step of an
-   * iteration (default 1e-4). Measured on the benchmark table, the remaining error is then
-   * below 1e-4 logits (0.02 Elo points), a thousandth of a typical interval's width and far
-   * below the Monte Carlo error of a percentile over 1,000 resamples.
+   * Convergence tolerance of each resample's fit: the largest log-strength step of a sweep
+   * (default 1e-4). On the benchmark table (100 players, 100,000 matches) the interval
+   * endpoints then differ by at most 0.002 Elo points from those at 1e-12 — far below the
+   * Monte Carlo error of a percentile over 1,000 resamples — after about 4.6 warm-started
+   * sweeps instead of 14.
    */
   resampleTol?: number;
 }
@@ -28,7 +29,7 @@ export interface BtBootstrap {
   hi: Float64Array;
   resamples: number;
   level: number;
-  /** Mean iterations per resample fit, and resamples that hit the iteration cap. */
+  /** Mean sweeps per resample fit, and resamples that hit the iteration cap. */
   meanIterations: number;
   unconverged: number;
 }

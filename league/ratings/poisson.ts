@@ -65,68 +65,90 @@ export const POISSON_TABLE_LIMIT = 500;
 
 /**
  * Poisson sampling for a fixed list of means, drawn many times (the bootstrap's cells):
- * means below {@link POISSON_TABLE_LIMIT} get their CDF tabulated once (to 12 standard
- * deviations past the mean), and each draw inverts one uniform by searching that table from
- * the mode (about 0.8·√λ comparisons, no logarithms); larger means use PTRS. Draws are exact
- * Poisson variates (the far tail beyond the table continues the recurrence).
+ * each distinct mean below {@link POISSON_TABLE_LIMIT} gets its CDF tabulated once (to 12
+ * standard deviations past the mean) — match counts are integers, so a few dozen small
+ * tables serve every cell and stay in cache — and each draw inverts one uniform with a guide
+ * table (Chen & Asau 1974: the smallest k with F(k) ≥ j/64 for each j, so about one
+ * comparison per draw and no logarithms); larger means use PTRS.
+ * Draws are exact Poisson variates (the far tail beyond a table continues the recurrence).
  */
+const GUIDE = 64;
+
 export class PoissonCells {
+  /** Per cell: index of its table (−1: zero mean, −2: PTRS). */
+  private readonly tableOf: Int32Array;
+  /** Per table: first CDF entry, length. */
   private readonly start: Int32Array;
   private readonly len: Int32Array;
-  private readonly mode: Int32Array;
   private readonly cdf: Float64Array;
+  /** Per table, GUIDE entries: the smallest k with F(k) >= j / GUIDE. */
+  private readonly guide: Int32Array;
 
   constructor(private readonly means: Float64Array) {
-    const n = means.length;
-    this.start = new Int32Array(n);
-    this.len = new Int32Array(n);
-    this.mode = new Int32Array(n);
-    let total = 0;
-    for (let c = 0; c < n; c++) {
+    const ids = new Map<number, number>();
+    const distinct: number[] = [];
+    this.tableOf = new Int32Array(means.length);
+    for (let c = 0; c < means.length; c++) {
       const l = means[c];
-      const size = l > 0 && l < POISSON_TABLE_LIMIT ? Math.ceil(l + 12 * Math.sqrt(l) + 16) : 0;
-      this.start[c] = total;
-      this.len[c] = size;
-      this.mode[c] = Math.floor(l);
-      total += size;
+      if (!(l > 0)) this.tableOf[c] = -1;
+      else if (l >= POISSON_TABLE_LIMIT) this.tableOf[c] = -2;
+      else {
+        let t = ids.get(l);
+        if (t === undefined) {
+          t = distinct.length;
+          ids.set(l, t);
+          distinct.push(l);
+        }
+        this.tableOf[c] = t;
+      }
+    }
+    const T = distinct.length;
+    this.start = new Int32Array(T);
+    this.len = new Int32Array(T);
+    let total = 0;
+    for (let t = 0; t < T; t++) {
+      const l = distinct[t];
+      this.start[t] = total;
+      this.len[t] = Math.ceil(l + 12 * Math.sqrt(l) + 16);
+      total += this.len[t];
     }
     this.cdf = new Float64Array(total);
-    for (let c = 0; c < n; c++) {
-      const l = means[c];
+    this.guide = new Int32Array(T * GUIDE);
+    for (let t = 0; t < T; t++) {
+      const l = distinct[t];
+      const s = this.start[t];
       let p = Math.exp(-l);
       let f = p;
-      const s = this.start[c];
-      for (let k = 0; k < this.len[c]; k++) {
+      for (let k = 0; k < this.len[t]; k++) {
         this.cdf[s + k] = f;
         p *= l / (k + 1);
         f += p;
+      }
+      let k = 0;
+      for (let j = 0; j < GUIDE; j++) {
+        while (k < this.len[t] - 1 && this.cdf[s + k] < j / GUIDE) k++;
+        this.guide[t * GUIDE + j] = k;
       }
     }
   }
 
   /** A Poisson draw for cell `c` (mean `means[c]`). */
   draw(rng: Rng, c: number): number {
-    const l = this.means[c];
-    if (!(l > 0)) return 0;
-    const size = this.len[c];
-    if (size === 0) return poissonPtrs(rng, l);
+    const t = this.tableOf[c];
+    if (t < 0) return t === -1 ? 0 : poissonPtrs(rng, this.means[c]);
     const u = rng.next();
-    const s = this.start[c];
+    const s = this.start[t];
+    const size = this.len[t];
     const cdf = this.cdf;
-    // Smallest k with u <= F(k): walk down or up from the mode.
-    let k = this.mode[c];
-    if (u <= cdf[s + k]) {
-      while (k > 0 && u <= cdf[s + k - 1]) k--;
-      return k;
-    }
-    while (k + 1 < size && u > cdf[s + k + 1]) k++;
-    k++;
+    // Smallest k with u <= F(k), searched up from the guide entry of u's 1/GUIDE slice.
+    let k = this.guide[t * GUIDE + ((u * GUIDE) | 0)];
+    while (k < size && u > cdf[s + k]) k++;
     if (k < size) return k;
     // Beyond the table (probability < 1e-15): continue the recurrence.
+    const l = this.means[c];
     let f = cdf[s + size - 1];
     let p = Math.exp(-l + (size - 1) * Math.log(l) - logFactorial(size - 1));
-    k = size - 1;
-    while (u > f && p > 0) {
+    for (k = size - 1; u > f && p > 0; ) {
       k++;
       p *= l / k;
       f += p;

@@ -36,8 +36,8 @@ export interface Agent<O = any, A = any> {
   act(obs: O, legal: readonly A[] | null, ctx: AgentContext): A | Promise<A>;
   /** Called once at the start of each episode, before the agent's first decision. */
   start?(ctx: AgentContext): void;
-  /** Called once when the episode ends, with every seat's returns. */
-  end?(returns: readonly number[], ctx: AgentContext): void;
+  /** Called once when the episode ends, with every seat's returns, the outcome label and the env's episode summary. */
+  end?(returns: readonly number[], ctx: AgentContext, info: { outcome: string; summary: unknown }): void;
 }
 
 /** Options handed to an agent factory. */

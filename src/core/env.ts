@@ -110,8 +110,12 @@ export interface EnvDefinition<S = any, A = any, O = any> {
   /** Seats that must act now: one for a sequential step, several for a simultaneous one; empty when terminal. */
   toAct(state: S): readonly number[];
 
-  /** The finite set of legal actions of `seat` (empty if it is not to act). Omit for open action sets. Never throws. */
-  legalActions?(state: S, seat: number): readonly A[];
+  /**
+   * The finite set of legal actions of `seat` (empty if it is not to act). Omit for envs whose
+   * action sets are always open; return null where this state's action set is open (free text,
+   * code) while other states or param settings have finite ones. Never throws.
+   */
+  legalActions?(state: S, seat: number): readonly A[] | null;
 
   /**
    * Whether `seat` may play `action` now, with a reason when not. Must answer, never throw,

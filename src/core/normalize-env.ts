@@ -73,6 +73,7 @@ export function normalizeEnv<S, A, O>(def: EnvDefinition<S, A, O>): Env<S, A, O>
     ((state: S, seat: number, action: unknown): ActionCheck => {
       if (!def.toAct(state).includes(seat)) return { ok: false, reason: `seat ${seat} is not to act` };
       const legal = legalActions!(state, seat);
+      if (legal === null) return { ok: false, reason: 'open action set but the env defines no validateAction' };
       return containsAction(legal, action) ? { ok: true } : { ok: false, reason: `${describeAction(action)} is not a legal action` };
     });
 

@@ -197,7 +197,8 @@ class MatchRun {
       returns = env.returns(this.state);
       outcome = env.outcome(this.state);
     }
-    for (let i = 0; i < this.agents.length; i++) this.agents[i].end?.(returns, this.ctxs[i]);
+    const summary = env.summary(this.state);
+    for (let i = 0; i < this.agents.length; i++) this.agents[i].end?.(returns, this.ctxs[i], { outcome, summary });
     if (this.bus?.active) {
       this.emit({ ...this.base('public'), type: 'reward', returns });
       this.emit({
@@ -225,7 +226,7 @@ class MatchRun {
       length: this.step,
       decisions: this.decisions,
       faults: this.faults,
-      summary: env.summary(this.state),
+      summary,
       finalState: this.state,
     };
   }

@@ -30,6 +30,7 @@ const RecentQuery = z.object({
   limit: z.coerce.number().int().min(1).max(500).default(50),
   env: z.string().max(128).optional(),
 });
+const LiveQuery = z.object({ env: z.string().max(128).optional() });
 const EventsQuery = z.object({ view: ViewSchema.default('public') });
 const BoardQuery = z.object({ role: z.string().max(128).optional(), system: z.string().max(32).optional() });
 const HistoryQuery = z.object({ system: z.string().max(32).default('elo'), limit: z.coerce.number().int().min(1).max(100_000).default(20_000) });
@@ -53,14 +54,20 @@ function send(res: ServerResponse, status: number, body: unknown): void {
  * store; a match's events pass through the same view filter and view policy as the sockets.
  *
  * - `/api/health`
- * - `/api/matches/live` · `/api/matches/recent?limit=&env=` · `/api/matches/:id` · `/api/matches/:id/events?view=`
+ * - `/api/matches/live?env=` · `/api/matches/recent?limit=&env=` · `/api/matches/:id` · `/api/matches/:id/events?view=`
  * - `/api/leagues` · `/api/leagues/:id/leaderboard?role=&system=` · `/api/leagues/:id/ratings?system=` · `/api/leagues/:id/training`
  */
 export function createApi(deps: ApiDeps): (req: IncomingMessage, res: ServerResponse) => Promise<boolean> {
   const { live, store } = deps;
   const routes: [RegExp, (m: RegExpExecArray, q: URLSearchParams) => unknown][] = [
     [/^\/api\/health$/, () => ({ ok: true, live: live.live().length, store: !!store })],
-    [/^\/api\/matches\/live$/, () => ({ matches: live.live().map((m) => live.summary(m)) })],
+    [
+      /^\/api\/matches\/live$/,
+      (_m, q) => {
+        const { env } = parse(LiveQuery, q, 'live');
+        return { matches: live.live().filter((m) => !env || m.env === env).map((m) => live.summary(m)) };
+      },
+    ],
     [
       /^\/api\/matches\/recent$/,
       (_m, q) => {

@@ -22,6 +22,11 @@ export const TrainConfigSchema = z
      * attempts, are one group even with groupSize 1). Default 8 for grpo/rloo, 1 for ppo.
      */
     groupSize: positiveInt.optional(),
+    /**
+     * grpo/rloo groups: "start" — trajectories of one role whose first observation is the same
+     * (the K attempts at one puzzle; every challenger episode); "seed" — one group per seed group.
+     */
+    groupBy: z.enum(['start', 'seed']).default('start'),
     hidden: z.array(positiveInt).max(8).default([128, 128]),
     activation: z.enum(['relu', 'tanh']).default('relu'),
     /** One network for every trained role with a role one-hot input (one-model-all-roles) instead of one per group. */
@@ -49,6 +54,13 @@ export const TrainConfigSchema = z
     beta1: z.number().min(0).max(0.9999).default(0.9),
     beta2: z.number().min(0).max(0.99999).default(0.999),
     epsilon: z.number().positive().default(1e-8),
+    /**
+     * Which action indices the networks have outputs for: "all", "probe" (those legal for the
+     * learner's roles in random playouts) or inclusive ranges per role {"solver": [[0, 90]]}.
+     */
+    actions: z.union([z.enum(['all', 'probe']), z.record(z.string(), z.array(z.tuple([nonNegInt, nonNegInt])))]).default('all'),
+    /** Random playouts used by actions "probe". */
+    probeEpisodes: positiveInt.default(200),
     /** Initial scale of the policy logits' weights (small = near-uniform start). */
     policyInitScale: z.number().positive().default(0.01),
     /** Evaluate every N iterations (0: never) with `evalEpisodes` episodes per baseline. */
@@ -56,7 +68,10 @@ export const TrainConfigSchema = z
     evalEpisodes: positiveInt.default(100),
     /** Greedy (argmax) play in evaluation instead of sampling. */
     evalGreedy: z.boolean().default(true),
-    /** Agent specs to evaluate against and to train against with `--opponents baselines`. */
+    /**
+     * Agent specs to evaluate against and to train against with `--opponents baselines`;
+     * "self" evaluates the learners against themselves (self-play; not a training opponent).
+     */
     baselines: z.array(z.string().min(1)).default(['random']),
     /** Agent spec per role for seats of roles no learner trains (default: the first baseline). */
     roleAgents: z.record(z.string(), z.string().min(1)).default({}),

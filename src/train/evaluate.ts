@@ -48,7 +48,10 @@ export function isSolo<L extends SeatPolicy>(seats: readonly SeatInfo[], learner
   return sideOf(seats, focus, learner).length === seats.length;
 }
 
-/** Plays `setup.episodes` evaluation episodes of `learner` against `opponent` (an agent spec). */
+/**
+ * Plays `setup.episodes` evaluation episodes of `learner` against `opponent`: an agent spec,
+ * or "self" (the learners play every seat of their roles: self-play, e.g. a cooperative pair).
+ */
 export async function evaluate<L extends SeatPolicy>(setup: EvalSetup<L>, learner: L, opponent: string): Promise<EvalResult> {
   const { env, params } = setup;
   const tally = emptyTally();
@@ -68,7 +71,11 @@ export async function evaluate<L extends SeatPolicy>(setup: EvalSetup<L>, learne
       seed: evalSeed(setup.seed, k),
       matchId: `eval:${k}`,
       agents: (seats) => {
-        const plan = planSeats('baselines', seats, k, ctx, Rng.fromSeed(deriveSeed(setup.seed, 'eval-plan', k)), { opponent, only: learner, record: false });
+        const rng = Rng.fromSeed(deriveSeed(setup.seed, 'eval-plan', k));
+        const plan =
+          opponent === 'self'
+            ? planSeats('self', seats, k, ctx, rng, { record: false })
+            : planSeats('baselines', seats, k, ctx, rng, { opponent, only: learner, record: false });
         mine = [...plan.learnerSeats.keys()];
         label = plan.label;
         return plan.agents;

@@ -1,6 +1,7 @@
 /**
  * Learning-rate schedules over training iterations: an optional linear warm-up from 0, then
- * constant, linear decay to `minLr`, or cosine decay to `minLr` at the last iteration.
+ * constant, linear decay, or cosine decay, reaching `minLr` at the last iteration
+ * (0-based `iterations − 1`).
  */
 
 /** Schedule kinds. */
@@ -17,7 +18,7 @@ export interface LrSchedule {
 /** The learning rate at 0-based iteration `it`. */
 export function learningRate(s: LrSchedule, it: number): number {
   if (s.warmupIterations > 0 && it < s.warmupIterations) return (s.lr * (it + 1)) / s.warmupIterations;
-  const span = Math.max(1, s.iterations - s.warmupIterations);
+  const span = Math.max(1, s.iterations - s.warmupIterations - 1);
   const p = Math.min(1, Math.max(0, (it - s.warmupIterations) / span));
   switch (s.kind) {
     case 'constant':

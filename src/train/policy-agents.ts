@@ -15,6 +15,8 @@ export interface RecordTarget {
   group: string;
   /** Multiplies the seat's final return (config rewardScale). */
   rewardScale: number;
+  /** Records each decision's segment key (see segments.ts). */
+  segmentKey?: (obs: unknown, role: string) => number | null;
 }
 
 /** A learner's seat in a training episode: samples from the policy and records every decision. */
@@ -36,7 +38,9 @@ export class RecordingAgent implements Agent {
     const m = this.model;
     m.prepare(obs, legal, ctx.role);
     const step = m.decide(this.rng);
-    this.traj!.indices.push(this.target.buf.push(m.input, m.mask, step.index, step.logp, step.value));
+    const traj = this.traj!;
+    traj.indices.push(this.target.buf.push(m.input, m.mask, step.index, step.logp, step.value));
+    if (this.target.segmentKey) (traj.keys ??= []).push(this.target.segmentKey(obs, ctx.role));
     return step.action;
   }
 

@@ -4,7 +4,9 @@
  * Pure JS (no tfjs): the `neural` agent and the rollout workers act through it.
  *
  * Input = encoder.encode(observation), followed by a one-hot of the seat's role when the
- * network serves several roles (role conditioning). Output = numActions logits, then V(s).
+ * network serves several roles (role conditioning). Output = one logit per output unit, then
+ * V(s). Output units are the encoder's action indices, or the subset `layout.actions` of them
+ * (a countdown solver needs 91 of the env's 1,193 indices).
  */
 import type { Encoder } from '../core/env';
 import type { Rng } from '../core/rng';
@@ -23,6 +25,13 @@ export interface PolicyLayout {
   obsSize: number;
   /** encoder.numActions. */
   numActions: number;
+  /** The action indices the network has outputs for (sorted); absent = all of them. */
+  actions?: number[];
+}
+
+/** Number of policy outputs (logits) of a layout. */
+export function outputUnits(layout: PolicyLayout): number {
+  return layout.actions ? layout.actions.length : layout.numActions;
 }
 
 /** Input width of a network with this layout. */
@@ -30,8 +39,9 @@ export function inputSize(layout: PolicyLayout): number {
   return layout.obsSize + (layout.roleInput ? layout.roles.length : 0);
 }
 
-/** One decision: the chosen index and action, its log-probability, V(s) and the entropy. */
+/** One decision: the chosen output unit and action, its log-probability, V(s) and the entropy. */
 export interface PolicyStep {
+  /** Output unit (equals the action index when the layout has no action subset). */
   index: number;
   action: unknown;
   logp: number;
@@ -53,7 +63,20 @@ export function checkLayout(layout: PolicyLayout, envId: string, encoder: Encode
   if (layout.env !== envId) throw new PolicyLayoutError(`the network was trained on ${layout.env}, not ${envId}`);
   if (encoder.size !== layout.obsSize) throw new PolicyLayoutError(`${envId}'s encoder makes ${encoder.size} inputs but the network expects ${layout.obsSize}`);
   if (encoder.numActions !== layout.numActions) throw new PolicyLayoutError(`${envId}'s encoder has ${encoder.numActions} actions but the network has ${layout.numActions}`);
+  if (layout.actions && layout.actions.some((a, i) => !Number.isInteger(a) || a < 0 || a >= layout.numActions || (i > 0 && a <= layout.actions![i - 1]))) {
+    throw new PolicyLayoutError('layout.actions must be increasing action indices within the encoder\'s range');
+  }
   return encoder;
+}
+
+/**
+ * Legal action indices an env puts in an observation (`obs.legal`, an array of integers) for
+ * open action sets in a neural-agent answer mode (countdown-v1 "steps"), or null.
+ */
+export function legalFromObservation(obs: unknown): number[] | null {
+  if (obs === null || typeof obs !== 'object') return null;
+  const legal = (obs as { legal?: unknown }).legal;
+  return Array.isArray(legal) && legal.every((x) => Number.isInteger(x)) ? (legal as number[]) : null;
 }
 
 /** A policy network ready to act. Reuses its buffers: not re-entrant (one decision at a time). */
@@ -63,6 +86,9 @@ export class PolicyModel {
   readonly probs: Float32Array;
   private forward: MlpForward;
   private readonly obsView: Float32Array;
+  /** Output unit of each action index (-1: no output). */
+  private readonly unitOf: Int32Array;
+  private readonly units: number;
 
   constructor(
     readonly layout: PolicyLayout,
@@ -71,11 +97,15 @@ export class PolicyModel {
   ) {
     const n = inputSize(layout);
     if (weights.spec.inputSize !== n) throw new PolicyLayoutError(`network input is ${weights.spec.inputSize} wide, the layout needs ${n}`);
-    if (weights.spec.outputSize !== layout.numActions + 1) throw new PolicyLayoutError(`network output is ${weights.spec.outputSize} wide, the layout needs ${layout.numActions + 1}`);
+    this.units = outputUnits(layout);
+    if (weights.spec.outputSize !== this.units + 1) throw new PolicyLayoutError(`network output is ${weights.spec.outputSize} wide, the layout needs ${this.units + 1}`);
+    this.unitOf = new Int32Array(layout.numActions).fill(-1);
+    if (layout.actions) layout.actions.forEach((a, u) => (this.unitOf[a] = u));
+    else this.unitOf.forEach((_, i) => (this.unitOf[i] = i));
     this.input = new Float32Array(n);
     this.obsView = this.input.subarray(0, layout.obsSize);
-    this.mask = new Float32Array(layout.numActions);
-    this.probs = new Float32Array(layout.numActions);
+    this.mask = new Float32Array(this.units);
+    this.probs = new Float32Array(this.units);
     this.forward = new MlpForward(weights);
   }
 
@@ -89,10 +119,15 @@ export class PolicyModel {
     this.forward = new MlpForward(weights);
   }
 
-  /** Fills `input` and `mask` for a decision; throws when the role is not this network's or nothing legal has an index. */
+  /**
+   * Fills `input` and `mask` for a decision; throws when the role is not this network's or
+   * nothing legal has an index. For open action sets (`legal` null) the legal action indices
+   * are read from the observation's `legal` array when the env provides one there.
+   */
   prepare(obs: unknown, legal: readonly unknown[] | null, role: string): void {
     const { layout } = this;
-    if (legal === null) throw new PolicyLayoutError(`${layout.env}: a neural policy needs a finite legal action list`);
+    legal ??= legalFromObservation(obs);
+    if (legal === null) throw new PolicyLayoutError(`${layout.env}: a neural policy needs a finite legal action list (legalActions, or a "legal" array in the observation)`);
     const r = layout.roles.indexOf(role);
     if (r < 0) throw new PolicyLayoutError(`this network plays ${layout.roles.join(', ')}, not "${role}"`);
     this.input.fill(0);
@@ -102,8 +137,11 @@ export class PolicyModel {
       this.obsView.set(encoded);
     }
     if (layout.roleInput) this.input[layout.obsSize + r] = 1;
-    const count = fillMask(this.mask, legal, (a) => this.encoder.actionIndex(a));
-    if (count === 0) throw new PolicyLayoutError(`${layout.env}: none of the ${legal.length} legal actions has an action index`);
+    const count = fillMask(this.mask, legal, (a) => {
+      const i = this.encoder.actionIndex(a);
+      return i >= 0 && i < this.unitOf.length ? this.unitOf[i] : -1;
+    });
+    if (count === 0) throw new PolicyLayoutError(`${layout.env}: none of the ${legal.length} legal actions has an output in this network (action index or action subset)`);
   }
 
   /**
@@ -112,7 +150,7 @@ export class PolicyModel {
    */
   decide(rng: Rng | null, temperature = 1): PolicyStep {
     const out = this.forward.run(this.input);
-    const A = this.layout.numActions;
+    const A = this.units;
     let lse: number;
     if (temperature !== 1) {
       const scaled = new Float32Array(A);
@@ -123,6 +161,7 @@ export class PolicyModel {
     let h = 0;
     for (let i = 0; i < A; i++) if (this.probs[i] > 0) h -= this.probs[i] * Math.log(this.probs[i]);
     const logp = (temperature !== 1 ? out[index] / temperature : out[index]) - lse;
-    return { index, action: this.encoder.action(index), logp, value: out[A], entropy: h };
+    const actionIndex = this.layout.actions ? this.layout.actions[index] : index;
+    return { index, action: this.encoder.action(actionIndex), logp, value: out[A], entropy: h };
   }
 }

@@ -16,8 +16,11 @@ export class RolesError extends Error {
   }
 }
 
-/** Learner role groups from the --roles text. */
-export function parseRoleGroups(text: string | undefined, roles: readonly RoleSpec[], sharedNet = false): string[][] {
+/**
+ * Learner role groups from the --roles text. `present` (the roles that have seats with the
+ * run's params) limits the default "every role" to roles that actually play.
+ */
+export function parseRoleGroups(text: string | undefined, roles: readonly RoleSpec[], sharedNet = false, present?: ReadonlySet<string>): string[][] {
   const names = roles.map((r) => r.name);
   const teams = new Map<string, string[]>();
   for (const r of roles) {
@@ -27,7 +30,7 @@ export function parseRoleGroups(text: string | undefined, roles: readonly RoleSp
   const known = () => `known roles: ${names.join(', ')}${teams.size ? `; teams: ${[...teams.keys()].join(', ')}` : ''}`;
   let groups: string[][];
   if (text === undefined || text.trim() === '' || text.trim() === 'all') {
-    groups = names.map((n) => [n]);
+    groups = names.filter((n) => !present || present.has(n)).map((n) => [n]);
   } else {
     groups = text.split(',').map((part) => {
       const out: string[] = [];

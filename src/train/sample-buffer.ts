@@ -9,6 +9,8 @@
  */
 export interface Trajectory {
   indices: number[];
+  /** Segment key of each decision (see segments.ts), when the env has a segmenter. */
+  keys?: (number | null)[];
   role: string;
   seat: number;
   /** Episode index within the iteration. */

@@ -6,7 +6,10 @@
  *   GAE over the network's values gives advantages and value targets; advantages are then
  *   normalized over the batch when configured.
  * - grpo / rloo: every decision of a trajectory gets its trajectory's group-relative advantage
- *   (outcome supervision); value targets are the discounted returns.
+ *   (outcome supervision); value targets are the discounted returns. Groups: trajectories of
+ *   one role that start from the same observation (`groupBy` "start", the default: the K
+ *   attempts at one puzzle, every challenger episode, the episodes of one seed group), or
+ *   that come from the same seed group of `groupSize` episodes (`groupBy` "seed").
  */
 import { discountedReturns, gae, groupAdvantages, normalize, type GroupBaseline } from './advantages';
 import type { SampleBuffer } from './sample-buffer';
@@ -22,6 +25,13 @@ export interface TargetOptions {
   gamma: number;
   lambda: number;
   normalizeAdvantages: boolean;
+  groupBy?: 'start' | 'seed';
+}
+
+/** Key of a trajectory's start: its role and the exact input of its first decision. */
+function startKey(buf: SampleBuffer, role: string, first: number): string {
+  const row = buf.inputs.subarray(first * buf.inputSize, (first + 1) * buf.inputSize);
+  return `${role}\u0000${Buffer.from(row.buffer, row.byteOffset, row.byteLength).toString('base64')}`;
 }
 
 /** Computes the targets of every sample in `buf`. */
@@ -46,7 +56,7 @@ export function computeTargets(buf: SampleBuffer, o: TargetOptions): Targets {
   }
   const adv = groupAdvantages(
     trajs.map((t) => t.ret),
-    trajs.map((t) => `${t.group}\u0000${t.role}`),
+    trajs.map((t) => (o.groupBy === 'seed' ? `${t.group}\u0000${t.role}` : startKey(buf, t.role, t.indices[0]))),
     o.algorithm,
   );
   trajs.forEach((t, k) => {

@@ -28,13 +28,15 @@ import { Learner, type UpdateStats } from './learner';
 import { learningRate } from './lr-schedule';
 import { MetricsLog } from './metrics-log';
 import { initMlp, cloneWeights } from './mlp';
-import { checkLayout, inputSize, PolicyModel, type PolicyLayout } from './policy-model';
+import { checkLayout, inputSize, outputUnits, PolicyModel, type PolicyLayout } from './policy-model';
+import { probeLegalIndices, resolveActionSubset } from './action-subset';
 import { policyAgent, RecordingAgent } from './policy-agents';
 import { learnerId } from './role-groups';
 import { SampleBuffer } from './sample-buffer';
 import { formatSchedule, trainsAt, type Schedule } from './schedule';
 import { planSeats, type OpponentMode, type PlanContext } from './seat-plan';
 import { computeTargets } from './targets';
+import { cutSegments, segmenterFor } from './segments';
 
 /** Everything a training run needs. */
 export interface TrainerOptions {
@@ -87,6 +89,8 @@ export interface IterationMetrics {
   /** Samples × epochs through the optimizer per second of update time. */
   updateSamplesPerSec: number;
   outcomes: Record<string, number>;
+  /** env.aggregate over this iteration's training episodes, when the env defines it. */
+  envStats?: { [key: string]: JsonValue };
   learners: Record<string, LearnerMetrics>;
   eval?: Record<string, Record<string, EvalResult>>;
 }
@@ -139,19 +143,23 @@ export class Trainer {
     const encoder = env.encoder;
     if (!encoder) throw new Error(`${env.meta.id} has no encoder, so it cannot be trained with neural policies`);
     const adam = { beta1: cfg.beta1, beta2: cfg.beta2, epsilon: cfg.epsilon, maxGradNorm: cfg.maxGradNorm };
-    this.o.roles.forEach((roles, index) => {
+    let probed: Promise<Map<string, Set<number>>> | undefined;
+    const probe = () => (probed ??= probeLegalIndices(env, params, cfg.probeEpisodes, cfg.seed));
+    for (const [index, roles] of this.o.roles.entries()) {
       const id = learnerId(roles);
-      const layout: PolicyLayout = { env: env.meta.id, roles, roleInput: roles.length > 1, obsSize: encoder.size, numActions: encoder.numActions };
-      const spec = { inputSize: inputSize(layout), hidden: cfg.hidden, outputSize: encoder.numActions + 1, activation: cfg.activation };
-      const scale = Array.from({ length: encoder.numActions + 1 }, (_, j) => (j < encoder.numActions ? cfg.policyInitScale : 1));
+      const actions = await resolveActionSubset(cfg.actions, env, params, roles, probe);
+      const layout: PolicyLayout = { env: env.meta.id, roles, roleInput: roles.length > 1, obsSize: encoder.size, numActions: encoder.numActions, ...(actions ? { actions } : {}) };
+      const units = outputUnits(layout);
+      const spec = { inputSize: inputSize(layout), hidden: cfg.hidden, outputSize: units + 1, activation: cfg.activation };
+      const scale = Array.from({ length: units + 1 }, (_, j) => (j < units ? cfg.policyInitScale : 1));
       const weights = initMlp(spec, deriveSeed(cfg.seed, 'init', id), scale);
       const learner = new Learner(id, layout, encoder, weights, this.o.backend, adam);
-      const entry: Entry = { index, id, roles, learner, buf: new SampleBuffer(spec.inputSize, encoder.numActions), pool: [] };
+      const entry: Entry = { index, id, roles, learner, buf: new SampleBuffer(spec.inputSize, units), pool: [] };
       this.entries.push(entry);
       for (const r of roles) this.byRole.set(r, entry);
-    });
+    }
     const seatCount = env.seats(env.init(params, 0)).length;
-    const specs = [...cfg.baselines, ...Object.values(cfg.roleAgents), 'random'];
+    const specs = [...cfg.baselines.filter((b) => b !== 'self'), ...Object.values(cfg.roleAgents), 'random'];
     this.fixed = await FixedAgents.create(this.o.registry, env, params, specs, seatCount, cfg.seed);
     if (this.o.resume) this.restore();
     else {
@@ -239,13 +247,18 @@ export class Trainer {
     });
   }
 
+  /** Baseline agent specs that can sit at the table (config.baselines without "self"). */
+  private opponentBaselines(): string[] {
+    return this.cfg.baselines.filter((b) => b !== 'self');
+  }
+
   private training(e: Entry, it: number): boolean {
     return trainsAt(this.o.schedule, e.index, this.entries.length, it);
   }
 
   private baseContext(): Omit<PlanContext<Entry>, 'learnerAgent' | 'training'> {
     const cfg = this.cfg;
-    const defaultSpec = (role: string) => cfg.roleAgents[role] ?? cfg.baselines[0] ?? 'random';
+    const defaultSpec = (role: string) => cfg.roleAgents[role] ?? this.opponentBaselines()[0] ?? 'random';
     return {
       learnerFor: (role) => this.byRole.get(role),
       snapshotAgent: (e, seat, rng) => {
@@ -276,8 +289,10 @@ export class Trainer {
     const lr = learningRate({ kind: cfg.lrSchedule, lr: cfg.lr, minLr: cfg.minLr, warmupIterations: cfg.warmupIterations, iterations: this.o.iterations }, it);
     const tallies = new Map<Entry, LearnerTally>(this.entries.map((e) => [e, emptyTally()]));
     const outcomes: Record<string, number> = {};
+    const summaries: JsonValue[] = [];
     for (const e of this.entries) e.buf.clear();
     const base = this.baseContext();
+    const segmenter = segmenterFor(env.meta.id);
     const t0 = performance.now();
     for (let k = 0; k < cfg.episodesPerIteration; k++) {
       const modes = this.o.opponents;
@@ -289,10 +304,18 @@ export class Trainer {
         training: (e) => this.training(e, it),
         learnerAgent: (e, seat, record): Agent =>
           record
-            ? new RecordingAgent(e.id, e.learner.model, Rng.fromSeed(actSeed(seat)), { buf: e.buf, episode: k, group: String(g), rewardScale: cfg.rewardScale })
+            ? new RecordingAgent(e.id, e.learner.model, Rng.fromSeed(actSeed(seat)), {
+                buf: e.buf,
+                episode: k,
+                group: String(g),
+                rewardScale: cfg.rewardScale,
+                segmentKey: segmenter?.key,
+              })
             : policyAgent(e.id, e.learner.model, Rng.fromSeed(actSeed(seat))),
       };
-      const opponent = mode === 'baselines' ? cfg.baselines[Math.floor(k / modes.length) % cfg.baselines.length] : undefined;
+      const pool = this.opponentBaselines();
+      if (mode === 'baselines' && pool.length === 0) throw new Error('--opponents baselines needs at least one baseline agent other than "self" in config.baselines');
+      const opponent = mode === 'baselines' ? pool[Math.floor(k / modes.length) % pool.length] : undefined;
       let plan: ReturnType<typeof planSeats<Entry>> | undefined;
       const result = await runMatch({
         env,
@@ -305,6 +328,15 @@ export class Trainer {
         },
       });
       outcomes[result.outcome] = (outcomes[result.outcome] ?? 0) + 1;
+      summaries.push(result.summary);
+      if (segmenter) {
+        for (const e of this.entries) {
+          const trajs = e.buf.trajectories;
+          let first = trajs.length;
+          while (first > 0 && trajs[first - 1].episode === k) first--;
+          if (first < trajs.length) trajs.push(...cutSegments(trajs.splice(first), segmenter, result.summary, cfg.rewardScale));
+        }
+      }
       const p = plan!;
       for (const e of this.entries) {
         const mine = [...p.learnerSeats].filter(([, l]) => l === e).map(([seat]) => seat);
@@ -320,7 +352,7 @@ export class Trainer {
       const s = summarizeTally(tallies.get(e)!);
       const m: LearnerMetrics = { training, ...s, updates: e.learner.updates };
       if (training && e.buf.size > 0) {
-        const targets = computeTargets(e.buf, { algorithm: cfg.algorithm, gamma: cfg.gamma, lambda: cfg.lambda, normalizeAdvantages: cfg.normalizeAdvantages });
+        const targets = computeTargets(e.buf, { algorithm: cfg.algorithm, gamma: cfg.gamma, lambda: cfg.lambda, normalizeAdvantages: cfg.normalizeAdvantages, groupBy: cfg.groupBy });
         m.update = e.learner.update(e.buf, targets, {
           clip: cfg.clip,
           valueCoef: cfg.valueCoef,
@@ -355,6 +387,7 @@ export class Trainer {
       samplesPerSec: samples / Math.max(1e-9, (t2 - t0) / 1000),
       updateSamplesPerSec: processed / Math.max(1e-9, (t2 - t1) / 1000),
       outcomes,
+      ...(env.aggregate ? { envStats: env.aggregate(summaries) } : {}),
       learners,
     };
     const last = this.iteration >= this.o.iterations;
@@ -380,8 +413,9 @@ export class Trainer {
         policyAgent(e.id, e.learner.model, cfg.evalGreedy ? null : Rng.fromSeed(deriveSeed(cfg.seed, 'eval-act', k, seat))),
     };
     for (const e of this.entries) {
+      if (!seats.some((s) => e.roles.includes(s.role))) continue; // its roles have no seat with these params
       out[e.id] = {};
-      if (isSolo(seats, e)) out[e.id].solo = await evaluate(setup, e, cfg.baselines[0] ?? 'random');
+      if (isSolo(seats, e)) out[e.id].solo = await evaluate(setup, e, 'self');
       else for (const b of cfg.baselines) out[e.id][b] = await evaluate(setup, e, b);
     }
     return out;

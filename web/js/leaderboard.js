@@ -124,18 +124,25 @@ export function showLeaderboard(app, params) {
       return;
     }
     if (disposed) return;
+    // metrics may be flat ({ meanReturn: 0.2 }) or nested ({ learners: { L: { winRate: { solver: 0.5 } } },
+    // eval: { L: { greedy: { winRate: 0.6 } } } }): every numeric leaf is a series named by its path
+    const leaves = (value, path, out) => {
+      if (typeof value === 'number' && Number.isFinite(value)) out.push([path.join('.'), value]);
+      else if (value && typeof value === 'object' && !Array.isArray(value)) for (const [k, v] of Object.entries(value)) leaves(v, [...path, k], out);
+      return out;
+    };
     const collect = (test) => {
       const series = new Map();
       for (const it of iterations) {
         if (role && it.role !== role) continue;
-        for (const [k, v] of Object.entries(it.metrics ?? {})) {
-          if (typeof v !== 'number' || !test(k)) continue;
+        for (const [k, v] of leaves(it.metrics, [], [])) {
+          if (!test(k)) continue;
           const key = `${it.role} · ${k}`;
           if (!series.has(key)) series.set(key, []);
           series.get(key).push({ x: it.iteration, y: v });
         }
       }
-      return [...series.entries()].map(([label, points]) => ({ label, points }));
+      return [...series.entries()].slice(0, 12).map(([label, points]) => ({ label, points }));
     };
     returnChart.update(collect((k) => /return/i.test(k)));
     winChart.update(collect((k) => /win/i.test(k)));

@@ -142,10 +142,10 @@ export function showMatch(app, matchId, params) {
       console.error(e);
       mount(main, h('p', { class: 'error' }, `renderer ${renderer.name} failed: ${e.message}`));
     }
-    drawTimeline(shown);
+    drawTimeline(shown, renderer);
   }
 
-  function drawTimeline(shown) {
+  function drawTimeline(shown, renderer) {
     const start = Math.max(0, shown.length - 300);
     mount(
       timeline,
@@ -155,7 +155,7 @@ export function showMatch(app, matchId, params) {
           { class: `ev ev-${e.type.replace('.', '-')} ${state.selected === e.seq ? 'selected' : ''}`, dataset: { seq: e.seq, type: e.type }, onclick: () => { state.selected = e.seq; detail.textContent = JSON.stringify(e, null, 2); schedule(); } },
           h('span', { class: 'seq' }, `#${e.seq}`),
           h('span', { class: 'etype' }, e.type === 'env' ? e.name : e.type),
-          h('span', { class: 'edesc' }, describeEvent(e)),
+          h('span', { class: 'edesc' }, renderer.describe?.(e) ?? describeEvent(e)),
         ),
       ),
     );

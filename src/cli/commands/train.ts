@@ -103,7 +103,8 @@ async function run(registry: Registry, ref: string, args: TrainArgs): Promise<nu
     if (args.seed !== undefined) rawConfig = { ...rawConfig, seed: args.seed };
   }
   const config = resolveConfig(rawConfig);
-  const roles = state ? state.roles : parseRoleGroups(args.roles, env.meta.roles, config.sharedNet);
+  const present = new Set(env.seats(env.init(params, config.seed)).map((s) => s.role));
+  const roles = state ? state.roles : parseRoleGroups(args.roles, env.meta.roles, config.sharedNet, present);
   const opponents = state ? (state.opponents as OpponentMode[]) : parseOpponents(args.opponents);
   const schedule = parseSchedule(state ? state.schedule : args.schedule);
   const backend = await selectBackend(args.backend);

@@ -25,10 +25,8 @@ export interface Trace {
 
 /** A random action for `seat`: uniform over legal actions, else the env's sampleAction; undefined when neither exists. */
 export function randomAction(env: Env, state: unknown, seat: number, rng: Rng): unknown {
-  if (env.legalActions) {
-    const legal = env.legalActions(state, seat);
-    return legal.length ? legal[rng.int(legal.length)] : undefined;
-  }
+  const legal = env.legalActions ? env.legalActions(state, seat) : null;
+  if (legal !== null) return legal.length ? legal[rng.int(legal.length)] : undefined;
   return env.sampleAction ? env.sampleAction(env.observe(state, seat), rng) : undefined;
 }
 

@@ -117,6 +117,25 @@ describe('Bradley–Terry fit', () => {
     for (let q = 0; q < k; q++) expect(points[q] + prior / 2).toBeCloseTo(expected[q], 8);
   });
 
+  test('a bipartite league (challengers only meet solvers) converges quickly to the same fit as from any start', () => {
+    const rng = Rng.fromSeed('bipartite');
+    const c = new PairCounts();
+    for (let m = 0; m < 2000; m++) {
+      const ch = rng.int(4);
+      const so = rng.int(4);
+      c.add(`challenger${ch}`, `solver${so}`, rng.next() < sigmoid(0.5 * (ch - so)) ? 1 : 0);
+    }
+    const t = c.table();
+    const fit = fitBradleyTerry(t, { tol: 1e-12 });
+    expect(fit.converged).toBe(true);
+    expect(fit.iterations).toBeLessThan(100);
+    const warm = fitBradleyTerry(t, { tol: 1e-12 }, Float64Array.from(fit.strengths, (x, k) => x * (k % 2 ? 3 : 0.2)));
+    for (let k = 0; k < t.ids.length; k++) expect(warm.ratings[k]).toBeCloseTo(fit.ratings[k], 6);
+    const order = t.ids.map((id, k) => [id, fit.ratings[k]] as const).sort((a, b) => b[1] - a[1]);
+    expect(order[0][0]).toBe('challenger3');
+    expect(order[order.length - 1][0]).toBe('challenger0');
+  });
+
   test('bad options are named', () => {
     const t = table([['a', 'b', 1]]);
     expect(() => fitBradleyTerry(t, { prior: -1 })).toThrow('bradley-terry: option "prior" must be >= 0 (got -1)');

@@ -31,6 +31,26 @@ describe('percentiles and Poisson draws', () => {
     expect(percentileSorted(b, 0.975)).toBeCloseTo(974.025, 9);
   });
 
+  test('PoissonCells(4) hits the Poisson probabilities of 0..8', () => {
+    const rng = Rng.fromSeed('pmf');
+    const cells = new PoissonCells(Float64Array.from([4, 0, 4]));
+    const N = 60000;
+    const counts = new Array<number>(9).fill(0);
+    let zeroMean = 0;
+    for (let k = 0; k < N; k++) {
+      const x = cells.draw(rng, 2);
+      if (x < 9) counts[x]++;
+      zeroMean += cells.draw(rng, 1);
+    }
+    expect(zeroMean).toBe(0);
+    let pmf = Math.exp(-4);
+    for (let k = 0; k < 9; k++) {
+      // Within 5 binomial standard errors.
+      expect(Math.abs(counts[k] / N - pmf)).toBeLessThan(5 * Math.sqrt((pmf * (1 - pmf)) / N));
+      pmf *= 4 / (k + 1);
+    }
+  });
+
   test.each([0.3, 4, 19.5, 35, 800])('Poisson(%p) draws have the right mean and variance (table and PTRS alike)', (lambda) => {
     const rng = Rng.fromSeed(lambda);
     const cells = new PoissonCells(Float64Array.from([lambda]));

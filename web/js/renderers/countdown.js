@@ -18,17 +18,28 @@ function findPuzzle(ctx) {
   return puzzle;
 }
 
+/**
+ * Attempts with what this view may know: the results (answer, value, score) from the
+ * observation (omniscient, or everyone once the game is over) or the final `result` event;
+ * before that only how many attempts are done, plus the solver's own answers in its seat view.
+ */
 function attempts(ctx) {
+  const results = isObj(ctx.obs) && Array.isArray(ctx.obs.results) ? ctx.obs.results : null;
+  const final = ctx.events.find((e) => e.type === 'env' && e.name === 'result');
+  const list = results ?? (final && Array.isArray(final.data.attempts) ? final.data.attempts : null);
+  if (list) return list.map((r) => ({ answer: r.answer ?? null, value: r.value ?? null, score: r.score ?? null, reason: r.reason ?? null, exact: r.correct ?? null }));
   const out = [];
   for (const e of ctx.events) {
-    if (e.type !== 'env' || !isObj(e.data)) continue;
-    const d = e.data;
-    const answer = d.expression ?? d.answer ?? d.text ?? null;
-    if (typeof d.score === 'number' || (answer !== null && e.name !== 'puzzle')) {
-      out.push({ seq: e.seq, name: e.name, seat: d.seat ?? null, attempt: d.attempt ?? d.index ?? out.length, answer, value: d.value ?? d.result ?? null, score: d.score ?? null, reason: d.reason ?? d.error ?? null, exact: d.exact ?? d.solved ?? d.correct ?? null });
-    }
+    if (e.type !== 'env') continue;
+    if (e.name === 'attempt') out[e.data.attempt] = { ...(out[e.data.attempt] ?? {}), done: true };
+    if (e.name === 'answer') out[e.data.attempt] = { ...(out[e.data.attempt] ?? {}), answer: e.data.answer };
   }
-  return out;
+  return out.filter(Boolean).map((a) => ({ answer: a.answer ?? null, value: null, score: null, reason: a.answer === undefined ? 'scored at the end' : null, exact: null }));
+}
+
+function verdictText(v) {
+  if (v.expression) return `exact solver: ${v.expression}${v.value !== null && v.value !== undefined ? ` = ${v.value}` : ''}${v.distance > 0 ? ` (off by ${v.distance})` : ''}`;
+  return v.reachable === false ? 'exact solver: no solution' : '';
 }
 
 export const countdownRenderer = {
@@ -46,14 +57,16 @@ export const countdownRenderer = {
         h('div', { class: 'cd-target', id: 'cd-target' }, h('span', { class: 'muted' }, 'target'), h('strong', {}, String(puzzle.target))),
         h('div', { class: 'cd-numbers', id: 'cd-numbers' }, puzzle.numbers.map((n) => h('span', { class: n >= 25 ? 'tile large' : 'tile' }, String(n)))),
         h('p', { class: 'muted' }, agents.map((a, i) => `P${i} ${a}${roles ? ` (${roles[i]})` : ''}`).join(' · ')),
-        h('h3', {}, `Attempts (${list.length})`),
+        isObj(ctx.obs) && ctx.obs.verdict ? h('p', { class: 'cd-verdict', id: 'cd-verdict' }, verdictText(ctx.obs.verdict)) : null,
+        isObj(ctx.obs) && Array.isArray(ctx.obs.moves) && ctx.obs.moves.length ? h('p', { class: 'cd-moves mono' }, `attempt in progress: ${ctx.obs.moves.join(', ')}`) : null,
+        h('h3', {}, `Attempts (${list.length}${isObj(ctx.obs) && ctx.obs.attempts ? ` of ${ctx.obs.attempts}` : ''})`),
         list.length
           ? h('table', { class: 'cd-attempts', id: 'cd-attempts' },
               h('thead', {}, h('tr', {}, ['#', 'seat', 'answer', 'value', 'score', ''].map((t) => h('th', {}, t)))),
               h('tbody', {}, list.map((a, i) =>
                 h('tr', { class: a.exact === true || (a.value !== null && a.value === puzzle.target) ? 'exact' : a.score === 0 ? 'miss' : '' },
                   h('td', {}, String(i + 1)),
-                  h('td', {}, a.seat === null ? '' : `P${a.seat}`),
+                  h('td', {}, a.seat === null || a.seat === undefined ? 'solver' : `P${a.seat}`),
                   h('td', { class: 'mono' }, a.answer === null ? '—' : typeof a.answer === 'string' ? a.answer : short(a.answer, 60)),
                   h('td', { class: 'num' }, a.value === null ? '' : num(a.value, 4)),
                   h('td', { class: 'num score' }, a.score === null ? '' : num(a.score, 3)),

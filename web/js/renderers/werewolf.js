@@ -121,8 +121,25 @@ function model(ctx) {
 
 const ICON = { night: '☾', day: '☀', vote: '✋', over: '⚑' };
 
+/** Timeline line for a werewolf env event (null: use the generic description). */
+function describe(e) {
+  if (e.type !== 'env') return null;
+  const d = e.data;
+  switch (e.name) {
+    case 'speech': return `P${d.seat} ${(ACT_TEXT[d.act] || (() => d.act))(d)}`;
+    case 'floor': return `P${d.seat} has the floor`;
+    case 'dawn': return d.dead?.length ? `dawn: ${d.dead.map((s) => `P${s}`).join(', ')} dead` : 'dawn: nobody died';
+    case 'exile': return d.seat === null || d.seat === undefined ? 'nobody exiled' : `P${d.seat} exiled${d.role ? ` (${d.role})` : ''}`;
+    case 'votes': return d.votes.map((t, s) => `P${s}→${t === null ? '-' : `P${t}`}`).join(' ');
+    case 'vote': return e.visibility === 'public' ? `P${d.seat} votes ${d.target === null ? 'for nobody' : `P${d.target}`}` : PRIVATE_TEXT.vote(d);
+    case 'game-over': return `${d.winner} win`;
+    default: return PRIVATE_TEXT[e.name] ? PRIVATE_TEXT[e.name](d) : null;
+  }
+}
+
 export const werewolfRenderer = {
   name: 'werewolf',
+  describe,
   render(el, ctx) {
     const m = model(ctx);
     const votesFor = Array(m.n).fill(0);
@@ -157,7 +174,7 @@ export const werewolfRenderer = {
         h('div', { class: 'circle', id: 'ww-circle' }, center, seats),
         h('div', { class: 'ww-side' },
           h('h3', {}, 'Talk'),
-          h('ol', { class: 'talk', id: 'ww-talk' }, m.log.slice(-60).map((l) =>
+          h('ol', { class: 'talk', id: 'ww-talk' }, m.log.slice(-80).reverse().map((l) =>
             h('li', { class: `talk-${l.kind}` }, h('span', { class: 'round' }, `R${l.round}`), ' ', l.kind === 'speech' || l.kind === 'message' ? h('strong', {}, `P${l.seat} `) : l.kind === 'private' ? '(private) ' : '', l.text, l.free ? h('em', {}, ` “${l.free}”`) : null))),
           h('h3', {}, `Votes${m.votesRound ? ` (round ${m.votesRound})` : ''}`),
           votes.length ? h('ul', { class: 'votes', id: 'ww-votes' }, votes) : h('p', { class: 'muted' }, 'no votes yet'),
