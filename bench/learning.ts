@@ -10,10 +10,13 @@
 import { dondCompete, dondCoop } from './learning/deal-or-no-deal';
 import { printReport, type TaskReport } from './learning/common';
 import { werewolfTask } from './learning/werewolf';
+import { countdownCoevolution, countdownSolver } from './learning/countdown';
 
 const TASKS: Record<string, (quick: boolean) => Promise<TaskReport>> = {
   'dond-coop': dondCoop,
   'dond-compete': dondCompete,
+  'countdown-solver': countdownSolver,
+  'countdown-coevolution': countdownCoevolution,
   werewolf: werewolfTask,
 };
 

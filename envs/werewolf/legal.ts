@@ -203,7 +203,10 @@ export function isToAct(s: WerewolfState, seat: unknown): seat is number {
   return typeof seat === 'number' && Number.isInteger(seat) && seat >= 0 && seat < s.roles.length && ((s.actMask >> seat) & 1) === 1;
 }
 
-/** The legal action indices of `seat` now (EMPTY when it is not to act). Never throws. */
+/**
+ * The legal action indices of `seat` now (EMPTY when it is not to act). Never throws. The list is
+ * shared and cached (not frozen, for speed): callers and agents must not mutate it.
+ */
 export function legalFor(s: WerewolfState, seat: number): readonly number[] {
   if (!isToAct(s, seat)) return EMPTY;
   switch (s.ph) {

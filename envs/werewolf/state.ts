@@ -135,8 +135,8 @@ export type WerewolfState = {
   winner: number;
 };
 
-/** An empty shared array (never mutated; not frozen, as frozen arrays are slower to copy). */
-export const EMPTY: readonly never[] = [] as readonly never[];
+/** An empty array shared by every game (frozen: a stray push would corrupt them all). */
+export const EMPTY: readonly never[] = Object.freeze([]) as readonly never[];
 
 /**
  * The next state under construction inside one `step`: copies each shell at most once,
@@ -157,7 +157,8 @@ export class Draft {
   constructor(prev: WerewolfState, fresh = false) {
     if (fresh) {
       this.s = prev;
-      this.pubCopied = this.logCopied = this.privCopied = this.nightCopied = true;
+      // init's fresh pub, log and priv are its own; `night` may be the shared NIGHT_INIT (copied on write)
+      this.pubCopied = this.logCopied = this.privCopied = true;
       return;
     }
     this.s = {

@@ -44,6 +44,12 @@ export interface EnvMeta {
   /** Whether the env draws random events (chance nodes). */
   chance: boolean;
   information: Information;
+  /**
+   * True when which seat holds which role or team is secret (Werewolf). The public
+   * `match.started` event then lists the agents without their seats, since an agent filling a
+   * whole team would otherwise reveal the team.
+   */
+  hiddenRoles?: boolean;
   /** Utility class, or a function of the resolved params when it depends on them. */
   utility: Utility | ((params: Params) => Utility);
   /** For constant-sum games: the sum every episode's returns add up to. */

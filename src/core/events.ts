@@ -28,12 +28,16 @@ export interface MatchCreated extends EventBase {
   seed: number;
   seats: { role: string; team: string; agent: string }[];
 }
-/** Public: the match begins; who plays (agent names), not which hidden role they hold. */
+/**
+ * Public: the match begins; who plays. `agents` is the agent name per seat, or — when the env
+ * has hidden roles (`meta.hiddenRoles`) — the sorted names without seats (`seatsHidden: true`).
+ */
 export interface MatchStarted extends EventBase {
   type: 'match.started';
   env: string;
   params: Params;
   agents: string[];
+  seatsHidden?: boolean;
 }
 /** Public: which seats must act at this step. */
 export interface TurnEvent extends EventBase {

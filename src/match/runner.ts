@@ -138,7 +138,15 @@ class MatchRun {
         seed: o.seed,
         seats: this.seats.map((s, i) => ({ role: s.role, team: s.team, agent: agentNames[i] })),
       });
-      this.emit({ ...this.base('public'), type: 'match.started', env: env.meta.id, params: o.params, agents: agentNames });
+      const hidden = env.meta.hiddenRoles === true;
+      this.emit({
+        ...this.base('public'),
+        type: 'match.started',
+        env: env.meta.id,
+        params: o.params,
+        agents: hidden ? [...agentNames].sort() : agentNames,
+        ...(hidden ? { seatsHidden: true } : {}),
+      });
     }
     for (let i = 0; i < this.agents.length; i++) this.agents[i].start?.(this.ctxs[i]);
 

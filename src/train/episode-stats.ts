@@ -4,6 +4,7 @@
  * seats it plays against (seats not played by the same learner; on another team when the
  * episode has several teams), draws on equality (counted ½).
  */
+import type { Agent } from '../core/agent';
 import type { SeatInfo } from '../core/env';
 
 /** Running sums for one learner. */
@@ -80,4 +81,13 @@ export function summarizeTally(t: LearnerTally): LearnerSummary {
     games[l] = t.winCount[l];
   }
   return { meanReturn, winRate, games };
+}
+
+/** "self" when learners fill every seat, else "self/<names of the other agents>". */
+export function selfLabel(agents: readonly Agent[], learnerSeats: Map<number, unknown>): string {
+  const others = new Set<string>();
+  agents.forEach((a, i) => {
+    if (!learnerSeats.has(i)) others.add(a.name);
+  });
+  return others.size ? `self/${[...others].sort().join('+')}` : 'self';
 }

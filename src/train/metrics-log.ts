@@ -8,6 +8,8 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } fr
 import { join } from 'node:path';
 import type { EventBus } from '../bus/event-bus';
 import type { JsonValue } from '../core/json';
+import type { EvalResult } from './evaluate';
+import type { UpdateStats } from './learner';
 
 /** Flattens nested objects into dotted keys (numbers and strings only). */
 export function flatten(value: JsonValue, prefix = '', out: Record<string, string | number> = {}): Record<string, string | number> {
@@ -72,4 +74,38 @@ export class MetricsLog {
     const lines = [cols.map(csvCell).join(','), ...this.rows.map((r) => cols.map((c) => csvCell(r[c])).join(','))];
     writeFileSync(this.csv, lines.join('\n') + '\n');
   }
+}
+
+/** One learner's line in the iteration metrics. */
+export interface LearnerMetrics {
+  training: boolean;
+  meanReturn: Record<string, number>;
+  winRate: Record<string, number>;
+  games: Record<string, number>;
+  updates: number;
+  update?: UpdateStats;
+}
+
+/** Metrics of one iteration (also the payload of the `training.iteration` bus event). */
+export interface IterationMetrics {
+  run: string;
+  env: string;
+  backend: string;
+  /** Iterations completed, this one included. */
+  iteration: number;
+  lr: number;
+  episodes: number;
+  samples: number;
+  seconds: number;
+  rolloutSeconds: number;
+  updateSeconds: number;
+  episodesPerSec: number;
+  samplesPerSec: number;
+  /** Samples × epochs through the optimizer per second of update time. */
+  updateSamplesPerSec: number;
+  outcomes: Record<string, number>;
+  /** env.aggregate over this iteration's training episodes, when the env defines it. */
+  envStats?: { [key: string]: JsonValue };
+  learners: Record<string, LearnerMetrics>;
+  eval?: Record<string, Record<string, EvalResult>>;
 }

@@ -21,12 +21,14 @@ import { describeChoice, type BackendChoice } from './backend';
 import { checkpointFile, loadRunState, RUN_STATE_FORMAT, saveRunState, snapshotRelPath, type RunState } from './run-state';
 import { loadCheckpoint, saveCheckpoint } from './checkpoint';
 import type { TrainConfig } from './config';
-import { emptyTally, summarizeTally, tallyEpisode, type LearnerTally } from './episode-stats';
+import { emptyTally, selfLabel, summarizeTally, tallyEpisode, type LearnerTally } from './episode-stats';
 import { evaluate, isSolo, type EvalResult } from './evaluate';
 import { FixedAgents } from './fixed-agents';
 import { Learner, type UpdateStats } from './learner';
 import { learningRate } from './lr-schedule';
-import { MetricsLog } from './metrics-log';
+import { MetricsLog, type IterationMetrics, type LearnerMetrics } from './metrics-log';
+
+export type { IterationMetrics, LearnerMetrics } from './metrics-log';
 import { initMlp, cloneWeights } from './mlp';
 import { checkLayout, inputSize, outputUnits, PolicyModel, type PolicyLayout } from './policy-model';
 import { probeLegalIndices, resolveActionSubset } from './action-subset';
@@ -59,40 +61,6 @@ export interface TrainerOptions {
   log?: (line: string) => void;
   onIteration?: (m: IterationMetrics) => void;
   signal?: AbortSignal;
-}
-
-/** One learner's line in the iteration metrics. */
-export interface LearnerMetrics {
-  training: boolean;
-  meanReturn: Record<string, number>;
-  winRate: Record<string, number>;
-  games: Record<string, number>;
-  updates: number;
-  update?: UpdateStats;
-}
-
-/** Metrics of one iteration (also the payload of the `training.iteration` bus event). */
-export interface IterationMetrics {
-  run: string;
-  env: string;
-  backend: string;
-  /** Iterations completed, this one included. */
-  iteration: number;
-  lr: number;
-  episodes: number;
-  samples: number;
-  seconds: number;
-  rolloutSeconds: number;
-  updateSeconds: number;
-  episodesPerSec: number;
-  samplesPerSec: number;
-  /** Samples × epochs through the optimizer per second of update time. */
-  updateSamplesPerSec: number;
-  outcomes: Record<string, number>;
-  /** env.aggregate over this iteration's training episodes, when the env defines it. */
-  envStats?: { [key: string]: JsonValue };
-  learners: Record<string, LearnerMetrics>;
-  eval?: Record<string, Record<string, EvalResult>>;
 }
 
 interface Snapshot {
@@ -425,13 +393,4 @@ export class Trainer {
   dispose(): void {
     for (const e of this.entries) e.learner.dispose();
   }
-}
-
-/** "self" when learners fill every seat, else "self/<names of the other agents>". */
-function selfLabel(agents: readonly Agent[], learnerSeats: Map<number, unknown>): string {
-  const others = new Set<string>();
-  agents.forEach((a, i) => {
-    if (!learnerSeats.has(i)) others.add(a.name);
-  });
-  return others.size ? `self/${[...others].sort().join('+')}` : 'self';
 }

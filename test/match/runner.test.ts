@@ -135,4 +135,19 @@ describe('events on the bus', () => {
     expect(seat0.filter((e: MatchEvent) => e.type === 'action').map((e) => (e as { seat: number }).seat)).toEqual([0]);
     expect(visibleTo(all, 'omniscient', teams)).toHaveLength(all.length);
   });
+
+  test('hidden-role envs publish agents without their seats', async () => {
+    const card = loadEnv('test/fixtures/hidden-card.js');
+    const hidden = { ...card, meta: { ...card.meta, hiddenRoles: true } };
+    const bus = new EventBus();
+    const rec = new MemoryRecorder(bus);
+    const b = scriptedAgent('b-bet', () => 1);
+    const a = scriptedAgent('a-bet', () => 1);
+    await runMatch({ env: hidden, params: {}, seed: 4, agents: [b, a], bus, matchId: 'h' });
+    await runMatch({ env: card, params: {}, seed: 4, agents: [b, a], bus, matchId: 'v' });
+    expect(rec.events('h')[1]).toMatchObject({ type: 'match.started', agents: ['a-bet', 'b-bet'], seatsHidden: true });
+    expect(rec.events('v')[1]).toMatchObject({ type: 'match.started', agents: ['b-bet', 'a-bet'] });
+    expect(rec.events('v')[1]).not.toHaveProperty('seatsHidden');
+  });
 });
+

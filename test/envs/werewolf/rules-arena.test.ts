@@ -106,7 +106,7 @@ describe('arena preset (Werewolf Arena rules)', () => {
     const g = game({ preset: 'arena', roles: ROLES, debateTurns: 0, maxRounds: 2 });
     let s = g.init(6);
     for (let round = 1; round <= 2; round++) {
-      s = next(g.env, s, { [askedTo(g.env, s, 'kill')]: T(5), 3: T(5), 2: T(round) });
+      s = next(g.env, s, { [askedTo(g.env, s, 'kill')]: T(5), 3: T(5), 2: T(round + 3) });
       s = next(g.env, s, Object.fromEntries([0, 1, 2, 3, 4, 5, 6, 7].map((v) => [v, T((v + 1) % 8)])));
     }
     expect(g.env.isTerminal(s)).toBe(true);

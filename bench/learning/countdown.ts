@@ -1,0 +1,193 @@
+/**
+ * Countdown learning tasks (tinyzero arithmetic: all four numbers used, + − × ÷, numbers 1–99,
+ * target 1–99; step actions, one attempt, no search).
+ *
+ * - solver: trained with GRPO (8 episodes per puzzle form a group) on solvable 4-number puzzles,
+ *   never on the 1,000 held-out ones; target: solves ≥ 50% of the held-out puzzles greedily.
+ * - co-evolution: a challenger proposes 4-number puzzles and the solver makes K = 8 attempts
+ *   (one GRPO group); both train. Target: the solver's success on the challenger's puzzles stays
+ *   within 30–70% while the puzzles get harder (exact solver's search effort up, a fixed
+ *   greedy solver's success down).
+ */
+import { createRegistry } from '../../src/catalog';
+import type { Agent } from '../../src/core/agent';
+import type { Env } from '../../src/core/env';
+import type { JsonValue } from '../../src/core/json';
+import type { Params } from '../../src/core/params';
+import { Rng, deriveSeed } from '../../src/core/rng';
+import { cloneWeights } from '../../src/train/mlp';
+import { policyAgent } from '../../src/train/policy-agents';
+import { PolicyModel } from '../../src/train/policy-model';
+import type { Trainer } from '../../src/train/trainer';
+import { cpuSeconds, greedyFrom, playEpisodes, train, withFilteredInit, type TaskReport } from './common';
+
+const ENV = 'countdown-v1';
+const BASE = { rules: 'tinyzero', contract: { count: 4 } };
+
+interface PuzzleSummary {
+  numbers: number[] | null;
+  target: number | null;
+  verdict: { reachable: boolean; nodes: number } | null;
+  solved: number;
+}
+
+const summaryOf = (env: Env, s: unknown) => env.summary(s) as unknown as PuzzleSummary;
+const keyOf = (p: PuzzleSummary) => `${[...(p.numbers ?? [])].sort((a, b) => a - b).join(',')}=${p.target}`;
+
+/** Mean solve rate of `solver` on `list` (one attempt each). */
+async function solveRate(env: Env, list: Params[], solver: Agent): Promise<number> {
+  const r = await playEpisodes(env, list, () => [solver], 3);
+  return r.summaries.reduce((s: number, x) => s + (x as unknown as PuzzleSummary).solved, 0) / list.length;
+}
+
+export async function countdownSolver(quick: boolean): Promise<TaskReport> {
+  const wall0 = performance.now();
+  const cpu0 = cpuSeconds();
+  const registry = createRegistry();
+  const { env, params } = registry.make(ENV, BASE);
+  const held: PuzzleSummary[] = [];
+  for (let k = 0; held.length < 1000; k++) {
+    const p = summaryOf(env, env.init(params, deriveSeed(4242, 'heldout', k)));
+    if (p.verdict?.reachable) held.push(p);
+  }
+  const heldKeys = new Set(held.map(keyOf));
+  const heldParams = held.map((p) => env.resolveParams({ ...BASE, numbers: p.numbers, target: p.target }));
+  const trainingEnv = withFilteredInit(env, (s) => {
+    const p = summaryOf(env, s);
+    return !p.verdict?.reachable || heldKeys.has(keyOf(p));
+  });
+  const curve: Record<string, JsonValue>[] = [];
+  const { trainer, metrics } = await train({
+    env: trainingEnv,
+    params,
+    registry,
+    roles: [['solver']],
+    iterations: quick ? 3 : 2000,
+    cpuBudget: cpu0 + 780,
+    config: {
+      algorithm: 'grpo',
+      seed: 3,
+      groupSize: 8,
+      episodesPerIteration: 512,
+      epochs: 2,
+      minibatchSize: 512,
+      hidden: [256, 256],
+      lr: 5e-4,
+      entropyCoef: 0.001,
+      actions: { solver: [[0, 90]] },
+      evalEvery: 0,
+    },
+    onIteration: async (m, t) => {
+      if (m.iteration % 50 !== 0 && !quick) return;
+      const rate = await solveRate(env, heldParams.slice(0, 200), greedyFrom(t, 'solver'));
+      curve.push({ iteration: m.iteration, trainingSolveRate: (m.envStats?.solveRate as number) ?? null, heldOutSolveRate: rate });
+      console.error(`iter ${m.iteration}: training success ${String(m.envStats?.solveRate)}, held-out greedy ${rate.toFixed(3)} (200 puzzles)`);
+    },
+  });
+  const trained = await solveRate(env, heldParams, greedyFrom(trainer, 'solver'));
+  const refs: Record<string, number> = {};
+  for (const b of ['greedy', 'random']) refs[b] = await solveRate(env, heldParams, (await registry.createAgent(b, { env, params, seed: 1 })).agent);
+  trainer.dispose();
+  return {
+    task: 'Countdown step-action solver: held-out solvable 4-number puzzles, one attempt',
+    targets: [{ name: 'held-out solve rate (greedy policy, one attempt)', value: trained, goal: '>= 0.50', pass: trained >= 0.5 }],
+    notes: [
+      '1,000 held-out solvable puzzles (tinyzero rules: all numbers used, numbers 1-99, target 1-99), never drawn in training',
+      `same puzzles: greedy baseline ${refs.greedy.toFixed(3)}, random ${refs.random.toFixed(3)}`,
+      `${metrics.length} iterations x 512 episodes`,
+    ],
+    wallSeconds: (performance.now() - wall0) / 1000,
+    cpuSeconds: cpuSeconds() - cpu0,
+    iterations: metrics.length,
+    curve,
+  };
+}
+
+/** A sampling agent from a learner's current weights (the challenger's puzzle distribution). */
+function sampledFrom(trainer: Trainer, id: string, seed: number): Agent {
+  const e = trainer.entries.find((x) => x.id === id)!;
+  return policyAgent(`sampled-${id}`, new PolicyModel(e.learner.layout, e.learner.model.encoder, cloneWeights(e.learner.weights)), Rng.fromSeed(seed));
+}
+
+export async function countdownCoevolution(quick: boolean): Promise<TaskReport> {
+  const wall0 = performance.now();
+  const cpu0 = cpuSeconds();
+  const registry = createRegistry();
+  const params0 = { ...BASE, roles: 'challenger-solver', attempts: 8 };
+  const { env, params } = registry.make(ENV, params0);
+  const greedy = (await registry.createAgent('greedy', { env, params, seed: 1 })).agent;
+  const curve: Record<string, JsonValue>[] = [];
+  const { trainer, metrics } = await train({
+    env,
+    params,
+    registry,
+    roles: [['challenger'], ['solver']],
+    iterations: quick ? 3 : 1000,
+    cpuBudget: cpu0 + 780,
+    config: {
+      algorithm: 'grpo',
+      seed: 5,
+      groupSize: 1,
+      episodesPerIteration: 128,
+      epochs: 2,
+      minibatchSize: 512,
+      hidden: [256, 256],
+      lr: 5e-4,
+      entropyCoef: 0.001,
+      actions: { solver: [[0, 90]], challenger: [[91, 189], [191, 289]] },
+      evalEvery: 0,
+    },
+    onIteration: async (m, t) => {
+      const s = m.envStats ?? {};
+      const point: Record<string, JsonValue> = {
+        iteration: m.iteration,
+        solveRate: s.solveRate ?? null,
+        meanSolverNodes: s.meanSolverNodes ?? null,
+        unsolvable: typeof s.unsolvableProposals === 'number' ? s.unsolvableProposals / m.episodes : null,
+      };
+      if (m.iteration % 25 === 0 || quick) {
+        const challenger = sampledFrom(t, 'challenger', m.iteration);
+        const r = await playEpisodes(env, Array.from({ length: 100 }, () => params), () => [challenger, greedy], m.iteration);
+        const agg = env.aggregate!(r.summaries) as Record<string, number>;
+        point.greedySolveRate = agg.solveRate;
+        console.error(`iter ${m.iteration}: solver success ${Number(s.solveRate).toFixed(3)}, search effort ${Number(s.meanSolverNodes).toFixed(1)}, unsolvable ${String(point.unsolvable)}, greedy solver on these puzzles ${agg.solveRate.toFixed(3)}`);
+      }
+      curve.push(point);
+    },
+  });
+  trainer.dispose();
+  const n = curve.length;
+  const windowMeans = (key: string, from: number, to: number) => {
+    const xs = curve.slice(from, to).map((p) => p[key]).filter((x): x is number => typeof x === 'number');
+    return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN;
+  };
+  const half = Math.floor(n / 2);
+  const windows: number[] = [];
+  for (let i = half; i < n; i += 10) windows.push(windowMeans('solveRate', i, Math.min(n, i + 10)));
+  const lo = Math.min(...windows);
+  const hi = Math.max(...windows);
+  const q = Math.max(1, Math.floor(n / 4));
+  const effort0 = windowMeans('meanSolverNodes', 0, q);
+  const effort1 = windowMeans('meanSolverNodes', n - q, n);
+  const greedyPts = curve.filter((p) => typeof p.greedySolveRate === 'number');
+  const g0 = greedyPts.length ? (greedyPts[0].greedySolveRate as number) : NaN;
+  const g1 = greedyPts.length ? (greedyPts[greedyPts.length - 1].greedySolveRate as number) : NaN;
+  return {
+    task: 'Countdown challenger + solver co-evolution (K = 8 attempts per puzzle)',
+    targets: [
+      { name: 'solver success, lowest 10-iteration window (second half)', value: lo, goal: '>= 0.30', pass: lo >= 0.3 },
+      { name: 'solver success, highest 10-iteration window (second half)', value: hi, goal: '<= 0.70', pass: hi <= 0.7 },
+      { name: 'exact solver search effort, last quarter / first quarter', value: effort1 / effort0, goal: '> 1', pass: effort1 > effort0 },
+      { name: 'fixed greedy solver success on the challenger\'s puzzles, last minus first', value: g1 - g0, goal: '< 0', pass: g1 < g0 },
+    ],
+    notes: [
+      `search effort (exact solver nodes): first quarter ${effort0.toFixed(1)}, last quarter ${effort1.toFixed(1)}`,
+      `greedy solver on the challenger's puzzles: ${g0.toFixed(3)} at the start, ${g1.toFixed(3)} at the end`,
+      `${metrics.length} iterations x 128 puzzles x 8 attempts`,
+    ],
+    wallSeconds: (performance.now() - wall0) / 1000,
+    cpuSeconds: cpuSeconds() - cpu0,
+    iterations: metrics.length,
+    curve,
+  };
+}

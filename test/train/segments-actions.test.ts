@@ -1,0 +1,87 @@
+import { resolveActionSubset, probeLegalIndices } from '../../src/train/action-subset';
+import { initMlp } from '../../src/train/mlp';
+import { legalFromObservation, PolicyModel } from '../../src/train/policy-model';
+import { SampleBuffer } from '../../src/train/sample-buffer';
+import { cutSegments, segmenterFor } from '../../src/train/segments';
+import { computeTargets } from '../../src/train/targets';
+import { fixtureEnv } from './fixtures/load';
+
+describe('segments (several tries in one seat episode)', () => {
+  const seg = segmenterFor('countdown-v1')!;
+
+  test('the countdown segmenter reads tries from observations and scores from the summary', () => {
+    expect(seg.key({ attemptsDone: 2 }, 'solver')).toBe(2);
+    expect(seg.key({ attemptsDone: 2 }, 'challenger')).toBeNull();
+    expect(seg.returns({ attempts: [{ score: 1 }, { score: 0.1 }] }, 'solver')).toEqual([1, 0.1]);
+    expect(seg.returns({ attempts: [{ score: 'x' }] }, 'solver')).toBeNull();
+  });
+
+  test('a trajectory is cut at key changes, each piece with its own return', () => {
+    const t = { indices: [4, 5, 6, 9, 10], keys: [0, 0, 1, 1, 2], role: 'solver', ret: 0.4, seat: 1 };
+    const out = cutSegments([t], seg, { attempts: [{ score: 1 }, { score: 0 }, { score: 0.1 }] }, 10);
+    expect(out.map((x) => [x.indices, x.ret])).toEqual([
+      [[4, 5], 10],
+      [[6, 9], 0],
+      [[10], 1],
+    ]);
+    // A count mismatch keeps the trajectory whole.
+    expect(cutSegments([t], seg, { attempts: [{ score: 1 }] }, 1)).toEqual([t]);
+  });
+
+  test('grpo groups by start observation: tries at one puzzle compare with each other', () => {
+    const buf = new SampleBuffer(2, 2);
+    const m = new Float32Array([1, 1]);
+    const puzzleA = new Float32Array([1, 0]);
+    const puzzleB = new Float32Array([0, 1]);
+    const add = (x: Float32Array, ret: number, group: string) => {
+      const t = buf.begin('solver', 0, 0, group);
+      t.indices.push(buf.push(x, m, 0, -0.7, 0));
+      t.ret = ret;
+    };
+    add(puzzleA, 1, 'g');
+    add(puzzleA, 0, 'g');
+    add(puzzleB, 1, 'g');
+    add(puzzleB, 1, 'g');
+    const byStart = computeTargets(buf, { algorithm: 'rloo', gamma: 1, lambda: 1, normalizeAdvantages: false });
+    expect(Array.from(byStart.advantages)).toEqual([1, -1, 0, 0]);
+    const bySeed = computeTargets(buf, { algorithm: 'rloo', gamma: 1, lambda: 1, normalizeAdvantages: false, groupBy: 'seed' });
+    // one group of four: 1 − 2/3, 0 − 1, 1 − 2/3, 1 − 2/3
+    expect(Array.from(bySeed.advantages).map((x) => +x.toFixed(6))).toEqual([0.333333, -1, 0.333333, 0.333333]);
+  });
+});
+
+describe('action subsets and legal indices from observations', () => {
+  const env = fixtureEnv('bandit-env');
+
+  test('explicit ranges per role, probed indices, and "all"', async () => {
+    const params = env.resolveParams({});
+    expect(await resolveActionSubset('all', env, params, ['agent'], async () => new Map())).toBeUndefined();
+    expect(await resolveActionSubset({ agent: [[1, 2]], other: [[0, 0]] }, env, params, ['agent'], async () => new Map())).toEqual([1, 2]);
+    const seen = await probeLegalIndices(env, params, 5, 1);
+    expect([...seen.get('agent')!].sort()).toEqual([0, 1, 2]);
+    expect(await resolveActionSubset('probe', env, params, ['agent'], async () => seen)).toEqual([0, 1, 2]);
+    await expect(resolveActionSubset({ agent: [[0, 9]] }, env, params, ['agent'], async () => seen)).rejects.toThrow(/index 4 is outside bandit-v1's 0..3/);
+  });
+
+  test('a model with a subset maps output units back to actions and masks the rest', () => {
+    const layout = { env: 'bandit-v1', roles: ['agent'], roleInput: false, obsSize: 2, numActions: 4, actions: [1, 2] };
+    const w = initMlp({ inputSize: 2, hidden: [4], outputSize: 3, activation: 'relu' }, 1, 0);
+    w.params[3][1] = 3; // unit 1 = action 2
+    const model = new PolicyModel(layout, env.encoder!, w);
+    model.prepare({ context: 0 }, [0, 1, 2], 'agent');
+    expect(Array.from(model.mask)).toEqual([1, 1]);
+    const step = model.decide(null);
+    expect([step.index, step.action]).toEqual([1, 2]);
+    expect(() => model.prepare({ context: 0 }, [0, 3], 'agent')).toThrow(/none of the 2 legal actions has an output/);
+  });
+
+  test('open action sets: legal indices from the observation', () => {
+    expect(legalFromObservation({ legal: [3, 5] })).toEqual([3, 5]);
+    expect(legalFromObservation({ legal: ['x'] })).toBeNull();
+    expect(legalFromObservation('text')).toBeNull();
+    const layout = { env: 'bandit-v1', roles: ['agent'], roleInput: false, obsSize: 2, numActions: 4 };
+    const model = new PolicyModel(layout, env.encoder!, initMlp({ inputSize: 2, hidden: [4], outputSize: 5, activation: 'relu' }, 1));
+    model.prepare({ context: 1, legal: [2] }, null, 'agent');
+    expect(model.decide(null).action).toBe(2);
+  });
+});
