@@ -124,7 +124,7 @@ export async function runLeague(o: LeagueRunOptions): Promise<LeagueRunResult> {
       const { agent } = await registry.createAgent(player.agent, { env, params, seed: deriveSeed(seed, 'agent', seat) });
       agents.push(pacedAgent(agent, config.paceMs));
     }
-    const matchId = `${config.name}#${idx}`;
+    const matchId = `${config.name}:${idx}`;
     const events: MatchEvent[] = [];
     let sub: Subscription | undefined;
     if (o.bus) sub = o.bus.match(matchId).subscribe((e) => events.push(e));

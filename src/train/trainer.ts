@@ -24,7 +24,7 @@ import type { TrainConfig } from './config';
 import { emptyTally, selfLabel, summarizeTally, tallyEpisode, type LearnerTally } from './episode-stats';
 import { evaluate, isSolo, type EvalResult } from './evaluate';
 import { FixedAgents } from './fixed-agents';
-import { Learner, type UpdateStats } from './learner';
+import { Learner } from './learner';
 import { learningRate } from './lr-schedule';
 import { MetricsLog, type IterationMetrics, type LearnerMetrics } from './metrics-log';
 

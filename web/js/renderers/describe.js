@@ -38,10 +38,17 @@ export function rolesFromEvents(events) {
   return created ? created.seats.map((s) => s.role) : null;
 }
 
-/** Agents from match.started (public). */
+/**
+ * Agent name per seat: from match.created when this view may see it (omniscient, or a finished
+ * match), else from match.started (public). With hidden roles, match.started lists the agents
+ * without their seats (`seatsHidden`), so seats get no name rather than a wrong one.
+ */
 export function agentsFromEvents(events, match) {
+  const created = events.find((e) => e.type === 'match.created');
+  if (created) return created.seats.map((s) => s.agent);
   const started = events.find((e) => e.type === 'match.started');
-  return started ? started.agents : match?.agents ?? [];
+  if (started) return started.seatsHidden ? started.agents.map(() => '') : started.agents;
+  return match?.agents ?? [];
 }
 
 /** Final returns, once a reward event is shown. */
