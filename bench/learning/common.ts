@@ -7,7 +7,7 @@ import type { Env, SeatInfo } from '../../src/core/env';
 import type { JsonValue } from '../../src/core/json';
 import type { Params } from '../../src/core/params';
 import type { Registry } from '../../src/core/registry';
-import { deriveSeed } from '../../src/core/rng';
+import { Rng, deriveSeed } from '../../src/core/rng';
 import { runMatch } from '../../src/match/runner';
 import { describeChoice, selectBackend } from '../../src/train/backend';
 import { resolveConfig, type TrainConfigInput } from '../../src/train/config';
@@ -98,12 +98,17 @@ export async function train(job: TrainJob): Promise<{ trainer: Trainer; metrics:
   return { trainer, metrics };
 }
 
-/** A greedy (argmax) agent from a learner's current weights (a frozen copy). */
-export function greedyFrom(trainer: Trainer, learnerId: string): Agent {
+/** An agent from a learner's current weights (a frozen copy): greedy, or sampling with `seed`. */
+export function policyFrom(trainer: Trainer, learnerId: string, seed: number | null = null): Agent {
   const e = trainer.entries.find((x) => x.id === learnerId);
   if (!e) throw new Error(`no learner ${learnerId}`);
   const model = new PolicyModel(e.learner.layout, e.learner.model.encoder, cloneWeights(e.learner.weights));
-  return policyAgent(`trained-${learnerId}`, model, null);
+  return policyAgent(`trained-${learnerId}`, model, seed === null ? null : Rng.fromSeed(seed));
+}
+
+/** A greedy (argmax) agent from a learner's current weights (a frozen copy). */
+export function greedyFrom(trainer: Trainer, learnerId: string): Agent {
+  return policyFrom(trainer, learnerId, null);
 }
 
 /** Plays one episode per params entry; returns the episode summaries, returns and seats. */

@@ -14,15 +14,11 @@ import type { Agent } from '../../src/core/agent';
 import type { Env } from '../../src/core/env';
 import type { JsonValue } from '../../src/core/json';
 import type { Params } from '../../src/core/params';
-import { Rng, deriveSeed } from '../../src/core/rng';
-import { cloneWeights } from '../../src/train/mlp';
-import { policyAgent } from '../../src/train/policy-agents';
-import { PolicyModel } from '../../src/train/policy-model';
-import type { Trainer } from '../../src/train/trainer';
-import { cpuSeconds, greedyFrom, playEpisodes, train, withFilteredInit, type TaskReport } from './common';
+import { deriveSeed } from '../../src/core/rng';
+import { cpuSeconds, greedyFrom, playEpisodes, policyFrom, train, withFilteredInit, type TaskReport } from './common';
 
 const ENV = 'countdown-v1';
-const BASE = { rules: 'tinyzero', contract: { count: 4 } };
+const BASE = { rules: process.env.COUNTDOWN_RULES ?? 'uk', contract: { count: 4 } };
 
 interface PuzzleSummary {
   numbers: number[] | null;
@@ -74,6 +70,7 @@ export async function countdownSolver(quick: boolean): Promise<TaskReport> {
       hidden: [256, 256],
       lr: 5e-4,
       entropyCoef: 0.001,
+      rewardScale: BASE.rules === 'uk' ? 0.1 : 1,
       actions: { solver: [[0, 90]] },
       evalEvery: 0,
     },
@@ -101,12 +98,6 @@ export async function countdownSolver(quick: boolean): Promise<TaskReport> {
     iterations: metrics.length,
     curve,
   };
-}
-
-/** A sampling agent from a learner's current weights (the challenger's puzzle distribution). */
-function sampledFrom(trainer: Trainer, id: string, seed: number): Agent {
-  const e = trainer.entries.find((x) => x.id === id)!;
-  return policyAgent(`sampled-${id}`, new PolicyModel(e.learner.layout, e.learner.model.encoder, cloneWeights(e.learner.weights)), Rng.fromSeed(seed));
 }
 
 export async function countdownCoevolution(quick: boolean): Promise<TaskReport> {
@@ -146,7 +137,7 @@ export async function countdownCoevolution(quick: boolean): Promise<TaskReport> 
         unsolvable: typeof s.unsolvableProposals === 'number' ? s.unsolvableProposals / m.episodes : null,
       };
       if (m.iteration % 25 === 0 || quick) {
-        const challenger = sampledFrom(t, 'challenger', m.iteration);
+        const challenger = policyFrom(t, 'challenger', m.iteration);
         const r = await playEpisodes(env, Array.from({ length: 100 }, () => params), () => [challenger, greedy], m.iteration);
         const agg = env.aggregate!(r.summaries) as Record<string, number>;
         point.greedySolveRate = agg.solveRate;

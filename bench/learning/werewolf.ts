@@ -7,6 +7,9 @@
  * 2. The werewolves train against the frozen trained villagers (loaded from phase 1's
  *    checkpoint through the `neural` agent). Target: they win it back (win rate above the
  *    trained villagers', i.e. above 50%).
+ *
+ * Trained policies play as trained: sampling from the policy (a hidden-information game's good
+ * policies are mixed); greedy (argmax) play is reported beside it.
  */
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
@@ -18,7 +21,7 @@ import type { JsonValue } from '../../src/core/json';
 import type { Params } from '../../src/core/params';
 import type { Registry } from '../../src/core/registry';
 import { checkpointFile } from '../../src/train/run-state';
-import { cpuSeconds, greedyFrom, playEpisodes, train, type TaskReport } from './common';
+import { cpuSeconds, greedyFrom, playEpisodes, policyFrom, train, type TaskReport } from './common';
 
 const ENV = 'werewolf-v1';
 const TOWN = ['villager', 'seer', 'doctor'];
@@ -56,51 +59,54 @@ export async function werewolfTask(quick: boolean): Promise<TaskReport> {
   console.error(`reference vs random wolves: rule-based villagers win ${refRule.toFixed(3)}, random villagers ${refRandom.toFixed(3)}`);
   const out = mkdtempSync(join(tmpdir(), 'arena-werewolf-'));
   const curve: Record<string, JsonValue>[] = [];
-  const common = { hidden: [128, 128], lr: 5e-4, entropyCoef: 0.01, evalEvery: 0, minibatchSize: 512, episodesPerIteration: 48, checkpointEvery: 1000 };
+  const common = { hidden: [128, 128], lr: 1e-3, entropyCoef: 0.01, evalEvery: 0, minibatchSize: 512, episodesPerIteration: 64, checkpointEvery: 100000 };
   // Phase 1: villagers.
   const p1 = await train({
     env,
     params,
     registry,
     roles: [TOWN],
-    iterations: quick ? 2 : 60,
-    cpuBudget: cpu0 + 400,
+    iterations: quick ? 2 : 1000,
+    cpuBudget: cpu0 + 420,
     outDir: join(out, 'villagers'),
     config: { ...common, seed: 11, roleAgents: { werewolf: 'random' } },
     onIteration: async (m, t) => {
-      if (m.iteration % 10 !== 0 && !quick) return;
-      const town = greedyFrom(t, TOWN.join('+'));
+      if (m.iteration % 20 !== 0 && !quick) return;
+      const town = policyFrom(t, TOWN.join('+'), m.iteration);
       const win = 1 - (await wolfWinRate(env, params, quick ? 10 : 100, (role, i) => (role === 'werewolf' ? random[i] : town)));
       curve.push({ phase: 'villagers', iteration: m.iteration, villagerWinRate: win });
       console.error(`villagers iter ${m.iteration}: win ${win.toFixed(3)} vs random wolves (100 games)`);
     },
   });
   p1.trainer.saveCheckpoints();
-  const town = greedyFrom(p1.trainer, TOWN.join('+'));
+  const town = policyFrom(p1.trainer, TOWN.join('+'), 7);
   const villagersWin = 1 - (await wolfWinRate(env, params, evalGames, (role, i) => (role === 'werewolf' ? random[i] : town)));
+  const townGreedy = greedyFrom(p1.trainer, TOWN.join('+'));
+  const villagersWinGreedy = 1 - (await wolfWinRate(env, params, evalGames, (role, i) => (role === 'werewolf' ? random[i] : townGreedy)));
   const townCkpt = checkpointFile(join(out, 'villagers'), TOWN.join('+'), 'latest');
   const iters1 = p1.trainer.iteration;
   p1.trainer.dispose();
   // Phase 2: wolves against the frozen trained villagers.
-  const neural = `neural:${JSON.stringify({ checkpoint: townCkpt })}`;
+  const neural = `neural:${JSON.stringify({ checkpoint: townCkpt, mode: 'sample' })}`;
   const p2 = await train({
     env,
     params,
     registry,
     roles: [['werewolf']],
-    iterations: quick ? 2 : 60,
-    cpuBudget: cpu0 + 800,
+    iterations: quick ? 2 : 1000,
+    cpuBudget: cpu0 + 780,
     config: { ...common, seed: 12, roleAgents: { villager: neural, seer: neural, doctor: neural }, baselines: [neural] },
     onIteration: async (m, t) => {
-      if (m.iteration % 10 !== 0 && !quick) return;
-      const wolf = greedyFrom(t, 'werewolf');
+      if (m.iteration % 20 !== 0 && !quick) return;
+      const wolf = policyFrom(t, 'werewolf', m.iteration);
       const win = await wolfWinRate(env, params, quick ? 10 : 100, (role) => (role === 'werewolf' ? wolf : town));
       curve.push({ phase: 'werewolves', iteration: m.iteration, wolfWinRate: win });
       console.error(`wolves iter ${m.iteration}: win ${win.toFixed(3)} vs trained villagers (100 games)`);
     },
   });
-  const wolf = greedyFrom(p2.trainer, 'werewolf');
+  const wolf = policyFrom(p2.trainer, 'werewolf', 8);
   const wolvesWin = await wolfWinRate(env, params, evalGames, (role) => (role === 'werewolf' ? wolf : town));
+  const wolvesWinGreedy = await wolfWinRate(env, params, evalGames, (role) => (role === 'werewolf' ? greedyFrom(p2.trainer, 'werewolf') : town));
   const iters2 = p2.trainer.iteration;
   p2.trainer.dispose();
   return {
@@ -110,8 +116,8 @@ export async function werewolfTask(quick: boolean): Promise<TaskReport> {
       { name: 'trained wolves win rate vs trained villagers', value: wolvesWin, goal: '> 0.5', pass: wolvesWin > 0.5 },
     ],
     notes: [
-      `${evalGames} held-out games each; villagers: trained ${villagersWin.toFixed(3)}, rule-based ${refRule.toFixed(3)}, random ${refRandom.toFixed(3)} (vs random wolves)`,
-      `wolves vs the trained villagers: random wolves ${(1 - villagersWin).toFixed(3)}, trained wolves ${wolvesWin.toFixed(3)}`,
+      `${evalGames} held-out games each; villagers vs random wolves: trained ${villagersWin.toFixed(3)} (greedy play ${villagersWinGreedy.toFixed(3)}), rule-based ${refRule.toFixed(3)}, random ${refRandom.toFixed(3)}`,
+      `wolves vs the trained villagers: random wolves ${(1 - villagersWin).toFixed(3)}, trained wolves ${wolvesWin.toFixed(3)} (greedy play ${wolvesWinGreedy.toFixed(3)})`,
       `iterations: villagers ${iters1}, wolves ${iters2}`,
     ],
     wallSeconds: (performance.now() - wall0) / 1000,

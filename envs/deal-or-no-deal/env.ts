@@ -92,6 +92,8 @@ export const dealOrNoDealEnv: EnvDefinition<DondState, unknown, DondObservation>
     maxLength: maxLengthOf,
     params: PARAM_SCHEMA,
   },
+  // A fixed `instance` names both private value vectors: spectators see that one is set, not which.
+  publicParams: (params: Params) => (params.instance === undefined ? params : { ...params, instance: 'hidden' }),
 
   init(params: Params, seed: Seed): DondState {
     const { cfg, fixed } = setupOf(params);

@@ -173,7 +173,10 @@ export const werewolfEnv: EnvDefinition<WerewolfState, WerewolfAction, WerewolfO
     utility: 'general-sum',
     maxLength: (params: Params) => maxSteps(resolveRules(params)),
     params: PARAM_SCHEMA,
+    checkParams: (params: Params) => void resolveRules(params),
   },
+  // A fixed deal (`roles`) is hidden information: spectators see every other param.
+  publicParams: ({ roles: _dealt, ...rest }: Params) => rest,
   init,
   seats: (s) => s.seats,
   toAct: (s) => s.act,

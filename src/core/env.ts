@@ -58,6 +58,11 @@ export interface EnvMeta {
   maxLength: number | ((params: Params) => number);
   /** Parameter schema with defaults; bad params get a ParamError naming the field. */
   params: ParamSchema;
+  /**
+   * Cross-field check of resolved params (contradictory fields): throw a ParamError naming the
+   * field. Run by `resolveParams`, so `make` and every command reject bad combinations up front.
+   */
+  checkParams?: (params: Params) => void;
 }
 
 /** Result of checking one action: accepted, or rejected with a human-readable reason. */
@@ -161,6 +166,12 @@ export interface EnvDefinition<S = any, A = any, O = any> {
    */
   aggregate?(summaries: readonly JsonValue[]): { [key: string]: JsonValue };
 
+  /**
+   * The params as spectators may see them (the public `match.started` event). Default: all of
+   * them. Hide params that fix private information (a dealt role, private values).
+   */
+  publicParams?(params: Params): Params;
+
   /** Visibility of an action event. Default: the acting seat only (actions are private until the env says otherwise). */
   actionVisibility?(state: S, seat: number, action: A): Visibility;
 
@@ -182,9 +193,9 @@ export interface EnvDefinition<S = any, A = any, O = any> {
 
 /** A normalized env: every member present. Built by `normalizeEnv`. */
 export type Env<S = any, A = any, O = any> = Required<
-  Omit<EnvDefinition<S, A, O>, 'legalActions' | 'sampleAction' | 'privateVariants' | 'encoder' | 'defaultAction' | 'forfeitReturns' | 'aggregate'>
+  Omit<EnvDefinition<S, A, O>, 'legalActions' | 'sampleAction' | 'privateVariants' | 'encoder' | 'defaultAction' | 'forfeitReturns' | 'aggregate' | 'publicParams'>
 > &
-  Pick<EnvDefinition<S, A, O>, 'legalActions' | 'sampleAction' | 'privateVariants' | 'encoder' | 'defaultAction' | 'forfeitReturns' | 'aggregate'> & {
+  Pick<EnvDefinition<S, A, O>, 'legalActions' | 'sampleAction' | 'privateVariants' | 'encoder' | 'defaultAction' | 'forfeitReturns' | 'aggregate' | 'publicParams'> & {
     /** Resolves and validates raw params (ParamError on bad input). */
     resolveParams(raw?: unknown): Params;
     /** meta.utility for these params. */

@@ -101,7 +101,12 @@ export function normalizeEnv<S, A, O>(def: EnvDefinition<S, A, O>): Env<S, A, O>
     privateVariants: def.privateVariants?.bind(def),
     aggregate: def.aggregate?.bind(def),
     encoder: def.encoder,
-    resolveParams: (raw?: unknown) => resolveParams(id, meta.params, raw),
+    publicParams: def.publicParams?.bind(def),
+    resolveParams: (raw?: unknown) => {
+      const params = resolveParams(id, meta.params, raw);
+      meta.checkParams?.(params);
+      return params;
+    },
     utilityFor,
     maxLengthFor,
   };

@@ -126,7 +126,7 @@ class MatchRun {
       throw new Error(`${env.meta.id}: ${this.seats.length} seats but ${this.agents.length} agents given`);
     }
     this.ctxs = this.seats.map(
-      (s, i) => new SeatContext(this.matchId, i, s.role, s.team, Rng.fromSeed(deriveSeed(o.seed, 'seat', i)), env, o.params),
+      (s, i) => new SeatContext(this.matchId, i, s.role, s.team, () => Rng.fromSeed(deriveSeed(o.seed, 'seat', i)), env, o.params),
     );
     const agentNames = this.agents.map((a) => a.name);
     if (this.bus?.active) {
@@ -143,7 +143,7 @@ class MatchRun {
         ...this.base('public'),
         type: 'match.started',
         env: env.meta.id,
-        params: o.params,
+        params: env.publicParams ? env.publicParams(o.params) : o.params,
         agents: hidden ? [...agentNames].sort() : agentNames,
         ...(hidden ? { seatsHidden: true } : {}),
       });
@@ -260,9 +260,9 @@ class MatchRun {
   /** Reason `action` is not acceptable for `seat`, or null when it is. */
   private rejection(seat: number, legal: readonly unknown[] | null, action: unknown): string | null {
     if (legal !== null && containsAction(legal, action)) return null;
+    // validateAction is authoritative: it may accept forms beyond the legal list (an act with free text).
     const check = this.env.validateAction(this.state, seat, action);
-    if (check.ok) return legal === null ? null : 'not in the legal action list';
-    return check.reason;
+    return check.ok ? null : check.reason;
   }
 
   /** Asks `seat` for an action: the answer, a promise of it (async agents), or FORFEIT. */

@@ -149,5 +149,33 @@ describe('events on the bus', () => {
     expect(rec.events('v')[1]).toMatchObject({ type: 'match.started', agents: ['b-bet', 'a-bet'] });
     expect(rec.events('v')[1]).not.toHaveProperty('seatsHidden');
   });
+
+  test('validateAction is authoritative: a form beyond the legal list (free text) is accepted', async () => {
+    const card = loadEnv('test/fixtures/hidden-card.js');
+    const talky = {
+      ...card,
+      validateAction: (st: unknown, seat: number, a: unknown) =>
+        typeof a === 'object' && a !== null && (a as { act: number }).act === 1 ? { ok: true as const } : card.validateAction(st, seat, a),
+      step: (st: unknown, actions: Record<number, unknown>) => {
+        const plain: Record<number, unknown> = {};
+        for (const [k, v] of Object.entries(actions)) plain[Number(k)] = typeof v === 'object' && v !== null ? (v as { act: number }).act : v;
+        return card.step(st, plain);
+      },
+    };
+    const speaker = scriptedAgent('speaker', () => ({ act: 1, text: 'I bet' }));
+    const r = await runMatch({ env: talky, params: {}, seed: 4, agents: [speaker, speaker] });
+    expect(r.code).toBe('ok');
+    expect(r.faults).toEqual([]);
+  });
+
+  test('publicParams redacts the public match.started params; match.created keeps them', async () => {
+    const card = loadEnv('test/fixtures/hidden-card.js');
+    const redacting = { ...card, publicParams: () => ({}) };
+    const bus = new EventBus();
+    const rec = new MemoryRecorder(bus);
+    await runMatch({ env: redacting, params: { secret: 1 }, seed: 4, agents: [paper, paper], bus, matchId: 'p', faultPolicy: { retries: 0, then: 'default' } });
+    expect(rec.events('p')[0]).toMatchObject({ type: 'match.created', params: { secret: 1 } });
+    expect(rec.events('p')[1]).toMatchObject({ type: 'match.started', params: {} });
+  });
 });
 

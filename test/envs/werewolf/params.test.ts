@@ -34,11 +34,20 @@ describe('werewolf-v1 params', () => {
     expect(() => make('werewolf-v1', raw)).toThrow(message);
   });
 
-  test('fields that contradict each other are rejected when the game starts, naming the field', () => {
-    const h = make('werewolf-v1', { composition: { werewolf: 1, villager: 3 }, roles: ['werewolf', 'villager', 'villager', 'seer'] });
-    expect(() => h.init(1)).toThrow(/param "roles" do not match "composition"/);
-    const w = make('werewolf-v1', { preset: 'witch-guard', composition: { werewolf: 1, seer: 1, witch: 1, guard: 1 } });
-    expect(() => w.init(1)).toThrow(/param "winRule" "villagers-dead" needs at least one plain villager/);
+  test('fields that contradict each other are rejected up front by make, naming the field', () => {
+    expect(() => make('werewolf-v1', { composition: { werewolf: 1, villager: 3 }, roles: ['werewolf', 'villager', 'villager', 'seer'] })).toThrow(
+      /param "roles" do not match "composition"/,
+    );
+    expect(() => make('werewolf-v1', { preset: 'witch-guard', composition: { werewolf: 1, seer: 1, witch: 1, guard: 1 } })).toThrow(
+      /param "winRule" "villagers-dead" needs at least one plain villager/,
+    );
+  });
+
+  test('a fixed deal is hidden from spectators; every other param is public', () => {
+    const roles = ['werewolf', 'werewolf', 'seer', 'doctor', 'villager', 'villager', 'villager', 'villager'];
+    const h = make('werewolf-v1', { roles });
+    expect(h.env.publicParams!(h.params)).not.toHaveProperty('roles');
+    expect(h.env.publicParams!(h.params)).toHaveProperty('preset', 'arena');
   });
 
   test('roles are dealt from the seed, or fixed per seat by the roles param', () => {
