@@ -14,6 +14,7 @@ import type { MatchRecord, PlayerRecord, Store } from '../src/store/store';
 import type { LeagueConfig } from './config';
 import { RatingBook } from './rating-book';
 import { pickSeats } from './seat-picker';
+import { LeagueLearners } from './learners';
 import { sidesOf } from './sides';
 import { forEachPairResult } from './pair-results';
 import { HeadToHead } from './matchmaking/head-to-head';
@@ -31,6 +32,12 @@ export interface LeagueRunOptions {
   onMatch?: (m: MatchRecord, done: number, total: number) => void;
   /** Play at most this many matches in this call (the budget still bounds the league). */
   maxMatches?: number;
+  /** Folder for learners' checkpoints and snapshots (default: next to the database, `<db>.learners/<league>`). */
+  workDir?: string;
+  /** Training backend for learners (default: the best available). */
+  backend?: string;
+  /** Progress lines (training backend, snapshots). */
+  log?: (line: string) => void;
 }
 
 /** What a run did. */
@@ -55,7 +62,9 @@ async function prepare(o: LeagueRunOptions): Promise<Prepared> {
   const { config, store, registry } = o;
   const env = await registry.resolveEnv(config.env);
   const params = env.resolveParams(config.params);
-  store.ensureLeague(config.name, config as unknown as JsonValue);
+  // Run-control fields (budget, pace) may change between runs; everything else defines the league.
+  const { budget: _budget, paceMs: _pace, ...identity } = config;
+  store.ensureLeague(config.name, identity as unknown as JsonValue);
   const allRoles = [...new Set(env.meta.roles.map((r) => r.name))];
   for (const p of config.players) {
     for (const r of p.roles ?? []) {
@@ -94,6 +103,21 @@ async function prepare(o: LeagueRunOptions): Promise<Prepared> {
 export async function runLeague(o: LeagueRunOptions): Promise<LeagueRunResult> {
   const { config, store, registry } = o;
   const { env, params, players } = await prepare(o);
+  const learners = await LeagueLearners.create({
+    config,
+    env,
+    params,
+    registry,
+    store,
+    workDir: o.workDir ?? `${store.db.name}.learners/${config.name}`,
+    bus: o.bus,
+    backend: o.backend,
+    log: o.log,
+  });
+  for (const p of learners.players()) {
+    store.addPlayer(config.name, p);
+    if (!players.some((x) => x.id === p.id)) players.push(p);
+  }
   const book = new RatingBook(config.ratings, store.ratings(config.name));
   const h2h = new HeadToHead();
   for (const m of store.matches(config.name)) forEachPairResult(m, (a, b, score) => h2h.record(a.player, b.player, score));
@@ -102,73 +126,82 @@ export async function runLeague(o: LeagueRunOptions): Promise<LeagueRunResult> {
   let completed = store.matchCount(config.name);
   let played = 0;
   let stopped = false;
-  while (completed < budget && (o.maxMatches === undefined || played < o.maxMatches)) {
-    if (o.signal?.aborted) {
-      stopped = true;
-      break;
-    }
-    const idx = completed;
-    const seed = deriveSeed(config.seed, 'match', idx);
-    const seats: readonly SeatInfo[] = env.seats(env.init(params, seed));
-    const chosen = pickSeats({
-      matchmaking: config.matchmaking,
-      seats,
-      players,
-      book,
-      h2h,
-      rng: Rng.fromSeed(deriveSeed(config.seed, 'pairing', idx)),
-    });
-    const agents: Agent[] = [];
-    for (let seat = 0; seat < seats.length; seat++) {
-      const player = chosen[seat];
-      const { agent } = await registry.createAgent(player.agent, { env, params, seed: deriveSeed(seed, 'agent', seat) });
-      agents.push(pacedAgent(agent, config.paceMs));
-    }
-    const matchId = `${config.name}:${idx}`;
-    const events: MatchEvent[] = [];
-    let sub: Subscription | undefined;
-    if (o.bus) sub = o.bus.match(matchId).subscribe((e) => events.push(e));
-    const startedAt = Date.now();
-    const result = await runMatch({ env, params, seed, agents, matchId, bus: o.bus, deadlineMs: config.deadlineMs, faultPolicy, signal: o.signal });
-    sub?.unsubscribe();
-    if (result.code === 'aborted') {
-      stopped = true;
-      break;
-    }
-    const seatRecords = seats.map((s, i) => ({ player: chosen[i].id, role: s.role, team: s.team }));
-    const update = book.record(idx, matchId, env.meta.id, sidesOf(seats, result.returns), chosen.map((p) => p.id));
-    const record: MatchRecord = {
-      league: config.name,
-      idx,
-      id: matchId,
-      env: env.meta.id,
-      params: params as JsonValue,
-      seed,
-      seats: seatRecords,
-      returns: result.returns,
-      outcome: result.outcome,
-      code: result.code,
-      length: result.length,
-      faults: result.faults,
-      summary: result.summary,
-      startedAt,
-      endedAt: Date.now(),
-    };
-    store.recordMatch(record, events, update.ratings, update.history);
-    forEachPairResult(record, (a, b, score) => h2h.record(a.player, b.player, score));
-    completed++;
-    played++;
-    if (o.bus?.active) {
-      o.bus.publish({
-        type: 'rating.updated',
-        matchId: config.name,
-        seq: idx,
-        time: Date.now(),
-        visibility: 'public',
-        data: { match: matchId, ratings: update.ratings.map((r) => ({ system: r.system, player: r.player, role: r.role, value: r.value })) },
+  try {
+    while (completed < budget && (o.maxMatches === undefined || played < o.maxMatches)) {
+      if (o.signal?.aborted) {
+        stopped = true;
+        break;
+      }
+      const idx = completed;
+      const seed = deriveSeed(config.seed, 'match', idx);
+      const seats: readonly SeatInfo[] = env.seats(env.init(params, seed));
+      const chosen = pickSeats({
+        matchmaking: config.matchmaking,
+        seats,
+        players,
+        book,
+        h2h,
+        rng: Rng.fromSeed(deriveSeed(config.seed, 'pairing', idx)),
       });
+      const agents: Agent[] = [];
+      for (let seat = 0; seat < seats.length; seat++) {
+        const player = chosen[seat];
+        const agentSeed = deriveSeed(seed, 'agent', seat);
+        const agent = learners.agentFor(player.id, agentSeed) ?? (await registry.createAgent(player.agent, { env, params, seed: agentSeed })).agent;
+        agents.push(pacedAgent(agent, config.paceMs));
+      }
+      const matchId = `${config.name}:${idx}`;
+      const events: MatchEvent[] = [];
+      let sub: Subscription | undefined;
+      if (o.bus) sub = o.bus.match(matchId).subscribe((e) => events.push(e));
+      const startedAt = Date.now();
+      const result = await runMatch({ env, params, seed, agents, matchId, bus: o.bus, deadlineMs: config.deadlineMs, faultPolicy, signal: o.signal });
+      sub?.unsubscribe();
+      if (result.code === 'aborted') {
+        stopped = true;
+        break;
+      }
+      const seatRecords = seats.map((s, i) => ({ player: chosen[i].id, role: s.role, team: s.team }));
+      const update = book.record(idx, matchId, env.meta.id, sidesOf(seats, result.returns), chosen.map((p) => p.id));
+      const record: MatchRecord = {
+        league: config.name,
+        idx,
+        id: matchId,
+        env: env.meta.id,
+        params: params as JsonValue,
+        seed,
+        seats: seatRecords,
+        returns: result.returns,
+        outcome: result.outcome,
+        code: result.code,
+        length: result.length,
+        faults: result.faults,
+        summary: result.summary,
+        startedAt,
+        endedAt: Date.now(),
+      };
+      store.recordMatch(record, events, update.ratings, update.history);
+      forEachPairResult(record, (a, b, score) => h2h.record(a.player, b.player, score));
+      completed++;
+      played++;
+      if (o.bus?.active) {
+        o.bus.publish({
+          type: 'rating.updated',
+          matchId: config.name,
+          seq: idx,
+          time: Date.now(),
+          visibility: 'public',
+          data: { match: matchId, ratings: update.ratings.map((r) => ({ system: r.system, player: r.player, role: r.role, value: r.value })) },
+        });
+      }
+      o.onMatch?.(record, completed, budget);
+      for (const snap of await learners.afterMatch(idx + 1, h2h)) {
+        players.push(snap);
+        o.log?.(`league ${config.name}: snapshot ${snap.id} joined (parent ${snap.parent})`);
+      }
     }
-    o.onMatch?.(record, completed, budget);
+  } finally {
+    learners.dispose();
   }
   return { played, completed, budget, stopped };
 }

@@ -18,7 +18,7 @@ import { deriveSeed } from '../../src/core/rng';
 import { cpuSeconds, greedyFrom, playEpisodes, policyFrom, train, withFilteredInit, type TaskReport } from './common';
 
 const ENV = 'countdown-v1';
-const BASE = { rules: process.env.COUNTDOWN_RULES ?? 'uk', contract: { count: 4 } };
+const BASE = { rules: process.env.COUNTDOWN_RULES ?? 'tinyzero', contract: { count: 4 } };
 
 interface PuzzleSummary {
   numbers: number[] | null;
@@ -124,7 +124,7 @@ export async function countdownCoevolution(quick: boolean): Promise<TaskReport> 
       minibatchSize: 512,
       hidden: [256, 256],
       lr: 5e-4,
-      entropyCoef: 0.001,
+      entropyCoef: 0.01,
       actions: { solver: [[0, 90]], challenger: [[91, 189], [191, 289]] },
       evalEvery: 0,
     },

@@ -119,12 +119,12 @@ export async function dondCompete(quick: boolean): Promise<TaskReport> {
     params,
     registry,
     roles: [['negotiator']],
-    opponents: ['baselines', 'self'],
-    iterations: quick ? 3 : 240,
+    opponents: ['baselines', 'baselines', 'self'],
+    iterations: quick ? 3 : 1000,
     cpuBudget: cpu0 + 780,
     config: { seed: 2, episodesPerIteration: 256, hidden: [256, 256], lr: 3e-4, actions: { negotiator: [[0, 120]] }, evalEvery: 0, entropyCoef: 0.01, rewardScale: 0.1, baselines },
     onIteration: async (m, t) => {
-      if (m.iteration % 40 !== 0 && !quick) return;
+      if (m.iteration % 100 !== 0 && !quick) return;
       const me = greedyFrom(t, 'negotiator');
       const point: Record<string, JsonValue> = { iteration: m.iteration };
       for (const b of baselines) {

@@ -10,13 +10,14 @@ import { playCommand } from './commands/play';
 import { replayCommand } from './commands/replay';
 import { DEFAULT_DB, leagueExportCommand, leagueMatchesCommand, leagueRunCommand, leagueTableCommand } from './commands/league';
 import { LeagueConfigError } from '../../league/config';
+import { StoreConflictError } from '../store/store';
 import { demoCommand } from './commands/demo';
 import { packageRoot } from '../package-root';
 import { parseIntOption, UsageError } from './options';
 
 /** Errors that are the user's input, printed as one line (exit 2) instead of a stack trace. */
 function isUserError(e: unknown): e is Error {
-  return e instanceof UsageError || e instanceof LeagueConfigError || e instanceof ParamError || e instanceof RegistryError || e instanceof EnvDefinitionError;
+  return e instanceof UsageError || e instanceof LeagueConfigError || e instanceof StoreConflictError || e instanceof ParamError || e instanceof RegistryError || e instanceof EnvDefinitionError;
 }
 
 /** Builds the `arena` command; `exit` receives the exit code. */
@@ -92,6 +93,7 @@ export function buildProgram(exit: (code: number) => void): Command {
     .requiredOption('--config <file>', 'league config (JSON)')
     .option('--db <file>', 'SQLite database', DEFAULT_DB)
     .option('--quiet', 'no progress display')
+    .option('--backend <name>', 'training backend for learners: tfjs-node-gpu, tfjs-node, wasm, cpu (default: the best available)')
     .action(async (o) => exit(await leagueRunCommand(registry, o)));
   league
     .command('table')

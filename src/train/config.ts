@@ -63,6 +63,10 @@ export const TrainConfigSchema = z
     probeEpisodes: positiveInt.default(200),
     /** Initial scale of the policy logits' weights (small = near-uniform start). */
     policyInitScale: z.number().positive().default(0.01),
+    /** Per-learner overrides by learner id (roles joined by "+"): entropy bonus, epochs, LR multiplier. */
+    learners: z
+      .record(z.string(), z.object({ entropyCoef: z.number().nonnegative().optional(), epochs: positiveInt.optional(), lrScale: z.number().positive().optional() }).strict())
+      .default({}),
     /** Evaluate every N iterations (0: never) with `evalEpisodes` episodes per baseline. */
     evalEvery: nonNegInt.default(10),
     evalEpisodes: positiveInt.default(100),

@@ -321,14 +321,15 @@ export class Trainer {
       const m: LearnerMetrics = { training, ...s, updates: e.learner.updates };
       if (training && e.buf.size > 0) {
         const targets = computeTargets(e.buf, { algorithm: cfg.algorithm, gamma: cfg.gamma, lambda: cfg.lambda, normalizeAdvantages: cfg.normalizeAdvantages, groupBy: cfg.groupBy });
+        const own = cfg.learners[e.id] ?? {};
         m.update = e.learner.update(e.buf, targets, {
           clip: cfg.clip,
           valueCoef: cfg.valueCoef,
-          entropyCoef: cfg.entropyCoef,
-          epochs: cfg.epochs,
+          entropyCoef: own.entropyCoef ?? cfg.entropyCoef,
+          epochs: own.epochs ?? cfg.epochs,
           minibatchSize: cfg.minibatchSize,
           targetKl: cfg.targetKl,
-          lr,
+          lr: lr * (own.lrScale ?? 1),
           seed: deriveSeed(cfg.seed, 'shuffle', it, e.id),
         });
         m.updates = e.learner.updates;

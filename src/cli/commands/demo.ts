@@ -57,7 +57,7 @@ export async function demoCommand(registry: Registry, root: string, args: DemoAr
   try {
     await Promise.all(
       demoConfigs(root, args).map((config) =>
-        runLeague({ config, store, registry, bus, signal: ac.signal, onMatch: () => matches++ }).catch((e: Error) => {
+        runLeague({ config, store, registry, bus, signal: ac.signal, log: (l) => process.stderr.write(`${l}\n`), onMatch: () => matches++ }).catch((e: Error) => {
           process.stderr.write(`demo league ${config.name} stopped: ${e.message}\n`);
         }),
       ),

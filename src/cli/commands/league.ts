@@ -36,6 +36,7 @@ export interface LeagueRunArgs {
   config: string;
   db: string;
   quiet?: boolean;
+  backend?: string;
 }
 
 /** `arena league run --config FILE [--db FILE]`: runs or resumes a league; Ctrl-C stops cleanly after the current match. */
@@ -60,6 +61,8 @@ export async function leagueRunCommand(registry: Registry, args: LeagueRunArgs):
       registry,
       bus: new EventBus(),
       signal: ac.signal,
+      backend: args.backend,
+      log: (line) => process.stderr.write(`${line}\n`),
       onMatch: (m) => progress.tick(1, `${m.outcome}`),
     });
     progress.stop();
