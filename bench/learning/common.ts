@@ -63,6 +63,8 @@ export interface TrainJob {
   outDir?: string;
   /** Stop early when this process has used this many CPU seconds. */
   cpuBudget: number;
+  /** Called once the trainer exists, before the first iteration (e.g. to start from given weights). */
+  prepare?: (t: Trainer) => void;
   /** Called after each iteration (progress line, curve points). */
   onIteration?: (m: IterationMetrics, t: Trainer) => void | Promise<void>;
 }
@@ -86,6 +88,7 @@ export async function train(job: TrainJob): Promise<{ trainer: Trainer; metrics:
     outDir: job.outDir,
     signal: controller.signal,
   });
+  job.prepare?.(trainer);
   while (trainer.iteration < job.iterations) {
     const m = await trainer.step();
     metrics.push(m);

@@ -5,9 +5,11 @@
  * - solver: trained with GRPO (8 episodes per puzzle form a group) on solvable 4-number puzzles,
  *   never on the 1,000 held-out ones; target: solves ≥ 50% of the held-out puzzles greedily.
  * - co-evolution: a challenger proposes 4-number puzzles and the solver makes K = 8 attempts
- *   (one GRPO group); both train. Target: the solver's success on the challenger's puzzles stays
- *   within 30–70% while the puzzles get harder (exact solver's search effort up, a fixed
- *   greedy solver's success down).
+ *   (one GRPO group); both train. The solver starts from a short warm-up on the generator's
+ *   puzzles (a solver that solves nothing gives the challenger no puzzle worth proposing but
+ *   trivial ones). Target: the solver's success on the challenger's puzzles stays within 30–70%
+ *   while the puzzles get harder (exact solver's search effort up, a fixed greedy solver's
+ *   success down).
  */
 import { createRegistry } from '../../src/catalog';
 import type { Agent } from '../../src/core/agent';
@@ -107,11 +109,25 @@ export async function countdownCoevolution(quick: boolean): Promise<TaskReport> 
   const params0 = { ...BASE, roles: 'challenger-solver', attempts: 8 };
   const { env, params } = registry.make(ENV, params0);
   const greedy = (await registry.createAgent('greedy', { env, params, seed: 1 })).agent;
+  // Warm-up: the solver alone on the generator's puzzles (GRPO, 8 tries per puzzle).
+  const solo = registry.make(ENV, BASE);
+  const warm = await train({
+    env: withFilteredInit(solo.env, (st) => !summaryOf(solo.env, st).verdict?.reachable),
+    params: solo.params,
+    registry,
+    roles: [['solver']],
+    iterations: quick ? 2 : 1000,
+    cpuBudget: cpu0 + (quick ? 1e9 : 240),
+    config: { algorithm: 'grpo', seed: 4, groupSize: 8, episodesPerIteration: 512, epochs: 2, minibatchSize: 512, hidden: [256, 256], lr: 5e-4, entropyCoef: 0.001, actions: { solver: [[0, 90]] }, evalEvery: 0 },
+  });
+  const warmWeights = warm.trainer.entries[0].learner.weights;
+  const warmIterations = warm.trainer.iteration;
   const curve: Record<string, JsonValue>[] = [];
   const { trainer, metrics } = await train({
     env,
     params,
     registry,
+    prepare: (t) => t.entries.find((e) => e.id === 'solver')!.learner.restore(warmWeights, undefined),
     roles: [['challenger'], ['solver']],
     iterations: quick ? 3 : 1000,
     cpuBudget: cpu0 + 780,
@@ -124,7 +140,8 @@ export async function countdownCoevolution(quick: boolean): Promise<TaskReport> 
       minibatchSize: 512,
       hidden: [256, 256],
       lr: 5e-4,
-      entropyCoef: 0.01,
+      entropyCoef: 0.001,
+      learners: { challenger: { entropyCoef: 0.02, lrScale: 0.5 } },
       actions: { solver: [[0, 90]], challenger: [[91, 189], [191, 289]] },
       evalEvery: 0,
     },
@@ -147,6 +164,7 @@ export async function countdownCoevolution(quick: boolean): Promise<TaskReport> 
     },
   });
   trainer.dispose();
+  warm.trainer.dispose();
   const n = curve.length;
   const windowMeans = (key: string, from: number, to: number) => {
     const xs = curve.slice(from, to).map((p) => p[key]).filter((x): x is number => typeof x === 'number');
@@ -174,7 +192,7 @@ export async function countdownCoevolution(quick: boolean): Promise<TaskReport> 
     notes: [
       `search effort (exact solver nodes): first quarter ${effort0.toFixed(1)}, last quarter ${effort1.toFixed(1)}`,
       `greedy solver on the challenger's puzzles: ${g0.toFixed(3)} at the start, ${g1.toFixed(3)} at the end`,
-      `${metrics.length} iterations x 128 puzzles x 8 attempts`,
+      `solver warm-up: ${warmIterations} iterations x 512 generator puzzles; co-evolution: ${metrics.length} iterations x 128 puzzles x 8 attempts`,
     ],
     wallSeconds: (performance.now() - wall0) / 1000,
     cpuSeconds: cpuSeconds() - cpu0,

@@ -67,15 +67,19 @@ export interface MessageEvent extends EventBase {
   text: string;
   data: { [key: string]: JsonValue };
 }
-/** A seat's illegal action, thrown error or timeout, and what the policy did about it. */
-export interface FaultEvent extends EventBase {
-  type: 'fault';
+/** One recorded misbehaviour of a seat: illegal action, thrown error or timeout, and what the fault policy did. */
+export interface FaultRecord {
   step: number;
   seat: number;
   kind: FaultKind;
   reason: string;
   attempt: number;
   resolution: 'retry' | 'default-action' | 'forfeit';
+}
+
+/** A fault, on the stream (private to the seat). */
+export interface FaultEvent extends EventBase, FaultRecord {
+  type: 'fault';
 }
 /** Public: final returns, one per seat. */
 export interface RewardEvent extends EventBase {
@@ -95,10 +99,22 @@ export interface MatchEnded extends EventBase {
 }
 
 /** League/training-level events (matchId holds the league or run id). Payload is free JSON. */
-export interface LeagueEvent extends EventBase {
-  type: 'rating.updated' | 'snapshot.added' | 'training.iteration';
+interface LeagueEventBase extends EventBase {
   data: { [key: string]: JsonValue };
 }
+/** Ratings changed after a league match. */
+export interface RatingUpdated extends LeagueEventBase {
+  type: 'rating.updated';
+}
+/** A learner's frozen snapshot joined the league. */
+export interface SnapshotAdded extends LeagueEventBase {
+  type: 'snapshot.added';
+}
+/** One training iteration's metrics. */
+export interface TrainingIteration extends LeagueEventBase {
+  type: 'training.iteration';
+}
+export type LeagueEvent = RatingUpdated | SnapshotAdded | TrainingIteration;
 
 export type MatchEvent =
   | MatchCreated

@@ -1,4 +1,3 @@
-import type { FaultKind } from '../core/events';
 
 /**
  * What the runner does when a seat answers with an illegal action, throws, or misses its
@@ -12,15 +11,7 @@ export interface FaultPolicy {
 
 export const DEFAULT_FAULT_POLICY: FaultPolicy = { retries: 0, then: 'forfeit' };
 
-/** One recorded misbehaviour of a seat. */
-export interface FaultRecord {
-  step: number;
-  seat: number;
-  kind: FaultKind;
-  reason: string;
-  attempt: number;
-  resolution: 'retry' | 'default-action' | 'forfeit';
-}
+export type { FaultRecord } from '../core/events';
 
 /** Parses "retry:2,forfeit" / "default" / "forfeit" (CLI form); throws naming the bad part. */
 export function parseFaultPolicy(text: string): FaultPolicy {

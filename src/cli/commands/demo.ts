@@ -7,6 +7,7 @@ import { startServer } from '../../server/start-server';
 import { leagueLeaderboardProvider } from '../../server/league-leaderboard';
 import { parseLeagueConfig, type LeagueConfig } from '../../../league/config';
 import { runLeague } from '../../../league/league-run';
+import { stopOnSignals } from '../stop-signal';
 
 /** The demo's league configs, in examples/leagues/ (one per env). */
 export const DEMO_LEAGUES = ['countdown', 'deal-or-no-deal', 'werewolf'] as const;
@@ -44,28 +45,20 @@ export async function demoCommand(registry: Registry, root: string, args: DemoAr
   const server = await startServer({ bus, store, port: args.port, host: args.host, leaderboard: leagueLeaderboardProvider(store, { resamples: 200 }) });
   process.stdout.write(`selfplay-arena demo: watch live at ${server.url}\n`);
   process.stdout.write(`  leagues ${DEMO_LEAGUES.map((l) => `demo-${l}`).join(', ')} on ${args.db}; Ctrl-C to stop (rerun to resume)\n`);
-  const ac = new AbortController();
-  const stop = () => {
-    if (ac.signal.aborted) process.exit(130);
-    process.stderr.write('\nstopping after the current matches...\n');
-    ac.abort();
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  const stop = stopOnSignals('stopping after the current matches');
   let matches = 0;
   const timer = setInterval(() => process.stderr.write(`demo: ${matches} matches played\n`), 30_000);
   try {
     await Promise.all(
       demoConfigs(root, args).map((config) =>
-        runLeague({ config, store, registry, bus, signal: ac.signal, log: (l) => process.stderr.write(`${l}\n`), onMatch: () => matches++ }).catch((e: Error) => {
+        runLeague({ config, store, registry, bus, signal: stop.signal, log: (l) => process.stderr.write(`${l}\n`), onMatch: () => matches++ }).catch((e: Error) => {
           process.stderr.write(`demo league ${config.name} stopped: ${e.message}\n`);
         }),
       ),
     );
   } finally {
     clearInterval(timer);
-    process.off('SIGINT', stop);
-    process.off('SIGTERM', stop);
+    stop.dispose();
     await server.close();
     store.close();
   }

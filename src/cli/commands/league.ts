@@ -7,6 +7,7 @@ import { leaderboard, type LeaderboardRow } from '../../../league/leaderboard';
 import { runLeague } from '../../../league/league-run';
 import { parseJsonOption, UsageError } from '../options';
 import { createProgress } from '../progress';
+import { stopOnSignals } from '../stop-signal';
 
 /** The database used when --db is not given: a file in the working directory. */
 export const DEFAULT_DB = 'arena.db';
@@ -43,14 +44,7 @@ export interface LeagueRunArgs {
 export async function leagueRunCommand(registry: Registry, args: LeagueRunArgs): Promise<number> {
   const config = loadConfig(args.config);
   const store = new Store(args.db);
-  const ac = new AbortController();
-  const onSignal = () => {
-    if (ac.signal.aborted) process.exit(130);
-    process.stderr.write('\nstopping after the current match (Ctrl-C again to quit now)...\n');
-    ac.abort();
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  const stop = stopOnSignals('stopping after the current match');
   const done0 = store.matchCount(config.name);
   if (done0 > 0) process.stderr.write(`resuming league "${config.name}" at match ${done0}/${config.budget.matches}\n`);
   const progress = createProgress(`league ${config.name}`, config.budget.matches - done0, { quiet: args.quiet, everyMs: 5000 });
@@ -60,7 +54,7 @@ export async function leagueRunCommand(registry: Registry, args: LeagueRunArgs):
       store,
       registry,
       bus: new EventBus(),
-      signal: ac.signal,
+      signal: stop.signal,
       backend: args.backend,
       log: (line) => process.stderr.write(`${line}\n`),
       onMatch: (m) => progress.tick(1, `${m.outcome}`),
@@ -68,8 +62,7 @@ export async function leagueRunCommand(registry: Registry, args: LeagueRunArgs):
     progress.stop();
     process.stderr.write(`league "${config.name}": ${r.completed}/${r.budget} matches (${r.played} this run)${r.stopped ? ', stopped' : ''}\n`);
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    stop.dispose();
     store.close();
   }
   return 0;

@@ -1,43 +1,8 @@
 import { arena, jsonLines } from '../../cli/helpers';
+import { bruteUk } from './brute-force';
 
 // The CLI runs the compiled dist/ (built by `npm ci` / `npm run build`).
 
-/**
- * Independent brute force for the uk rules, written here and nowhere else: every pair of
- * numbers, every operator, recursively (every value made along the way is a possible answer).
- * Returns the best distance to the target. Hot loops avoid globals such as Math: global
- * lookups are slow inside jest's vm context.
- */
-function bruteDistance(numbers: readonly number[], target: number): number {
-  const pool = numbers.slice();
-  let best = Infinity;
-  for (const x of pool) best = Math.min(best, Math.abs(x - target));
-  const rec = (n: number): boolean => {
-    for (let i = 0; i < n; i++) {
-      for (let j = i + 1; j < n; j++) {
-        const a = pool[i];
-        const b = pool[j];
-        pool[j] = pool[n - 1];
-        for (const r of [a + b, a * b, a - b, b - a, a % b === 0 ? a / b : 0, b % a === 0 ? b / a : 0]) {
-          if (r <= 0) continue;
-          const d = r > target ? r - target : target - r;
-          if (d < best) best = d;
-          pool[i] = r;
-          if (best === 0 || (n > 2 && rec(n - 1))) {
-            pool[i] = a;
-            pool[j] = b;
-            return true;
-          }
-        }
-        pool[i] = a;
-        pool[j] = b;
-      }
-    }
-    return false;
-  };
-  rec(pool.length);
-  return best;
-}
 
 type Line = {
   episode: number;
@@ -68,7 +33,7 @@ describe('arena play countdown-v1 (CLI)', () => {
       expect(s.attempts).toHaveLength(1);
       expect(typeof s.attempts[0].answer).toBe('string');
       expect(typeof s.verdict.expression).toBe('string');
-      const d = bruteDistance(s.numbers, s.target);
+      const d = bruteUk(s.numbers, s.target);
       if (d === 0) bruteReachable++;
       if (s.verdict.reachable) reachable++;
       if (s.attempts[0].correct && s.attempts[0].score === 10) solved++;
