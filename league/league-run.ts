@@ -114,6 +114,7 @@ export async function runLeague(o: LeagueRunOptions): Promise<LeagueRunResult> {
     backend: o.backend,
     log: o.log,
   });
+  const learnerTypes = new Map(config.learners.map((l) => [l.id, l.type]));
   for (const p of learners.players()) {
     store.addPlayer(config.name, p);
     if (!players.some((x) => x.id === p.id)) players.push(p);
@@ -142,6 +143,7 @@ export async function runLeague(o: LeagueRunOptions): Promise<LeagueRunResult> {
         book,
         h2h,
         rng: Rng.fromSeed(deriveSeed(config.seed, 'pairing', idx)),
+        learnerTypes,
       });
       const agents: Agent[] = [];
       for (let seat = 0; seat < seats.length; seat++) {

@@ -6,6 +6,10 @@ import { EventBus } from '../../src/bus/event-bus';
 import { Store } from '../../src/store/store';
 import { parseLeagueConfig } from '../../league/config';
 import { runLeague } from '../../league/league-run';
+import { pickSeats } from '../../league/seat-picker';
+import { RatingBook } from '../../league/rating-book';
+import { HeadToHead } from '../../league/matchmaking/head-to-head';
+import { Rng } from '../../src/core/rng';
 
 function config(budget: number) {
   return parseLeagueConfig({
@@ -52,5 +56,28 @@ describe('league learners', () => {
     // a frozen snapshot plays league matches through the neural agent
     expect(store.matches('learn').some((m) => m.idx >= 20 && m.seats.some((s) => s.player.startsWith('neural-v')))).toBe(true);
     store.close();
+  });
+});
+
+describe('AlphaStar learner types in seat picking', () => {
+  test('a main exploiter plays the main learner (or its snapshots); a league exploiter only frozen players', () => {
+    const rec = (id: string, kind: 'baseline' | 'snapshot' | 'learner', parent: string | null = null) => ({
+      id, kind, agent: id, version: 0, roles: ['negotiator'], parent, checkpoint: null, createdAt: 0,
+    });
+    const players = [rec('random', 'baseline'), rec('greedy', 'baseline'), rec('main', 'learner'), rec('main-v2', 'snapshot', 'main'), rec('mx', 'learner'), rec('lx', 'learner')];
+    const types = new Map([['main', 'main'], ['mx', 'main-exploiter'], ['lx', 'league-exploiter']] as const);
+    const seats = [{ role: 'negotiator', team: 'negotiator' }, { role: 'negotiator', team: 'negotiator' }];
+    const base = { matchmaking: { mode: 'elo' as const, pfsp: 'hard' as const, p: 2 }, seats, players, book: new RatingBook({ eloK: 32, eloInitial: 1500 }, []), learnerTypes: types };
+    const opponents = (focal: string) => {
+      const seen = new Set<string>();
+      for (let i = 0; i < 200; i++) {
+        const h2h = new HeadToHead();
+        const ids = pickSeats({ ...base, h2h, rng: Rng.fromSeed(i), focal }).map((p) => p.id);
+        seen.add(ids.find((x) => x !== focal)!);
+      }
+      return [...seen].sort();
+    };
+    expect(opponents('mx')).toEqual(['main']); // P[mx beats main] = 0.5 > 0.1: plays the main agent
+    expect(opponents('lx')).toEqual(['greedy', 'main-v2', 'random']); // frozen players only
   });
 });
