@@ -60,8 +60,8 @@ export async function countdownSolver(quick: boolean): Promise<TaskReport> {
     params,
     registry,
     roles: [['solver']],
-    iterations: quick ? 3 : 2000,
-    cpuBudget: cpu0 + 780,
+    iterations: quick ? 3 : 800,
+    cpuBudget: cpu0 + 800,
     config: {
       algorithm: 'grpo',
       seed: 3,

@@ -136,11 +136,20 @@ export async function probeBackends(): Promise<BackendProbe[]> {
   return out;
 }
 
+let selecting: Promise<unknown> = Promise.resolve();
+
 /**
  * Activates `forced` (failing with BackendError and the reason when it cannot load), or the
- * best available backend in {@link BACKEND_ORDER}.
+ * best available backend in {@link BACKEND_ORDER}. The tfjs backend is process-global, so calls
+ * are serialized: concurrent callers (several leagues starting at once) never race the probes.
  */
-export async function selectBackend(forced?: string): Promise<BackendChoice> {
+export function selectBackend(forced?: string): Promise<BackendChoice> {
+  const next = selecting.then(() => selectBackendNow(forced));
+  selecting = next.catch(() => undefined);
+  return next;
+}
+
+async function selectBackendNow(forced?: string): Promise<BackendChoice> {
   if (forced !== undefined && !(BACKEND_ORDER as readonly string[]).includes(forced)) {
     throw new BackendError(`--backend: unknown backend "${forced}" (known: ${BACKEND_ORDER.join(', ')})`);
   }

@@ -28,6 +28,15 @@ describe('training config', () => {
     expect(() => resolveConfig({ hidden: [0] })).toThrow(/hidden\.0:/);
     expect(() => resolveConfig({ lrr: 1 })).toThrow(/lrr/);
     expect(() => resolveConfig({ algorithm: 'rloo', episodesPerIteration: 10 })).toThrow(/multiple of groupSize \(8\)/);
+    expect(() => resolveConfig({ learners: { solver: { entropy: 1 } } })).toThrow(/learners\.solver/);
+    expect(() => resolveConfig({ actions: { solver: [[0]] } })).toThrow(/actions/);
+  });
+
+  test('per-learner overrides and action ranges are accepted', () => {
+    const c = resolveConfig({ learners: { challenger: { entropyCoef: 0.02, lrScale: 0.5 } }, actions: { solver: [[0, 90]] } });
+    expect(c.learners.challenger).toEqual({ entropyCoef: 0.02, lrScale: 0.5 });
+    expect(c.actions).toEqual({ solver: [[0, 90]] });
+    expect(resolveConfig({}).actions).toBe('all');
   });
 });
 

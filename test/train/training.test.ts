@@ -93,6 +93,12 @@ describe('roles, teams and schedules', () => {
     expect((seen[1].data as { iteration: number }).iteration).toBe(2);
   });
 
+  test('per-learner overrides: epochs for one learner only', async () => {
+    const m = await train('teams-env', [['red'], ['blue']], { seed: 6, episodesPerIteration: 4, hidden: [4], evalEvery: 0, epochs: 1, learners: { blue: { epochs: 3 } } }, 1);
+    expect(m[0].learners.red.update!.epochs).toBe(1);
+    expect(m[0].learners.blue.update!.epochs).toBe(3);
+  });
+
   test('one shared net for two roles takes a role input', async () => {
     const m = await train('teams-env', [['red', 'blue']], { seed: 5, episodesPerIteration: 4, hidden: [4], evalEvery: 0 }, 1);
     expect(m[0].learners['red+blue'].update!.samples).toBe(12);
