@@ -129,6 +129,10 @@ export async function countdownCoevolution(quick: boolean): Promise<TaskReport> 
     registry,
     prepare: (t) => t.entries.find((e) => e.id === 'solver')!.learner.restore(warmWeights, undefined),
     roles: [['challenger'], ['solver']],
+    // The roles take turns (challenger 10 iterations against a frozen solver, then the solver
+    // 10 iterations on the challenger's puzzles): trained simultaneously, the solver masters the
+    // challenger's current puzzles before it moves on, and both settle on easy puzzles.
+    schedule: { kind: 'alternate', every: 10 },
     iterations: quick ? 3 : 1000,
     cpuBudget: cpu0 + 780,
     config: {
@@ -141,7 +145,7 @@ export async function countdownCoevolution(quick: boolean): Promise<TaskReport> 
       hidden: [256, 256],
       lr: 5e-4,
       entropyCoef: 0.001,
-      learners: { challenger: { entropyCoef: 0.02, lrScale: 0.5 } },
+      learners: { challenger: { entropyCoef: 0.03 } },
       actions: { solver: [[0, 90]], challenger: [[91, 189], [191, 289]] },
       evalEvery: 0,
     },
