@@ -18,3 +18,10 @@ export { runMatch, type MatchOptions, type MatchResult, type Decision } from './
 export * from './match/fault-policy';
 export { scriptedAgent, scriptedFactory } from '../agents/scripted';
 export { createRegistry, defaultRegistry, make } from './catalog';
+export { Store, type MatchRecord, type PlayerRecord } from './store/store';
+export { startServer, type ArenaServer, type ServerOptions } from './server/start-server';
+export { leagueLeaderboardProvider } from './server/league-leaderboard';
+export { parseLeagueConfig, type LeagueConfig } from '../league/config';
+export { runLeague, type LeagueRunOptions, type LeagueRunResult } from '../league/league-run';
+export { leaderboard, type LeaderboardRow } from '../league/leaderboard';
+export { selectBackend } from './train/backend';

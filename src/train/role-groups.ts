@@ -37,8 +37,10 @@ export function parseRoleGroups(text: string | undefined, roles: readonly RoleSp
       for (const raw of part.split('+')) {
         const name = raw.trim();
         if (!name) throw new RolesError(`--roles: empty role name in "${text}"`);
-        const expanded = names.includes(name) ? [name] : teams.get(name);
+        let expanded = names.includes(name) ? [name] : teams.get(name);
         if (!expanded) throw new RolesError(`--roles: unknown role or team "${name}" (${known()})`);
+        // A team stands for its roles that have seats here (werewolf's witch and guard only play in some presets).
+        if (expanded.length > 1 && present && expanded.some((r) => present.has(r))) expanded = expanded.filter((r) => present.has(r));
         for (const r of expanded) if (!out.includes(r)) out.push(r);
       }
       return out;

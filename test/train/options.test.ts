@@ -46,6 +46,9 @@ describe('--roles', () => {
     expect(parseRoleGroups('villagers,werewolf', WEREWOLF_ROLES)).toEqual([['villager', 'seer', 'doctor'], ['werewolf']]);
     expect(parseRoleGroups('seer+doctor,villager', WEREWOLF_ROLES)).toEqual([['seer', 'doctor'], ['villager']]);
     expect(parseRoleGroups('villagers,werewolves', WEREWOLF_ROLES, true)).toEqual([['villager', 'seer', 'doctor', 'werewolf']]);
+    const withWitch = [...WEREWOLF_ROLES, { name: 'witch', count: 0, team: 'villagers' }];
+    expect(parseRoleGroups('villagers', withWitch)).toEqual([['villager', 'seer', 'doctor', 'witch']]);
+    expect(parseRoleGroups('villagers', withWitch, false, new Set(['villager', 'seer', 'doctor', 'werewolf']))).toEqual([['villager', 'seer', 'doctor']]);
   });
 
   test('unknown and duplicated roles are errors that list what exists', () => {
