@@ -17,6 +17,7 @@ import type { OpponentMode } from '../src/train/seat-plan';
 import { Trainer } from '../src/train/trainer';
 import type { LeagueConfig, LearnerSpec } from './config';
 import type { HeadToHead } from './matchmaking/head-to-head';
+import { learnerOf } from './lineage';
 
 /** Agent spec stored for a learner player: its current policy, resolved by the league (not the registry). */
 export const learnerAgentSpec = (id: string) => `learner:${id}`;
@@ -68,7 +69,8 @@ export class LeagueLearners {
     if (!o.config.learners.length) return l;
     const backend: BackendChoice = await selectBackend(o.backend);
     o.log?.(`league ${o.config.name}: training backend ${backend.name}`);
-    const snapshots = o.store.players(o.config.name).filter((p) => p.kind === 'snapshot');
+    const stored = o.store.players(o.config.name);
+    const byId = new Map(stored.map((p) => [p.id, p]));
     l.round = Math.floor(o.store.matchCount(o.config.name) / o.config.training.every);
     for (const spec of o.config.learners) {
       const outDir = join(o.workDir, spec.id);
@@ -97,7 +99,7 @@ export class LeagueLearners {
         bus: o.bus,
         runId: `${o.config.name}/${spec.id}`,
       });
-      const mine = snapshots.filter((p) => p.parent !== null && (p.parent === spec.id || p.id.startsWith(`${spec.id}-v`)));
+      const mine = stored.filter((p) => learnerOf(p.id, byId) === spec.id);
       l.learners.push({ spec, trainer, lastSnapshot: mine.length ? mine[mine.length - 1].id : null });
     }
     return l;

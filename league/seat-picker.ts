@@ -10,6 +10,7 @@ import { fillSeats, type SeatPickContext } from './matchmaking/seat-filling';
 import { uncertaintyProbabilities } from './matchmaking/uncertainty';
 import { leagueExploiterOpponent, mainAgentOpponent, mainExploiterOpponent, type LeagueView } from './matchmaking/alphastar-league';
 import type { RatingBook } from './rating-book';
+import { learnerOf } from './lineage';
 
 /** What the league knows when it fills the seats of one match. */
 export interface PickSeatsInput {
@@ -45,13 +46,7 @@ function alphaStarPick(
     mains: eligible.filter((p) => types.get(p.id) === 'main'),
     mainExploiters: eligible.filter((p) => types.get(p.id) === 'main-exploiter'),
     historical: eligible.filter((p) => p.kind !== 'learner'),
-    // A snapshot's learner: follow the parent chain (snapshot -> previous snapshot -> ... -> learner).
-    parentOf: (id) => {
-      let p = all.get(id);
-      if (!p || p.kind !== 'snapshot') return undefined;
-      while (p && p.kind === 'snapshot' && p.parent) p = all.get(p.parent);
-      return p?.kind === 'learner' ? p.id : undefined;
-    },
+    parentOf: (id) => learnerOf(id, all),
     winProbability: (a, b) => h2h.winProbability(a, b),
   };
   try {

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { dirname, extname, join, normalize, resolve, sep } from 'node:path';
+import { packageRoot } from '../package-root';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -14,15 +15,11 @@ const TYPES: Record<string, string> = {
   '.map': 'application/json; charset=utf-8',
 };
 
-/** Finds the repository's web/ folder from this file's location (source under ts-jest, or dist/). */
+/** The package's web/ folder (source under ts-jest, or dist/: found from the package root). */
 export function defaultWebRoot(): string {
-  let dir = __dirname;
-  for (let i = 0; i < 5; i++) {
-    const candidate = join(dir, 'web');
-    if (existsSync(join(candidate, 'index.html'))) return candidate;
-    dir = dirname(dir);
-  }
-  throw new Error(`web/index.html not found above ${__dirname}; pass webRoot`);
+  const web = join(packageRoot(), 'web');
+  if (!existsSync(join(web, 'index.html'))) throw new Error(`${web}/index.html not found; pass webRoot`);
+  return web;
 }
 
 /** The chart.js UMD bundle the page loads as /vendor/chart.umd.min.js. */
