@@ -4,7 +4,7 @@
  * (`legal`): the env has no `legalActions` member because the text / JSON form of every action
  * is open. Text / JSON actions have no index (actionIndex -1).
  *
- * Features (ENCODING_SIZE = 60), all finite and roughly in [-10, 10]:
+ * Features (ENCODING_SIZE = 60 + MOVE_BLOCK = 690), all finite and roughly in [-10, 10]:
  *  0-3   role one-hot (challenger, solver, evaluator, none)
  *  4-6   rules one-hot (uk, tinyzero, reasoning-gym)
  *  7-10  phase one-hot (propose, solve, evaluate, done)
@@ -16,13 +16,16 @@
  *  51-53 K / 32, attempts done / K, moves in the current attempt / 6
  *  54-58 evaluator, attempt under review: present, judged ok, value / 1000, |value − target| / target, numbers legal
  *  59    fraction of predictions so far that say "right"
+ *  60-689 the solver's own attempt: per step action, what it would produce (move-features.ts)
  */
 import type { Encoder } from '../../src/core/env';
 import { NUM_ACTIONS, SLOTS } from './actions';
+import { MOVE_BLOCK, encodeMoves } from './move-features';
 import { scoreAnswer } from './scoring';
 import type { CountdownAction, CountdownObservation } from './types';
 
-export const ENCODING_SIZE = 60;
+const BASE_SIZE = 60;
+export const ENCODING_SIZE = BASE_SIZE + MOVE_BLOCK;
 
 const clip = (x: number) => (x > 10 ? 10 : x < -10 ? -10 : x);
 const ROLES = ['challenger', 'solver', 'evaluator'];
@@ -75,6 +78,7 @@ function encode(o: CountdownObservation, out: Float32Array = new Float32Array(EN
     out[58] = judged.status === 'numbers' ? 0 : 1;
   }
   out[59] = k ? (o.predictions ?? []).filter(Boolean).length / k : 0;
+  if (o.pool && o.target !== null) encodeMoves(o.rules, o.pool, o.target, out, BASE_SIZE);
   return out;
 }
 

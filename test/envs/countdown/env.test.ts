@@ -253,7 +253,8 @@ describe('index actions (steps)', () => {
     const o = env.observe(state, 1);
     expect(o.legal).toEqual([PREDICT_WRONG, PREDICT_RIGHT]);
     const x = countdownEncoder.encode(o, new Float32Array(countdownEncoder.size));
-    expect(x).toHaveLength(60);
+    expect(x).toHaveLength(690);
+    expect(x.subarray(60).every((v) => v === 0)).toBe(true); // no attempt of its own: no move features
     expect(x[2]).toBe(1); // evaluator
     expect(x[54]).toBe(1); // reviewing attempt 1: '100'
     expect(x[56]).toBeCloseTo(0.1); // its value 100 / 1000
