@@ -17,6 +17,8 @@ import type { Env } from '../../src/core/env';
 import type { JsonValue } from '../../src/core/json';
 import type { Params } from '../../src/core/params';
 import { deriveSeed } from '../../src/core/rng';
+import type { Rules } from '../../envs/countdown/scoring';
+import { stepSolutions } from '../../envs/countdown/step-solutions';
 import { cpuSeconds, greedyFrom, playEpisodes, policyFrom, train, withFilteredInit, type TaskReport } from './common';
 
 const ENV = 'countdown-v1';
@@ -121,6 +123,7 @@ export async function countdownCoevolution(quick: boolean): Promise<TaskReport> 
     config: { algorithm: 'grpo', seed: 4, groupSize: 8, episodesPerIteration: 512, epochs: 2, minibatchSize: 512, hidden: [256, 256], lr: 5e-4, entropyCoef: 0.001, actions: { solver: [[0, 90]] }, evalEvery: 0 },
   });
   const warmWeights = warm.trainer.entries[0].learner.weights;
+  const frozen = greedyFrom(warm.trainer, 'solver'); // the warm-up trainer never trains again
   const warmIterations = warm.trainer.iteration;
   const curve: Record<string, JsonValue>[] = [];
   const { trainer, metrics } = await train({
@@ -132,7 +135,7 @@ export async function countdownCoevolution(quick: boolean): Promise<TaskReport> 
     // The roles take turns (challenger 10 iterations against a frozen solver, then the solver
     // 10 iterations on the challenger's puzzles): trained simultaneously, the solver masters the
     // challenger's current puzzles before it moves on, and both settle on easy puzzles.
-    schedule: { kind: 'alternate', every: 10 },
+    schedule: process.env.COEVO_EVERY ? { kind: 'alternate', every: Number(process.env.COEVO_EVERY) } : { kind: 'simultaneous' },
     iterations: quick ? 3 : 1000,
     cpuBudget: cpu0 + 780,
     config: {
@@ -145,7 +148,7 @@ export async function countdownCoevolution(quick: boolean): Promise<TaskReport> 
       hidden: [256, 256],
       lr: 5e-4,
       entropyCoef: 0.001,
-      learners: { challenger: { entropyCoef: 0.03 } },
+      learners: { challenger: { entropyCoef: 0.03, lrScale: Number(process.env.COEVO_CHALLENGER_LR ?? 1) }, solver: { lrScale: Number(process.env.COEVO_SOLVER_LR ?? 0.2) } },
       actions: { solver: [[0, 90]], challenger: [[91, 189], [191, 289]] },
       evalEvery: 0,
     },
@@ -158,11 +161,24 @@ export async function countdownCoevolution(quick: boolean): Promise<TaskReport> 
         unsolvable: typeof s.unsolvableProposals === 'number' ? s.unsolvableProposals / m.episodes : null,
       };
       if (m.iteration % 25 === 0 || quick) {
+        // 100 fresh puzzles from the current challenger (sampled), judged by solvers that do not
+        // learn: the greedy baseline and the frozen warm-up solver (one greedy attempt each), and
+        // by the share of complete step sequences that solve them (step-solutions.ts).
         const challenger = policyFrom(t, 'challenger', m.iteration);
         const r = await playEpisodes(env, Array.from({ length: 100 }, () => params), () => [challenger, greedy], m.iteration);
         const agg = env.aggregate!(r.summaries) as Record<string, number>;
+        const solvable = r.summaries.map((x) => x as unknown as PuzzleSummary).filter((p) => p.verdict?.reachable && p.numbers && p.target !== null);
+        const fixedRate = solvable.length ? await solveRate(solo.env, solvable.map((p) => solo.env.resolveParams({ ...BASE, numbers: p.numbers, target: p.target })), frozen) : NaN;
+        const share = solvable.map((p) => {
+          const c = stepSolutions(solo.params.rules as Rules, p.numbers!, p.target!);
+          return c.solving / c.total;
+        });
         point.greedySolveRate = agg.solveRate;
-        console.error(`iter ${m.iteration}: solver success ${Number(s.solveRate).toFixed(3)}, search effort ${Number(s.meanSolverNodes).toFixed(1)}, unsolvable ${String(point.unsolvable)}, greedy solver on these puzzles ${agg.solveRate.toFixed(3)}`);
+        point.frozenSolveRate = fixedRate;
+        point.solvingStepShare = share.length ? share.reduce((a, b) => a + b, 0) / share.length : null;
+        console.error(
+          `iter ${m.iteration}: solver success ${Number(s.solveRate).toFixed(3)}, unsolvable ${Number(point.unsolvable).toFixed(3)}; fresh puzzles: greedy ${agg.solveRate.toFixed(3)}, frozen warm-up solver ${fixedRate.toFixed(3)}, solving step sequences ${(100 * Number(point.solvingStepShare)).toFixed(2)}%, search effort ${Number(s.meanSolverNodes).toFixed(1)}`,
+        );
       }
       curve.push(point);
     },
