@@ -131,8 +131,10 @@ export async function countdownCoevolution(quick: boolean): Promise<TaskReport> 
     params: solo.params,
     registry,
     roles: [['solver']],
-    iterations: quick ? 2 : 1000,
-    cpuBudget: cpu0 + (quick ? 1e9 : 240),
+    // Fixed iteration counts (not CPU budgets) so that the run is the same on every machine;
+    // the budgets only guard the 15 CPU-minutes.
+    iterations: quick ? 2 : 250,
+    cpuBudget: cpu0 + (quick ? 1e9 : 330),
     config: { algorithm: 'grpo', seed: 4, groupSize: 8, episodesPerIteration: 512, epochs: 2, minibatchSize: 512, hidden: [256, 256], lr: 5e-4, entropyCoef: 0.001, actions: { solver: [[0, 90]] }, evalEvery: 0 },
   });
   const warmWeights = warm.trainer.entries[0].learner.weights;
@@ -154,8 +156,8 @@ export async function countdownCoevolution(quick: boolean): Promise<TaskReport> 
     // (alternate:10) made success swing 0.25-0.89 between the turns; one learning rate for
     // both let the solver master each puzzle family before the challenger moved on.
     schedule: { kind: 'simultaneous' },
-    iterations: quick ? 3 : 1000,
-    cpuBudget: cpu0 + 780,
+    iterations: quick ? 3 : 270,
+    cpuBudget: cpu0 + 870,
     config: {
       algorithm: 'grpo',
       seed: 5,
