@@ -75,9 +75,9 @@ describe('runMatch', () => {
     };
     const ok = await runMatch({ env, params, seed: 1, agents: [asyncPaper, rock], deadlineMs: 200 });
     expect(ok.returns).toEqual([1, -1]);
-    const r = await runMatch({ env, params, seed: 1, agents: [asyncPaper, slow], deadlineMs: 30 });
+    const r = await runMatch({ env, params, seed: 1, agents: [asyncPaper, slow], deadlineMs: 100 });
     expect(r.code).toBe('forfeit');
-    expect(r.faults[0]).toMatchObject({ seat: 1, kind: 'timeout', reason: 'no answer within 30 ms' });
+    expect(r.faults[0]).toMatchObject({ seat: 1, kind: 'timeout', reason: 'no answer within 100 ms' });
     expect(aborted).toBe(true);
   });
 
