@@ -69,12 +69,10 @@ export interface TrainJob {
   onIteration?: (m: IterationMetrics, t: Trainer) => void | Promise<void>;
 }
 
-/** Runs a training job; returns the trainer (caller disposes) and every iteration's metrics. */
-export async function train(job: TrainJob): Promise<{ trainer: Trainer; metrics: IterationMetrics[] }> {
+/** A trainer for `job`, not started (the caller steps it and disposes it). */
+export async function createTrainer(job: Omit<TrainJob, 'cpuBudget' | 'onIteration'>): Promise<Trainer> {
   const backend = await selectBackend(process.env.ARENA_BACKEND);
   console.error(describeChoice(backend));
-  const controller = new AbortController();
-  const metrics: IterationMetrics[] = [];
   const trainer = await Trainer.create({
     env: job.env,
     params: job.params,
@@ -86,9 +84,16 @@ export async function train(job: TrainJob): Promise<{ trainer: Trainer; metrics:
     config: resolveConfig(job.config),
     backend,
     outDir: job.outDir,
-    signal: controller.signal,
+    signal: new AbortController().signal,
   });
   job.prepare?.(trainer);
+  return trainer;
+}
+
+/** Runs a training job; returns the trainer (caller disposes) and every iteration's metrics. */
+export async function train(job: TrainJob): Promise<{ trainer: Trainer; metrics: IterationMetrics[] }> {
+  const metrics: IterationMetrics[] = [];
+  const trainer = await createTrainer(job);
   while (trainer.iteration < job.iterations) {
     const m = await trainer.step();
     metrics.push(m);
