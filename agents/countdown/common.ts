@@ -3,7 +3,7 @@
  * a solver's expression tree into step indices, greedy play, and drawing solvable puzzles.
  */
 import type { Rng } from '../../src/core/rng';
-import { NUMBER_BASE, PAIRS, STEP_OPS, STOP, TARGET_BASE, applyMove, attemptAnswer, initialPool, legalMoves, slotValue } from '../../envs/countdown/actions';
+import { NUMBER_BASE, PAIRS, STEP_OPS, STOP, TARGET_BASE, applyMove, attemptAnswer, initialPool, legalMoves, slotValue, stepIndex } from '../../envs/countdown/actions';
 import type { Contract } from '../../envs/countdown/contract';
 import { generatePuzzle } from '../../envs/countdown/generator';
 import type { Tree } from '../../envs/countdown/infix';
@@ -51,8 +51,7 @@ export function treeMoves(tree: Tree, leafSlots: readonly number[]): number[] {
     const r = walk(right);
     const [i, j, swapped] = l < r ? [l, r, false] : [r, l, true];
     const code = op === '+' ? 'a+b' : op === '*' ? 'a*b' : op === '-' ? (swapped ? 'b-a' : 'a-b') : swapped ? 'b/a' : 'a/b';
-    const pair = PAIRS.findIndex(([a, b]) => a === i && b === j);
-    moves.push(pair * STEP_OPS.length + STEP_OPS.indexOf(code));
+    moves.push(stepIndex(i, j, code));
     return i;
   };
   walk(tree);

@@ -60,7 +60,14 @@ function solvablePuzzles(env: Env, params: Params, n: number, tag: string): Puzz
   return out;
 }
 
+/** Params that pose the puzzle `p` under BASE. */
+const posing = (env: Env, p: PuzzleSummary): Params => env.resolveParams({ ...BASE, numbers: p.numbers, target: p.target });
+
 const mean = (xs: readonly number[]): number => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
+
+/** Mean of the numeric values of `key` over curve points (NaN when none). */
+const meanOf = (points: readonly Record<string, JsonValue>[], key: string): number =>
+  mean(points.map((p) => p[key]).filter((x): x is number => typeof x === 'number'));
 
 export async function countdownSolver(quick: boolean): Promise<TaskReport> {
   const wall0 = performance.now();
@@ -69,7 +76,7 @@ export async function countdownSolver(quick: boolean): Promise<TaskReport> {
   const { env, params } = registry.make(ENV, BASE);
   const held = solvablePuzzles(env, params, 1000, 'heldout');
   const heldKeys = new Set(held.map(keyOf));
-  const heldParams = held.map((p) => env.resolveParams({ ...BASE, numbers: p.numbers, target: p.target }));
+  const heldParams = held.map((p) => posing(env, p));
   const trainingEnv = withFilteredInit(env, (s) => {
     const p = summaryOf(env, s);
     return !p.verdict?.reachable || heldKeys.has(keyOf(p));
@@ -159,9 +166,7 @@ export async function countdownCoevolution(quick: boolean): Promise<TaskReport> 
   const warmWeights = warm.trainer.entries[0].learner.weights;
   const frozen = greedyFrom(warm.trainer, 'solver'); // the warm-up trainer never trains again
   // The co-evolving solver's general skill: 200 of the generator's solvable puzzles.
-  const generatorSet = solvablePuzzles(solo.env, solo.params, 200, 'coevolution-skill').map((p) =>
-    solo.env.resolveParams({ ...BASE, numbers: p.numbers, target: p.target }),
-  );
+  const generatorSet = solvablePuzzles(solo.env, solo.params, 200, 'coevolution-skill').map((p) => posing(solo.env, p));
   const warmIterations = warm.trainer.iteration;
   const curve: Record<string, JsonValue>[] = [];
   const { trainer, metrics } = await train({
@@ -216,7 +221,7 @@ export async function countdownCoevolution(quick: boolean): Promise<TaskReport> 
         const r = await playEpisodes(env, Array.from({ length: 200 }, () => params), () => [challenger, greedy], m.iteration);
         const agg = env.aggregate!(r.summaries) as Record<string, number>;
         const solvable = r.summaries.map((x) => x as unknown as PuzzleSummary).filter((p) => p.verdict?.reachable && p.numbers && p.target !== null);
-        const asParams = solvable.map((p) => solo.env.resolveParams({ ...BASE, numbers: p.numbers, target: p.target }));
+        const asParams = solvable.map((p) => posing(solo.env, p));
         const share = solvable.map((p) => {
           const c = stepSolutions(solo.params.rules as Rules, p.numbers!, p.target!);
           return c.solving / c.total;
@@ -238,19 +243,15 @@ export async function countdownCoevolution(quick: boolean): Promise<TaskReport> 
   warm.trainer.dispose();
   rehearsal?.dispose();
   const n = curve.length;
-  const windowMeans = (key: string, from: number, to: number) => {
-    const xs = curve.slice(from, to).map((p) => p[key]).filter((x): x is number => typeof x === 'number');
-    return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN;
-  };
   const half = Math.floor(n / 2);
   const windows: number[] = [];
-  for (let i = half; i < n; i += 10) windows.push(windowMeans('solveRate', i, Math.min(n, i + 10)));
+  for (let i = half; i < n; i += 10) windows.push(meanOf(curve.slice(i, i + 10), 'solveRate'));
   const lo = Math.min(...windows);
   const hi = Math.max(...windows);
   // "Harder": the periodic judgements of fresh solvable puzzles, first quarter vs last quarter.
   const judged = curve.filter((p) => typeof p.frozenSolveRate === 'number');
   const k = Math.max(1, Math.floor(judged.length / 4));
-  const quarter = (key: string, last: boolean) => mean((last ? judged.slice(-k) : judged.slice(0, k)).map((p) => p[key]).filter((x): x is number => typeof x === 'number'));
+  const quarter = (key: string, last: boolean) => meanOf(last ? judged.slice(-k) : judged.slice(0, k), key);
   const trend = (key: string, digits = 3) => `${quarter(key, false).toFixed(digits)} -> ${quarter(key, true).toFixed(digits)}`;
   const frozen0 = quarter('frozenSolveRate', false);
   const frozen1 = quarter('frozenSolveRate', true);

@@ -35,6 +35,13 @@ export const PAIRS: readonly (readonly [number, number])[] = (() => {
 /** Operations per pair, in index order (a = lower slot, b = higher slot). */
 export const STEP_OPS = ['a+b', 'a-b', 'b-a', 'a*b', 'a/b', 'b/a'] as const;
 export const STOP = PAIRS.length * STEP_OPS.length;
+
+/** The step index that applies `op` to slots i < j (the inverse of the layout above). */
+export function stepIndex(i: number, j: number, op: (typeof STEP_OPS)[number]): number {
+  const pair = PAIRS.findIndex(([a, b]) => a === i && b === j);
+  if (pair < 0) throw new RangeError(`no slot pair (${i}, ${j}): slots are 0…${SLOTS - 1} with i < j`);
+  return pair * STEP_OPS.length + STEP_OPS.indexOf(op);
+}
 export const NUMBER_BASE = STOP + 1;
 /** Largest number a challenger may propose (and a puzzle may hold). */
 export const MAX_VALUE = 100;

@@ -32,3 +32,25 @@ export function bruteUk(numbers: readonly number[], target: number): number {
   rec(pool.length);
   return best;
 }
+
+/**
+ * Independent count of step sequences (tinyzero rules: every pair, six operations, floats, until
+ * one number is left): how many end on the target, of how many (checks step-solutions.ts).
+ */
+export function bruteStepSequences(xs: number[], target: number): { solving: number; total: number } {
+  if (xs.length === 1) return { solving: Math.abs(xs[0] - target) < 1e-9 ? 1 : 0, total: 1 };
+  const out = { solving: 0, total: 0 };
+  for (let i = 0; i < xs.length; i++)
+    for (let j = i + 1; j < xs.length; j++) {
+      const [a, b] = [xs[i], xs[j]];
+      const results = [a + b, a - b, b - a, a * b, b === 0 ? null : a / b, a === 0 ? null : b / a];
+      for (const r of results) {
+        if (r === null) continue;
+        const rest = xs.filter((_, k) => k !== i && k !== j);
+        const sub = bruteStepSequences([r, ...rest], target);
+        out.solving += sub.solving;
+        out.total += sub.total;
+      }
+    }
+  return out;
+}

@@ -1,12 +1,9 @@
-import { PAIRS, STEP_OPS } from '../../../envs/countdown/actions';
+import { STEP_OPS, stepIndex as move } from '../../../envs/countdown/actions';
 import { countdownEncoder } from '../../../envs/countdown/encoder';
 import { MOVE_BLOCK, MOVE_FEATURES, encodeMoves } from '../../../envs/countdown/move-features';
 import type { Q } from '../../../envs/countdown/rational';
 import { make } from '../../../src/catalog';
 
-/** Index of the move (slot i, slot j, operation op). */
-const move = (i: number, j: number, op: (typeof STEP_OPS)[number]): number =>
-  PAIRS.findIndex(([a, b]) => a === i && b === j) * STEP_OPS.length + STEP_OPS.indexOf(op);
 const pool = (...xs: number[]): (Q | null)[] => [0, 1, 2, 3, 4, 5].map((i) => (i < xs.length ? [xs[i], 1] : null));
 
 function features(rules: 'uk' | 'tinyzero', p: (Q | null)[], target: number): (m: number) => number[] {

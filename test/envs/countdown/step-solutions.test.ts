@@ -1,23 +1,5 @@
 import { stepSolutions } from '../../../envs/countdown/step-solutions';
-
-/** Independent count: sequences of (ordered pair, op) over a plain list of floats (tinyzero rules). */
-function brute(xs: number[], target: number): { solving: number; total: number } {
-  if (xs.length === 1) return { solving: Math.abs(xs[0] - target) < 1e-9 ? 1 : 0, total: 1 };
-  const out = { solving: 0, total: 0 };
-  for (let i = 0; i < xs.length; i++)
-    for (let j = i + 1; j < xs.length; j++) {
-      const [a, b] = [xs[i], xs[j]];
-      const results = [a + b, a - b, b - a, a * b, b === 0 ? null : a / b, a === 0 ? null : b / a];
-      for (const r of results) {
-        if (r === null) continue;
-        const rest = xs.filter((_, k) => k !== i && k !== j);
-        const sub = brute([r, ...rest], target);
-        out.solving += sub.solving;
-        out.total += sub.total;
-      }
-    }
-  return out;
-}
+import { bruteStepSequences } from './brute-force';
 
 describe('countdown stepSolutions (difficulty for step-action solvers)', () => {
   test('two numbers, counted by hand', () => {
@@ -32,7 +14,7 @@ describe('countdown stepSolutions (difficulty for step-action solvers)', () => {
     [[1, 1, 1, 1], 4],
     [[25, 50, 75, 99], 7],
   ])('agrees with an independent brute force: %j -> %d', (numbers, target) => {
-    expect(stepSolutions('tinyzero', numbers, target)).toEqual(brute(numbers, target));
+    expect(stepSolutions('tinyzero', numbers, target)).toEqual(bruteStepSequences(numbers, target));
   });
 
   test('four numbers: 6·6 × 3·6 × 6 complete sequences when every operation is legal', () => {
