@@ -89,4 +89,5 @@ export const countdownEncoder: Encoder<CountdownObservation, CountdownAction> = 
   encode,
   actionIndex: (a) => (typeof a === 'number' && Number.isInteger(a) && a >= 0 && a < NUM_ACTIONS ? a : -1),
   action: (i) => i,
+  legal: (o) => (Array.isArray(o.legal) ? o.legal : null),
 };

@@ -32,6 +32,8 @@ export const countdownEnv: EnvDefinition<CountdownState, CountdownAction, Countd
     utility: 'general-sum',
     maxLength,
     params: PARAMS,
+    // Each of the solver's K attempts is a try, scored by a per-decision reward when it ends.
+    capabilities: { rewards: 'per-decision', tries: true, actions: 'open' },
   },
   init: initState,
   seats: (s) => s.cfg.seats.map((role) => ({ role, team: role })),

@@ -104,10 +104,12 @@ function endAttempt(state: CountdownState, result: AttemptResult, events: EnvEve
   events.push({ type: 'attempt', visibility: 'public', data: { attempt, of: state.cfg.attempts } });
   const results = [...state.results, result];
   const next: CountdownState = { ...state, results, pool: initialPool(state.numbers!), moves: [] };
-  if (results.length < state.cfg.attempts) return { state: next, events };
-  if (seatOf(state.cfg, 'evaluator') < 0) return finish(next, events);
+  // Each attempt is a try of its own: its score is the solver's reward for the decisions of that attempt.
+  const rewards = [{ seat, value: result.score, endsTry: true }];
+  if (results.length < state.cfg.attempts) return { state: next, events, rewards };
+  if (seatOf(state.cfg, 'evaluator') < 0) return { ...finish(next, events), rewards };
   events.push({ type: 'answers', visibility: 'public', data: { answers: results.map((r) => r.answer) } });
-  return { state: { ...next, phase: 'evaluate', pool: [] }, events };
+  return { state: { ...next, phase: 'evaluate', pool: [] }, events, rewards };
 }
 
 function judged(state: CountdownState, answer: string, moves: number[] | null, answerTag: boolean): AttemptResult {

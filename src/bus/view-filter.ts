@@ -1,19 +1,27 @@
-import { filter, type OperatorFunction } from 'rxjs';
+import { filter, map, type OperatorFunction } from 'rxjs';
 import type { MatchEvent } from '../core/events';
-import { canSee, type TeamOf, type Viewer } from '../core/visibility';
+import { ViewSequence, projectEvents } from '../core/view-stream';
+import type { TeamOf, Viewer } from '../core/visibility';
 
 /**
- * Keeps the events `viewer` may see. The same function serves live broadcast and replays,
- * so a replay and the live view of a match are identical.
+ * The events `viewer` may see, numbered in the view's own sequence (0, 1, 2...; see
+ * src/core/view-stream.ts). The same projection serves live broadcast and replays, so a replay
+ * and the live view of a match are identical and no number counts hidden events.
  * `teamOf` comes from the match's seats (the omniscient `match.created` event).
  */
 export function visibleTo(events: readonly MatchEvent[], viewer: Viewer, teamOf: TeamOf): MatchEvent[] {
-  return events.filter((e) => canSee(e.visibility, viewer, teamOf));
+  return projectEvents(events, viewer, teamOf);
 }
 
-/** RxJS form of {@link visibleTo}. */
+/** RxJS form of {@link visibleTo} for ONE match's events (a fresh view sequence per subscription). */
 export function filterForViewer(viewer: Viewer, teamOf: TeamOf): OperatorFunction<MatchEvent, MatchEvent> {
-  return filter((e) => canSee(e.visibility, viewer, teamOf));
+  return (source) => {
+    const seq = new ViewSequence(viewer, teamOf);
+    return source.pipe(
+      map((e) => seq.next(e)),
+      filter((e): e is MatchEvent => e !== null),
+    );
+  };
 }
 
 /** Seat -> team lookup from a match's `match.created` event. */

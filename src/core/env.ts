@@ -27,6 +27,20 @@ export interface RoleSpec {
   description?: string;
 }
 
+/** What an env offers beyond the required members (OpenSpiel's GameType flags), for trainers, the page and tools. */
+export interface EnvCapabilities {
+  /** `per-decision`: `step` may return {@link StepReward}s; `terminal`: only `returns` at the end. */
+  rewards: 'terminal' | 'per-decision';
+  /** Whether per-decision rewards close "tries" (several independent attempts in one seat's episode). */
+  tries: boolean;
+  /** `finite`: legalActions always lists the actions; `open`: free text/code; `mixed`: depends on state or params. */
+  actions: 'finite' | 'open' | 'mixed';
+  /** Kinds of effects (work outside the env, such as running code) the env may request; empty when none. */
+  effects: readonly string[];
+  /** Whether `encoder` exists (neural agents can play). */
+  encoder: boolean;
+}
+
 /** The role and team of one seat in one episode. */
 export interface SeatInfo {
   role: string;
@@ -59,6 +73,12 @@ export interface EnvMeta {
   /** Parameter schema with defaults; bad params get a ParamError naming the field. */
   params: ParamSchema;
   /**
+   * Declared capabilities; omitted fields are inferred by `normalizeEnv` (rewards from nothing:
+   * `terminal`; actions from the members; effects: none; encoder: whether one exists). The
+   * conformance kit checks the declaration against the env's behaviour.
+   */
+  capabilities?: Partial<EnvCapabilities>;
+  /**
    * Cross-field check of resolved params (contradictory fields): throw a ParamError naming the
    * field. Run by `resolveParams`, so `make` and every command reject bad combinations up front.
    */
@@ -78,10 +98,44 @@ export interface EnvEvent {
   data: { [key: string]: JsonValue };
 }
 
-/** What `step` returns: the next state (the input is left untouched) and the step's events. */
+/**
+ * A reward earned by one seat in one step: per-decision credit, for trainers and rollouts.
+ * `returns` stays the episode's result (ratings use it); rewards need not add up to it.
+ */
+export interface StepReward {
+  seat: number;
+  value: number;
+  /**
+   * True when this reward scores one complete try of several independent tries in the seat's
+   * episode (Countdown's K attempts at one puzzle): trainers learn from each try as its own
+   * trajectory (the decisions since the previous try ended), grouped with the episode's other tries.
+   */
+  endsTry?: boolean;
+}
+
+/** What `step` returns: the next state (the input is left untouched), the step's events and rewards. */
 export interface StepResult<S> {
   state: S;
   events: EnvEvent[];
+  /** Per-decision rewards earned in this step (only for envs with `capabilities.rewards: "per-decision"`). */
+  rewards?: StepReward[];
+}
+
+/**
+ * The pseudo-seat that answers effects: the result of an effect is applied with
+ * `step(state, { [EFFECT_SEAT]: result })` and recorded as that seat's action.
+ */
+export const EFFECT_SEAT = -1;
+
+/**
+ * Work the env needs done outside itself (run programs against tests, time a kernel). The env
+ * stays pure: the runner performs the effect with the handler registered for `kind` and feeds
+ * the result back as the action of {@link EFFECT_SEAT}; the result is recorded in the event
+ * log, so replays and spectators never re-run it.
+ */
+export interface EffectRequest {
+  kind: string;
+  request: JsonValue;
 }
 
 /**
@@ -99,6 +153,12 @@ export interface Encoder<O = JsonValue, A = JsonValue> {
   actionIndex(action: A): number;
   /** The action an index stands for. */
   action(index: number): A;
+  /**
+   * Legal action indices stated by an observation, for open action sets that a neural agent
+   * plays through indices (Countdown's step mode); null when the observation states none (then
+   * the legal list, when finite, is the mask).
+   */
+  legal?(obs: O): readonly number[] | null;
 }
 
 /**
@@ -118,8 +178,24 @@ export interface EnvDefinition<S = any, A = any, O = any> {
   /** Role and team of each seat in this episode; its length is the number of seats. Default: meta.roles expanded in order. */
   seats?(state: S): readonly SeatInfo[];
 
-  /** Seats that must act now: one for a sequential step, several for a simultaneous one; empty when terminal. */
+  /**
+   * Seats that must act now: one for a sequential step, several for a simultaneous one; empty
+   * when terminal or when an effect is pending (see `effect`).
+   */
   toAct(state: S): readonly number[];
+
+  /**
+   * The effect this state waits for (toAct is then empty), or null. Envs that request effects
+   * also define `sampleEffectResult` and accept results through `validateAction(state,
+   * EFFECT_SEAT, result)` and `step(state, { [EFFECT_SEAT]: result })`.
+   */
+  effect?(state: S): EffectRequest | null;
+
+  /**
+   * A plausible effect result drawn without doing the work (random test outcomes, random
+   * timings): what the conformance kit and quick rollouts feed back instead of running code.
+   */
+  sampleEffectResult?(state: S, request: EffectRequest, rng: Rng): JsonValue;
 
   /**
    * The finite set of legal actions of `seat` (empty if it is not to act). Omit for envs whose
@@ -192,10 +268,21 @@ export interface EnvDefinition<S = any, A = any, O = any> {
 }
 
 /** A normalized env: every member present. Built by `normalizeEnv`. */
-export type Env<S = any, A = any, O = any> = Required<
-  Omit<EnvDefinition<S, A, O>, 'legalActions' | 'sampleAction' | 'privateVariants' | 'encoder' | 'defaultAction' | 'forfeitReturns' | 'aggregate' | 'publicParams'>
-> &
-  Pick<EnvDefinition<S, A, O>, 'legalActions' | 'sampleAction' | 'privateVariants' | 'encoder' | 'defaultAction' | 'forfeitReturns' | 'aggregate' | 'publicParams'> & {
+type OptionalMembers =
+  | 'legalActions'
+  | 'sampleAction'
+  | 'privateVariants'
+  | 'encoder'
+  | 'defaultAction'
+  | 'forfeitReturns'
+  | 'aggregate'
+  | 'publicParams'
+  | 'sampleEffectResult';
+
+export type Env<S = any, A = any, O = any> = Required<Omit<EnvDefinition<S, A, O>, OptionalMembers>> &
+  Pick<EnvDefinition<S, A, O>, OptionalMembers> & {
+    /** The declared capabilities with inferred defaults filled in. */
+    capabilities: EnvCapabilities;
     /** Resolves and validates raw params (ParamError on bad input). */
     resolveParams(raw?: unknown): Params;
     /** meta.utility for these params. */

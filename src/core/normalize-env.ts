@@ -1,4 +1,4 @@
-import type { ActionCheck, Env, EnvDefinition, SeatInfo, Utility } from './env';
+import type { ActionCheck, Env, EnvCapabilities, EnvDefinition, SeatInfo, Utility } from './env';
 import { jsonEqual } from './json';
 import { resolveParams, type Params } from './params';
 
@@ -64,6 +64,8 @@ export function normalizeEnv<S, A, O>(def: EnvDefinition<S, A, O>): Env<S, A, O>
     throw new EnvDefinitionError(id, 'needs "legalActions" (finite action sets) or "validateAction" (open ones)');
   }
 
+  const capabilities = inferCapabilities(id, def);
+
   const defaultSeats: SeatInfo[] = [];
   for (const r of meta.roles) for (let i = 0; i < r.count; i++) defaultSeats.push({ role: r.name, team: r.team ?? r.name });
 
@@ -85,6 +87,9 @@ export function normalizeEnv<S, A, O>(def: EnvDefinition<S, A, O>): Env<S, A, O>
     init: def.init.bind(def),
     seats: def.seats?.bind(def) ?? (() => defaultSeats),
     toAct: def.toAct.bind(def),
+    effect: def.effect?.bind(def) ?? (() => null),
+    sampleEffectResult: def.sampleEffectResult?.bind(def),
+    capabilities,
     legalActions,
     validateAction,
     step: def.step.bind(def),
@@ -111,4 +116,31 @@ export function normalizeEnv<S, A, O>(def: EnvDefinition<S, A, O>): Env<S, A, O>
     maxLengthFor,
   };
   return env;
+}
+
+/** The declared capabilities, checked for consistency, with the undeclared ones inferred from the members. */
+function inferCapabilities(id: string, def: EnvDefinition): EnvCapabilities {
+  const declared = def.meta.capabilities ?? {};
+  if (typeof declared !== 'object' || declared === null) throw new EnvDefinitionError(id, 'meta.capabilities must be an object');
+  const effects = declared.effects ?? [];
+  if (!Array.isArray(effects) || effects.some((k) => typeof k !== 'string' || !k)) {
+    throw new EnvDefinitionError(id, 'meta.capabilities.effects must list effect kinds (non-empty strings)');
+  }
+  if (effects.length && (typeof def.effect !== 'function' || typeof def.sampleEffectResult !== 'function')) {
+    throw new EnvDefinitionError(id, 'an env with effects needs "effect" and "sampleEffectResult" functions');
+  }
+  const normalized = 'resolveParams' in def; // re-registering a normalized env: its default `effect` is fine
+  if (!effects.length && typeof def.effect === 'function' && !normalized) {
+    throw new EnvDefinitionError(id, 'defines "effect" but meta.capabilities.effects lists no effect kind');
+  }
+  const rewards = declared.rewards ?? 'terminal';
+  if (rewards !== 'terminal' && rewards !== 'per-decision') throw new EnvDefinitionError(id, 'meta.capabilities.rewards must be "terminal" or "per-decision"');
+  const actions = declared.actions ?? (def.legalActions ? (def.validateAction ? 'mixed' : 'finite') : 'open');
+  if (actions !== 'finite' && actions !== 'open' && actions !== 'mixed') throw new EnvDefinitionError(id, 'meta.capabilities.actions must be "finite", "open" or "mixed"');
+  if (actions === 'finite' && !def.legalActions) throw new EnvDefinitionError(id, 'meta.capabilities.actions is "finite" but the env has no legalActions');
+  const tries = declared.tries ?? false;
+  if (tries && rewards !== 'per-decision') throw new EnvDefinitionError(id, 'meta.capabilities.tries needs rewards: "per-decision"');
+  const encoder = declared.encoder ?? def.encoder !== undefined;
+  if (encoder && !def.encoder) throw new EnvDefinitionError(id, 'meta.capabilities.encoder is true but the env has no encoder');
+  return { rewards, tries, actions, effects: [...effects], encoder };
 }

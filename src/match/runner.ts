@@ -1,14 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { Agent } from '../core/agent';
-import type { ActionMap, Env, EnvEvent, SeatInfo } from '../core/env';
-import type { FaultKind, MatchCode, MatchEvent } from '../core/events';
+import { EFFECT_SEAT, type ActionMap, type EffectRequest, type Env, type SeatInfo, type StepReward } from '../core/env';
+import type { EffectHandlers } from '../core/effects';
+import type { FaultKind, FaultRecord, MatchCode, MatchEvent } from '../core/events';
 import type { JsonValue } from '../core/json';
+import { MatchLogBuilder } from '../core/match-log';
 import { containsAction } from '../core/normalize-env';
 import type { Params } from '../core/params';
 import { Rng, deriveSeed } from '../core/rng';
 import type { EventBus } from '../bus/event-bus';
 import { SeatContext } from './agent-context';
-import { DEFAULT_FAULT_POLICY, type FaultPolicy, type FaultRecord } from './fault-policy';
+import { DEFAULT_FAULT_POLICY, type FaultPolicy } from './fault-policy';
 
 /** One accepted decision, handed to `onDecision` (training trajectories hook here). */
 export interface Decision {
@@ -17,6 +19,11 @@ export interface Decision {
   observation: unknown;
   legal: readonly unknown[] | null;
   action: unknown;
+}
+
+/** A per-decision reward with the step that earned it (see {@link StepReward}). */
+export interface StepRewardRecord extends StepReward {
+  step: number;
 }
 
 /** How to run one episode. */
@@ -30,14 +37,23 @@ export interface MatchOptions {
   matchId?: string;
   /** Where events go; nothing is built when the bus has no subscriber. */
   bus?: EventBus;
-  /** Per-decision time limit in ms (default: none). */
+  /**
+   * Per-decision time limit in ms. Default: none for synchronous answers, and
+   * {@link DEFAULT_ASYNC_DEADLINE_MS} for promises (an answer that never comes is a timeout,
+   * not a hang). `Infinity` turns the default off.
+   */
   deadlineMs?: number;
   faultPolicy?: FaultPolicy;
   /** Stops the match (code "aborted") at the next decision. */
   signal?: AbortSignal;
   /** Called after every accepted decision. */
   onDecision?: (d: Decision) => void;
+  /** Handlers for the effects the env may request (running code...); see src/core/effects.ts. */
+  effects?: EffectHandlers;
 }
+
+/** Deadline for promise answers when the caller sets none: 10 minutes (LLM agents can be slow). */
+export const DEFAULT_ASYNC_DEADLINE_MS = 600_000;
 
 /** What one episode produced. */
 export interface MatchResult {
@@ -48,7 +64,7 @@ export interface MatchResult {
   agents: string[];
   seats: SeatInfo[];
   returns: number[];
-  /** The env's outcome label, or "forfeit" / "aborted". */
+  /** The env's outcome label, or "forfeit" / "aborted" / "max-length" / "effect-failed". */
   outcome: string;
   code: MatchCode;
   forfeitedBy?: number;
@@ -57,6 +73,8 @@ export interface MatchResult {
   /** Number of accepted decisions (a simultaneous step counts one per seat). */
   decisions: number;
   faults: FaultRecord[];
+  /** Per-decision rewards the env gave, in step order (empty for terminal-reward envs). */
+  rewards: StepRewardRecord[];
   summary: JsonValue;
   finalState: unknown;
 }
@@ -65,6 +83,32 @@ const FORFEIT: unique symbol = Symbol('forfeit');
 type Answer = unknown;
 
 class TimeoutError extends Error {}
+
+/** Why an answer was not accepted. */
+interface Verdict {
+  kind: FaultKind;
+  reason: string;
+}
+
+/** A promise answer awaited without any deadline (see {@link unsettledDecisions}). */
+export interface UnsettledDecision {
+  matchId: string;
+  env: string;
+  seat: number;
+  agent: string;
+  step: number;
+}
+
+const unsettled = new Set<UnsettledDecision>();
+
+/**
+ * Decisions whose promise has not settled and that no deadline will end (the caller turned the
+ * deadline off). When the process's event loop empties while one is listed, that agent's promise
+ * can never settle: commands report it by name instead of exiting silently.
+ */
+export function unsettledDecisions(): UnsettledDecision[] {
+  return [...unsettled];
+}
 
 function isThenable(v: unknown): v is PromiseLike<unknown> {
   return v !== null && typeof v === 'object' && typeof (v as { then?: unknown }).then === 'function';
@@ -76,8 +120,8 @@ function errorText(e: unknown): string {
 
 /**
  * Runs one episode: asks each acting seat's agent, enforces legality, deadlines and the
- * fault policy, steps the env and publishes every move on the bus. One bad agent never
- * crashes the process: its faults are recorded and resolved by the policy.
+ * fault policy, performs the env's effects, steps the env and publishes every move on the bus.
+ * One bad agent never crashes the process: its faults are recorded and resolved by the policy.
  *
  * Synchronous agents take a fast path (no promise or timer per decision); the returned
  * promise is the only one per match in that case.
@@ -86,38 +130,52 @@ export function runMatch(options: MatchOptions): Promise<MatchResult> {
   return new MatchRun(options).run();
 }
 
+/** How the loop ended, when not by a terminal state. */
+interface Stop {
+  code: MatchCode;
+  outcome: string;
+  forfeitedBy?: number;
+}
+
 class MatchRun {
   private readonly env: Env;
   private readonly bus: EventBus | undefined;
   private readonly policy: FaultPolicy;
   private readonly deadlineMs: number;
+  private readonly asyncDeadlineMs: number;
   private readonly matchId: string;
   private state: unknown;
   private seats: readonly SeatInfo[] = [];
   private agents: readonly Agent[] = [];
   private ctxs: SeatContext[] = [];
-  private seq = 0;
+  private readonly log: MatchLogBuilder;
   private step = 0;
   private decisions = 0;
   private readonly faults: FaultRecord[] = [];
+  private readonly rewards: StepRewardRecord[] = [];
 
   constructor(private readonly o: MatchOptions) {
     this.env = o.env;
     this.bus = o.bus;
     this.policy = o.faultPolicy ?? DEFAULT_FAULT_POLICY;
     this.deadlineMs = o.deadlineMs ?? Infinity;
+    this.asyncDeadlineMs = o.deadlineMs ?? DEFAULT_ASYNC_DEADLINE_MS;
     this.matchId = o.matchId ?? randomUUID();
+    this.log = new MatchLogBuilder(this.matchId);
   }
 
   private emit(e: MatchEvent): void {
     this.bus!.publish(e);
   }
 
-  private base(visibility: MatchEvent['visibility']) {
-    return { matchId: this.matchId, seq: this.seq++, time: Date.now(), visibility };
+  async run(): Promise<MatchResult> {
+    this.begin();
+    const stop = await this.loop();
+    return this.finish(stop);
   }
 
-  async run(): Promise<MatchResult> {
+  /** Initial state, seats, agents and their contexts; the opening events. */
+  private begin(): void {
     const { env, o } = this;
     this.state = env.init(o.params, o.seed);
     this.seats = env.seats(this.state);
@@ -128,40 +186,29 @@ class MatchRun {
     this.ctxs = this.seats.map(
       (s, i) => new SeatContext(this.matchId, i, s.role, s.team, () => Rng.fromSeed(deriveSeed(o.seed, 'seat', i)), env, o.params),
     );
-    const agentNames = this.agents.map((a) => a.name);
     if (this.bus?.active) {
-      this.emit({
-        ...this.base('omniscient'),
-        type: 'match.created',
-        env: env.meta.id,
-        params: o.params,
-        seed: o.seed,
-        seats: this.seats.map((s, i) => ({ role: s.role, team: s.team, agent: agentNames[i] })),
-      });
-      const hidden = env.meta.hiddenRoles === true;
-      this.emit({
-        ...this.base('public'),
-        type: 'match.started',
-        env: env.meta.id,
-        params: env.publicParams ? env.publicParams(o.params) : o.params,
-        agents: hidden ? [...agentNames].sort() : agentNames,
-        ...(hidden ? { seatsHidden: true } : {}),
-      });
+      const agentNames = this.agents.map((a) => a.name);
+      this.emit(this.log.created(env.meta.id, o.params, o.seed, this.seats, agentNames));
+      this.emit(this.log.started(env.meta.id, env.publicParams ? env.publicParams(o.params) : o.params, agentNames, env.meta.hiddenRoles === true));
     }
     for (let i = 0; i < this.agents.length; i++) this.agents[i].start?.(this.ctxs[i]);
+  }
 
+  /** Steps until the env is terminal (null) or the match stops early (the reason). */
+  private async loop(): Promise<Stop | null> {
+    const { env, o } = this;
     const maxLength = env.maxLengthFor(o.params);
-    let code: MatchCode = 'ok';
-    let forfeitedBy: number | undefined;
-    let outcome = '';
     while (!env.isTerminal(this.state)) {
-      if (o.signal?.aborted || this.step >= maxLength) {
-        code = 'aborted';
-        outcome = o.signal?.aborted ? 'aborted' : 'max-length';
-        break;
+      if (o.signal?.aborted) return { code: 'aborted', outcome: 'aborted' };
+      if (this.step >= maxLength) return { code: 'aborted', outcome: 'max-length' };
+      const effect = env.effect(this.state);
+      if (effect) {
+        const stop = await this.performEffect(effect);
+        if (stop) return stop;
+        continue;
       }
       const toAct = env.toAct(this.state);
-      if (this.bus?.active) this.emit({ ...this.base('public'), type: 'turn', step: this.step, toAct: [...toAct] });
+      if (this.bus?.active) this.emit(this.log.turn(this.step, toAct));
       const actions: ActionMap<unknown> = {};
       let forfeit = -1;
       if (toAct.length === 1) {
@@ -178,54 +225,98 @@ class MatchRun {
           } else actions[toAct[i]] = settled[i];
         }
       }
-      if (forfeit >= 0) {
-        code = 'forfeit';
-        forfeitedBy = forfeit;
-        outcome = 'forfeit';
-        break;
-      }
-      if (this.bus?.active) {
-        for (const seat of toAct) {
-          const action = actions[seat] as JsonValue;
-          this.emit({ ...this.base(env.actionVisibility(this.state, seat, action)), type: 'action', step: this.step, seat, action });
-        }
-      }
-      const result = env.step(this.state, actions);
-      this.state = result.state;
-      if (this.bus?.active) this.publishEnvEvents(result.events);
-      this.step++;
+      if (forfeit >= 0) return { code: 'forfeit', outcome: 'forfeit', forfeitedBy: forfeit };
+      this.apply(toAct, actions);
     }
+    return null;
+  }
 
+  /** Publishes the accepted actions, steps the env and publishes its events; keeps its rewards. */
+  private apply(toAct: readonly number[], actions: ActionMap<unknown>): void {
+    const { env } = this;
+    if (this.bus?.active) {
+      for (const seat of toAct) {
+        const action = actions[seat] as JsonValue;
+        this.emit(this.log.action(this.step, seat, action, env.actionVisibility(this.state, seat, action)));
+      }
+    }
+    const result = env.step(this.state, actions);
+    this.state = result.state;
+    if (this.bus?.active) for (const e of this.log.envEvents(this.step, result.events)) this.emit(e);
+    if (result.rewards) for (const r of result.rewards) this.rewards.push({ ...r, step: this.step });
+    this.step++;
+  }
+
+  /**
+   * Performs the env's effect with its handler and applies the result as the effect seat's
+   * action. A missing handler, a throwing handler or a result the env rejects ends the match.
+   */
+  private async performEffect(effect: EffectRequest): Promise<Stop | null> {
+    const { env, o } = this;
+    if (this.bus?.active) this.emit(this.log.turn(this.step, [EFFECT_SEAT]));
+    const handler = o.effects?.[effect.kind];
+    let problem: string;
+    if (!handler) {
+      problem = `no handler for effect "${effect.kind}" (run the match with the catalog's effect handlers)`;
+    } else {
+      const controller = new AbortController();
+      const onAbort = () => controller.abort(new Error('match stopped'));
+      o.signal?.addEventListener('abort', onAbort, { once: true });
+      try {
+        const result = await handler(effect.request, {
+          matchId: this.matchId,
+          env: env.meta.id,
+          step: this.step,
+          seed: deriveSeed(o.seed, 'effect', this.step),
+          signal: controller.signal,
+        });
+        if (o.signal?.aborted) return { code: 'aborted', outcome: 'aborted' };
+        const check = env.validateAction(this.state, EFFECT_SEAT, result);
+        if (check.ok) {
+          this.apply([EFFECT_SEAT], { [EFFECT_SEAT]: result });
+          return null;
+        }
+        problem = `effect "${effect.kind}" gave a result the env rejects: ${check.reason}`;
+      } catch (e) {
+        if (o.signal?.aborted) return { code: 'aborted', outcome: 'aborted' };
+        problem = `effect "${effect.kind}" failed: ${errorText(e)}`;
+      } finally {
+        o.signal?.removeEventListener('abort', onAbort);
+      }
+    }
+    this.recordFault({ step: this.step, seat: EFFECT_SEAT, kind: 'error', reason: problem, attempt: 0, resolution: 'forfeit' });
+    return { code: 'aborted', outcome: 'effect-failed' };
+  }
+
+  /** Returns, agents' `end`, the closing events and the result. */
+  private finish(stop: Stop | null): MatchResult {
+    const { env } = this;
     let returns: number[];
-    if (code === 'forfeit') {
-      returns = env.forfeitReturns?.(this.state, forfeitedBy!) ?? this.defaultForfeitReturns(forfeitedBy!);
-    } else if (code === 'aborted') {
+    let outcome: string;
+    if (stop?.code === 'forfeit') {
+      returns = env.forfeitReturns?.(this.state, stop.forfeitedBy!) ?? this.defaultForfeitReturns(stop.forfeitedBy!);
+      outcome = stop.outcome;
+    } else if (stop) {
       returns = this.seats.map(() => 0);
+      outcome = stop.outcome;
     } else {
       returns = env.returns(this.state);
       outcome = env.outcome(this.state);
     }
+    const code: MatchCode = stop?.code ?? 'ok';
+    const forfeitedBy = stop?.forfeitedBy;
     const summary = env.summary(this.state);
     for (let i = 0; i < this.agents.length; i++) this.agents[i].end?.(returns, this.ctxs[i], { outcome, summary });
     if (this.bus?.active) {
-      this.emit({ ...this.base('public'), type: 'reward', returns });
-      this.emit({
-        ...this.base('public'),
-        type: 'match.ended',
-        returns,
-        outcome,
-        code,
-        length: this.step,
-        faults: this.faults.length,
-        ...(forfeitedBy !== undefined ? { forfeitedBy } : {}),
-      });
+      this.emit(this.log.reward(returns));
+      this.emit(this.log.ended(returns, outcome, code, this.step, this.faults.length, forfeitedBy));
     }
     return {
       matchId: this.matchId,
       env: env.meta.id,
-      params: o.params,
-      seed: o.seed,
-      agents: agentNames,
+      params: this.o.params,
+      seed: this.o.seed,
+      agents: this.agents.map((a) => a.name),
       seats: [...this.seats],
       returns,
       outcome,
@@ -234,6 +325,7 @@ class MatchRun {
       length: this.step,
       decisions: this.decisions,
       faults: this.faults,
+      rewards: this.rewards,
       summary,
       finalState: this.state,
     };
@@ -245,24 +337,12 @@ class MatchRun {
     return this.seats.map((_, i) => (i === seat ? -1 : zeroSum && n > 1 ? 1 / (n - 1) : 0));
   }
 
-  private publishEnvEvents(events: readonly EnvEvent[]): void {
-    for (const ev of events) {
-      if (ev.type === 'message') {
-        const seat = typeof ev.data.seat === 'number' ? ev.data.seat : null;
-        const text = typeof ev.data.text === 'string' ? ev.data.text : '';
-        this.emit({ ...this.base(ev.visibility), type: 'message', step: this.step, seat, text, data: ev.data });
-      } else {
-        this.emit({ ...this.base(ev.visibility), type: 'env', step: this.step, name: ev.type, data: ev.data });
-      }
-    }
-  }
-
-  /** Reason `action` is not acceptable for `seat`, or null when it is. */
-  private rejection(seat: number, legal: readonly unknown[] | null, action: unknown): string | null {
+  /** Why `action` is not acceptable for `seat` (an "illegal" verdict), or null when it is. */
+  private rejection(seat: number, legal: readonly unknown[] | null, action: unknown): Verdict | null {
     if (legal !== null && containsAction(legal, action)) return null;
     // validateAction is authoritative: it may accept forms beyond the legal list (an act with free text).
     const check = this.env.validateAction(this.state, seat, action);
-    return check.ok ? null : check.reason;
+    return check.ok ? null : { kind: 'illegal', reason: check.reason };
   }
 
   /** Asks `seat` for an action: the answer, a promise of it (async agents), or FORFEIT. */
@@ -272,59 +352,41 @@ class MatchRun {
     const obs = this.env.observe(this.state, agent.omniscient ? 'omniscient' : seat);
     const legal = this.env.legalActions ? this.env.legalActions(this.state, seat) : null;
     for (let attempt = 0; ; attempt++) {
-      const deadline = this.deadlineMs === Infinity ? Infinity : Date.now() + this.deadlineMs;
-      ctx.begin(this.step, deadline);
+      const started = this.beginDecision(ctx);
+      let verdict: Verdict | null;
       let answer: unknown;
-      let kind: FaultKind;
-      let reason: string;
       try {
         answer = agent.act(obs, legal, ctx);
+        if (isThenable(answer)) return this.decideAsync(seat, obs, legal, attempt, answer);
+        verdict =
+          this.deadlineMs !== Infinity && Date.now() - started > this.deadlineMs
+            ? { kind: 'timeout', reason: `answered after the ${this.deadlineMs} ms deadline` }
+            : this.rejection(seat, legal, answer);
       } catch (e) {
-        kind = 'error';
-        reason = errorText(e);
-        if (this.fault(seat, kind, reason, attempt)) continue;
-        return this.resolve(seat, legal);
+        verdict = { kind: 'error', reason: errorText(e) };
       }
-      if (isThenable(answer)) return this.decideAsync(seat, obs, legal, attempt, answer);
-      if (deadline !== Infinity && Date.now() > deadline) {
-        kind = 'timeout';
-        reason = `answered after the ${this.deadlineMs} ms deadline`;
-      } else {
-        const rejected = this.rejection(seat, legal, answer);
-        if (rejected === null) return this.accept(seat, obs, legal, answer);
-        kind = 'illegal';
-        reason = rejected;
-      }
-      if (this.fault(seat, kind, reason, attempt)) continue;
-      return this.resolve(seat, legal);
+      if (verdict === null) return this.accept(seat, obs, legal, answer);
+      if (!this.fault(seat, verdict, attempt)) return this.resolve(seat, legal);
     }
   }
 
-  private async decideAsync(
-    seat: number,
-    obs: unknown,
-    legal: readonly unknown[] | null,
-    attempt: number,
-    pending: PromiseLike<unknown>,
-  ): Promise<Answer> {
+  /** The rest of a decision whose agent answered with a promise: the same checks and fault policy. */
+  private async decideAsync(seat: number, obs: unknown, legal: readonly unknown[] | null, attempt: number, pending: PromiseLike<unknown>): Promise<Answer> {
     const agent = this.agents[seat];
     const ctx = this.ctxs[seat];
     for (;;) {
-      let kind: FaultKind;
-      let reason: string;
+      let verdict: Verdict | null;
+      let answer: unknown;
       try {
-        const answer = await this.withDeadline(pending, ctx);
-        const rejected = this.rejection(seat, legal, answer);
-        if (rejected === null) return this.accept(seat, obs, legal, answer);
-        kind = 'illegal';
-        reason = rejected;
+        answer = await this.withDeadline(pending, seat, ctx);
+        verdict = this.rejection(seat, legal, answer);
       } catch (e) {
-        kind = e instanceof TimeoutError ? 'timeout' : 'error';
-        reason = errorText(e);
+        verdict = { kind: e instanceof TimeoutError ? 'timeout' : 'error', reason: errorText(e) };
       }
-      if (!this.fault(seat, kind, reason, attempt)) return this.resolve(seat, legal);
+      if (verdict === null) return this.accept(seat, obs, legal, answer);
+      if (!this.fault(seat, verdict, attempt)) return this.resolve(seat, legal);
       attempt++;
-      ctx.begin(this.step, this.deadlineMs === Infinity ? Infinity : Date.now() + this.deadlineMs);
+      this.beginDecision(ctx);
       try {
         pending = Promise.resolve(agent.act(obs, legal, ctx));
       } catch (e) {
@@ -333,21 +395,32 @@ class MatchRun {
     }
   }
 
-  private withDeadline(pending: PromiseLike<unknown>, ctx: SeatContext): Promise<unknown> {
+  /** Starts a decision of `ctx`'s seat (deadline = the promise deadline); returns its start time. */
+  private beginDecision(ctx: SeatContext): number {
+    const now = Date.now();
+    ctx.begin(this.step, this.asyncDeadlineMs === Infinity ? Infinity : now + this.asyncDeadlineMs);
+    return now;
+  }
+
+  /** Races a promise answer against the decision's deadline and the match's signal. */
+  private withDeadline(pending: PromiseLike<unknown>, seat: number, ctx: SeatContext): Promise<unknown> {
     const signal = this.o.signal;
-    if (ctx.deadline === Infinity && !signal) return Promise.resolve(pending);
     return new Promise((resolve, reject) => {
       let timer: NodeJS.Timeout | undefined;
+      const waiting: UnsettledDecision = { matchId: this.matchId, env: this.env.meta.id, seat, agent: this.agents[seat].name, step: this.step };
+      if (ctx.deadline === Infinity) unsettled.add(waiting);
       const onAbort = () => finish(() => reject(new Error('match stopped')), 'match stopped');
       const finish = (settle: () => void, abortReason?: string) => {
         if (timer) clearTimeout(timer);
+        unsettled.delete(waiting);
         signal?.removeEventListener('abort', onAbort);
         if (abortReason) ctx.abort(abortReason);
         settle();
       };
       if (ctx.deadline !== Infinity) {
         const ms = Math.max(0, ctx.deadline - Date.now());
-        timer = setTimeout(() => finish(() => reject(new TimeoutError(`no answer within ${this.deadlineMs} ms`)), 'deadline'), ms);
+        const why = this.o.deadlineMs === undefined ? ' (the default deadline for promise answers; set one with deadlineMs / --deadline)' : '';
+        timer = setTimeout(() => finish(() => reject(new TimeoutError(`no answer within ${this.asyncDeadlineMs} ms${why}`)), 'deadline'), ms);
       }
       signal?.addEventListener('abort', onAbort, { once: true });
       Promise.resolve(pending).then(
@@ -364,13 +437,16 @@ class MatchRun {
   }
 
   /** Records a fault; true when the policy allows another attempt. */
-  private fault(seat: number, kind: FaultKind, reason: string, attempt: number): boolean {
+  private fault(seat: number, verdict: Verdict, attempt: number): boolean {
     const retry = attempt < this.policy.retries;
     const resolution = retry ? 'retry' : this.policy.then === 'default' ? 'default-action' : 'forfeit';
-    const record: FaultRecord = { step: this.step, seat, kind, reason, attempt, resolution };
-    this.faults.push(record);
-    if (this.bus?.active) this.emit({ ...this.base({ seat }), type: 'fault', ...record });
+    this.recordFault({ step: this.step, seat, kind: verdict.kind, reason: verdict.reason, attempt, resolution });
     return retry;
+  }
+
+  private recordFault(record: FaultRecord): void {
+    this.faults.push(record);
+    if (this.bus?.active) this.emit(this.log.fault(record, record.seat === EFFECT_SEAT ? 'omniscient' : { seat: record.seat }));
   }
 
   /** After the last failed attempt: a default action, or FORFEIT. */

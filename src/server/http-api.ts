@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
-import { visibleTo } from '../bus/view-filter';
+import { projectEvents } from '../core/view-stream';
 import type { Store } from '../store/store';
 import type { LeaderboardProvider } from './leaderboard';
 import type { LiveMatches } from './live-matches';
@@ -103,9 +103,16 @@ export function createApi(deps: ApiDeps): (req: IncomingMessage, res: ServerResp
         const decision = authorizeView(viewer, { live: src.live, seats: src.seats }, deps.policy);
         if (!decision.ok) throw new HttpError(decision.code === 'forbidden' ? 403 : 400, decision.message);
         const all = src.events;
-        const upTo = all.length ? all[all.length - 1].seq : -1;
-        const events = visibleTo(all, viewer, src.teamOf);
-        return { matchId: src.summary.id, view: viewKey(viewer), live: src.live, upTo, events, observations: src.tracker?.history(viewer, upTo) ?? [], match: src.summary };
+        const events = projectEvents(all, viewer, src.teamOf);
+        return {
+          matchId: src.summary.id,
+          view: viewKey(viewer),
+          live: src.live,
+          upTo: events.length - 1,
+          events,
+          observations: src.tracker?.history(viewer, all, src.teamOf) ?? [],
+          match: src.summary,
+        };
       },
     ],
     [

@@ -1,6 +1,6 @@
 import type { Server, Socket } from 'socket.io';
-import { visibleTo } from '../bus/view-filter';
 import type { LeagueEvent, MatchEvent } from '../core/events';
+import { ViewSequence, projectEvents } from '../core/view-stream';
 import type { Viewer } from '../core/visibility';
 import type { Store } from '../store/store';
 import type { LiveMatch, LiveMatches, LiveMatchListener } from './live-matches';
@@ -52,17 +52,20 @@ export const matchRoom = (matchId: string, key: string): string => `m:${matchId}
 
 /**
  * The socket.io side of spectating. Each joined (match, view) pair is a room; every bus event
- * of a live match is filtered once per view room with the one view filter (`visibleTo`) and
+ * of a live match is projected once per view room (its own ViewSequence) and
  * broadcast to that room, so each frame is encoded once however many spectators watch.
  *
+ * Every view has its own event numbering (src/core/view-stream.ts): a view sees its events
+ * numbered 0, 1, 2... so no number reveals how many hidden events happened in between.
+ *
  * Late join without gap or duplicate: `join` runs synchronously between two bus events — it
- * enters the room and copies the match buffer up to its last seq N in the same tick — so the
- * snapshot holds exactly the events up to N and every later broadcast has seq > N. The
+ * enters the room and copies the match buffer in the same tick — so the snapshot holds exactly
+ * the view's events up to its number N and every later broadcast has a number > N. The
  * snapshot carries `upTo = N` so clients can also drop anything at or below it.
  */
 export class SpectatorHub implements LiveMatchListener {
-  /** matchId -> (view key -> viewer) for every view room that was joined. */
-  private readonly views = new Map<string, Map<string, Viewer>>();
+  /** matchId -> (view key -> the room's view sequence) for every view room that was joined. */
+  private readonly views = new Map<string, Map<string, ViewSequence>>();
   private readonly detach: () => void;
 
   constructor(private readonly o: SpectatorHubOptions) {
@@ -78,20 +81,22 @@ export class SpectatorHub implements LiveMatchListener {
     const views = this.views.get(match.id);
     if (views) {
       const rooms = this.o.io.sockets.adapter.rooms;
-      for (const [key, viewer] of views) {
+      for (const [key, seq] of views) {
         const room = matchRoom(match.id, key);
         if (!rooms.has(room)) {
           views.delete(key);
           continue;
         }
-        if (visibleTo([event], viewer, match.teamOf).length > 0) {
-          const msg: EventMessage = { matchId: match.id, view: key, event };
-          this.o.io.to(room).emit('event', msg);
-        }
-        const point = stepped ? match.tracker?.latest(viewer) : null;
+        // `stepped`: the previous step is complete; its observation goes out before this event.
+        const point = stepped ? match.tracker?.latest(seq.viewer, seq.last) : null;
         if (point) {
           const obs: ObsMessage = { matchId: match.id, view: key, ...point };
           this.o.io.to(room).emit('obs', obs);
+        }
+        const visible = seq.next(event);
+        if (visible) {
+          const msg: EventMessage = { matchId: match.id, view: key, event: visible };
+          this.o.io.to(room).emit('event', msg);
         }
       }
       if (event.type === 'match.ended') this.views.delete(match.id);
@@ -165,6 +170,8 @@ export class SpectatorHub implements LiveMatchListener {
     const decision = authorizeView(viewer, { live: src.live, seats: src.seats }, this.o.policy);
     if (!decision.ok) return fail(decision.code, `join: ${decision.message}`);
     const room = matchRoom(matchId, key);
+    const all = src.events;
+    const events = projectEvents(all, viewer, src.teamOf);
     if (src.live) {
       if (!conn.rooms.has(room)) {
         if (conn.rooms.size >= this.o.maxRoomsPerSocket) return fail('too-many-rooms', `join: at most ${this.o.maxRoomsPerSocket} rooms per connection`);
@@ -172,19 +179,18 @@ export class SpectatorHub implements LiveMatchListener {
       }
       let views = this.views.get(matchId);
       if (!views) this.views.set(matchId, (views = new Map()));
-      views.set(key, viewer);
-      void socket.join(room); // synchronous with the in-memory adapter: no event can slip in before the copy below
+      const live = src.liveMatch;
+      if (!views.has(key)) views.set(key, new ViewSequence(viewer, (seat) => (live ? live.teamOf(seat) : src.teamOf(seat)), events.length));
+      void socket.join(room); // synchronous with the in-memory adapter: no event can slip in before the copy above
     }
-    const all = src.events;
-    const upTo = all.length ? all[all.length - 1].seq : -1;
     const snapshot: SnapshotMessage = {
       ok: true,
       matchId,
       view: key,
       live: src.live,
-      upTo,
-      events: visibleTo(all, viewer, src.teamOf),
-      observations: src.tracker?.history(viewer, upTo) ?? [],
+      upTo: events.length - 1,
+      events,
+      observations: src.tracker?.history(viewer, all, src.teamOf) ?? [],
       match: src.summary,
     };
     reply('snapshot', snapshot);

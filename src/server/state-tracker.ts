@@ -1,18 +1,23 @@
 import type { ActionMap, Env } from '../core/env';
 import type { MatchCreated, MatchEvent } from '../core/events';
 import type { JsonValue } from '../core/json';
-import type { Viewer } from '../core/visibility';
+import { canSee, type TeamOf, type Viewer } from '../core/visibility';
 
 /** Finds the env of an id (the registry's `getEnv`); undefined when this server does not know it. */
 export type EnvResolver = (envId: string) => Env | undefined;
 
-/** One view's observation after a step; valid from event `seq` on (the step's last action). */
+/**
+ * One view's observation after a step. `seq` is in the view's own sequence: the observation is
+ * valid once the view has seen its event `seq` (the last event it may see of that step; -1:
+ * before any event), so scrubbing a replay never shows a state before the events that made it.
+ */
 export interface ObservationPoint {
   seq: number;
   step: number;
   obs: JsonValue;
 }
 
+/** A state after a step; `seq` is the global seq of the step's last event (the log's order). */
 interface StatePoint {
   seq: number;
   step: number;
@@ -34,6 +39,9 @@ export class StateTracker {
   private pending: ActionMap<unknown> = {};
   private count = 0;
   private step = 0;
+  /** The state of a step whose events may still be arriving (closed by the next turn or the end). */
+  private open: StatePoint | null = null;
+  private lastSeq = -1;
   broken: string | null = null;
 
   private constructor(private readonly env: Env) {}
@@ -52,52 +60,69 @@ export class StateTracker {
     return t;
   }
 
-  /** Feeds the next event; true when it completed a step (a new state exists). */
+  /**
+   * Feeds the next event. Returns true when the event closes a step, i.e. the state after the
+   * previous step is now complete (its last event was the one fed before this): send that
+   * observation BEFORE forwarding this event.
+   */
   feed(e: MatchEvent): boolean {
     if (this.broken) return false;
+    let closed = false;
+    if (this.open && (e.type === 'turn' || e.type === 'reward' || e.type === 'match.ended')) {
+      this.open.seq = this.lastSeq;
+      this.points.push(this.open);
+      this.open = null;
+      closed = true;
+    }
+    this.lastSeq = e.seq;
     if (e.type === 'turn') {
       this.toAct = e.toAct;
       this.pending = {};
       this.count = 0;
-      return false;
+      return closed;
     }
-    if (e.type !== 'action' || e.step !== this.step) return false;
+    if (e.type !== 'action' || e.step !== this.step) return closed;
     if (!(e.seat in this.pending)) this.count++;
     this.pending[e.seat] = e.action;
-    if (this.count < this.toAct.length) return false;
+    if (this.count < this.toAct.length) return closed;
     try {
       const state = this.env.step(this.points[this.points.length - 1].state, this.pending).state;
       this.step++;
-      this.points.push({ seq: e.seq, step: this.step, state });
+      this.open = { seq: e.seq, step: this.step, state };
       this.pending = {};
       this.count = 0;
-      return true;
     } catch (err) {
       this.broken = `step ${this.step} failed: ${err instanceof Error ? err.message : String(err)}`;
-      return false;
     }
+    return closed;
   }
 
-  /** The latest observation for `viewer`, or null when it cannot be built. */
-  latest(viewer: Viewer): ObservationPoint | null {
+  /** The observation of the latest closed step for `viewer`, labelled `viewSeq` (the view's last seq), or null. */
+  latest(viewer: Viewer, viewSeq: number): ObservationPoint | null {
     const p = this.points[this.points.length - 1];
-    return p ? this.observe(p, viewer) : null;
+    return p ? this.observe(p, viewer, viewSeq) : null;
   }
 
-  /** Every step's observation for `viewer` up to event `upTo` (inclusive). */
-  history(viewer: Viewer, upTo = Infinity): ObservationPoint[] {
+  /**
+   * Every closed step's observation for `viewer` up to global seq `upTo`, labelled in the view's
+   * sequence of `events` (the match log the points were fed from).
+   */
+  history(viewer: Viewer, events: readonly MatchEvent[], teamOf: TeamOf, upTo = Infinity): ObservationPoint[] {
     const out: ObservationPoint[] = [];
+    let k = 0;
+    let visible = 0;
     for (const p of this.points) {
       if (p.seq > upTo) break;
-      const o = this.observe(p, viewer);
+      while (k < events.length && events[k].seq <= p.seq) if (canSee(events[k++].visibility, viewer, teamOf)) visible++;
+      const o = this.observe(p, viewer, visible - 1);
       if (o) out.push(o);
     }
     return out;
   }
 
-  private observe(p: StatePoint, viewer: Viewer): ObservationPoint | null {
+  private observe(p: StatePoint, viewer: Viewer, viewSeq: number): ObservationPoint | null {
     try {
-      return { seq: p.seq, step: p.step, obs: this.env.observe(p.state, viewer) as JsonValue };
+      return { seq: viewSeq, step: p.step, obs: this.env.observe(p.state, viewer) as JsonValue };
     } catch {
       return null;
     }

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import type { MatchEvent } from '../core/events';
 import type { JsonValue } from '../core/json';
-import type { FaultRecord } from '../match/fault-policy';
+import type { FaultRecord } from '../core/events';
 import { MIGRATIONS } from './schema';
 
 /** A player of a league as stored. */

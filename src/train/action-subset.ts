@@ -34,7 +34,7 @@ export async function probeLegalIndices(env: Env, params: Params, episodes: numb
           return {
             name: 'probe',
             act(obs: unknown, legal: readonly unknown[] | null, ctx: { seat: number }) {
-              const list = legal ?? legalFromObservation(obs);
+              const list = legal ?? legalFromObservation(encoder, obs);
               const set = seen.get(roles[ctx.seat]) ?? new Set<number>();
               seen.set(roles[ctx.seat], set);
               if (list) for (const a of list) set.add(encoder.actionIndex(a));

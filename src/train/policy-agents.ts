@@ -15,8 +15,8 @@ export interface RecordTarget {
   group: string;
   /** Multiplies the seat's final return (config rewardScale). */
   rewardScale: number;
-  /** Records each decision's segment key (see segments.ts). */
-  segmentKey?: (obs: unknown, role: string) => number | null;
+  /** Records each decision's env step (envs with tries, see tries.ts). */
+  recordSteps?: boolean;
 }
 
 /** A learner's seat in a training episode: samples from the policy and records every decision. */
@@ -40,7 +40,7 @@ export class RecordingAgent implements Agent {
     const step = m.decide(this.rng);
     const traj = this.traj!;
     traj.indices.push(this.target.buf.push(m.input, m.mask, step.index, step.logp, step.value));
-    if (this.target.segmentKey) (traj.keys ??= []).push(this.target.segmentKey(obs, ctx.role));
+    if (this.target.recordSteps) (traj.steps ??= []).push(ctx.step);
     return step.action;
   }
 

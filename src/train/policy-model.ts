@@ -70,13 +70,12 @@ export function checkLayout(layout: PolicyLayout, envId: string, encoder: Encode
 }
 
 /**
- * Legal action indices an env puts in an observation (`obs.legal`, an array of integers) for
- * open action sets in a neural-agent answer mode (countdown-v1 "steps"), or null.
+ * Legal action indices that an observation states through the encoder's `legal` member (open
+ * action sets played through indices, such as Countdown's step mode), or null.
  */
-export function legalFromObservation(obs: unknown): number[] | null {
-  if (obs === null || typeof obs !== 'object') return null;
-  const legal = (obs as { legal?: unknown }).legal;
-  return Array.isArray(legal) && legal.every((x) => Number.isInteger(x)) ? (legal as number[]) : null;
+export function legalFromObservation(encoder: Encoder<unknown, unknown>, obs: unknown): number[] | null {
+  const legal = encoder.legal?.(obs);
+  return Array.isArray(legal) && legal.every((x) => Number.isInteger(x)) ? [...legal] : null;
 }
 
 /** A policy network ready to act. Reuses its buffers: not re-entrant (one decision at a time). */
@@ -126,8 +125,8 @@ export class PolicyModel {
    */
   prepare(obs: unknown, legal: readonly unknown[] | null, role: string): void {
     const { layout } = this;
-    legal ??= legalFromObservation(obs);
-    if (legal === null) throw new PolicyLayoutError(`${layout.env}: a neural policy needs a finite legal action list (legalActions, or a "legal" array in the observation)`);
+    legal ??= legalFromObservation(this.encoder, obs);
+    if (legal === null) throw new PolicyLayoutError(`${layout.env}: a neural policy needs a finite legal action list (legalActions, or the encoder's legal(obs))`);
     const r = layout.roles.indexOf(role);
     if (r < 0) throw new PolicyLayoutError(`this network plays ${layout.roles.join(', ')}, not "${role}"`);
     this.input.fill(0);

@@ -9,8 +9,8 @@
  */
 export interface Trajectory {
   indices: number[];
-  /** Segment key of each decision (see segments.ts), when the env has a segmenter. */
-  keys?: (number | null)[];
+  /** Env step of each decision, recorded for envs with tries (see tries.ts). */
+  steps?: number[];
   role: string;
   seat: number;
   /** Episode index within the iteration. */

@@ -38,7 +38,7 @@ import { SampleBuffer } from './sample-buffer';
 import { formatSchedule, trainsAt, type Schedule } from './schedule';
 import { planSeats, type OpponentMode, type PlanContext } from './seat-plan';
 import { computeTargets } from './targets';
-import { cutSegments, segmenterFor } from './segments';
+import { cutTries } from './tries';
 
 /** Everything a training run needs. */
 export interface TrainerOptions {
@@ -260,7 +260,7 @@ export class Trainer {
     const summaries: JsonValue[] = [];
     for (const e of this.entries) e.buf.clear();
     const base = this.baseContext();
-    const segmenter = segmenterFor(env.meta.id);
+    const tries = env.capabilities.tries;
     const t0 = performance.now();
     for (let k = 0; k < cfg.episodesPerIteration; k++) {
       const modes = this.o.opponents;
@@ -277,7 +277,7 @@ export class Trainer {
                 episode: k,
                 group: String(g),
                 rewardScale: cfg.rewardScale,
-                segmentKey: segmenter?.key,
+                recordSteps: tries,
               })
             : policyAgent(e.id, e.learner.model, Rng.fromSeed(actSeed(seat))),
       };
@@ -297,12 +297,12 @@ export class Trainer {
       });
       outcomes[result.outcome] = (outcomes[result.outcome] ?? 0) + 1;
       summaries.push(result.summary);
-      if (segmenter) {
+      if (tries) {
         for (const e of this.entries) {
           const trajs = e.buf.trajectories;
           let first = trajs.length;
           while (first > 0 && trajs[first - 1].episode === k) first--;
-          if (first < trajs.length) trajs.push(...cutSegments(trajs.splice(first), segmenter, result.summary, cfg.rewardScale));
+          if (first < trajs.length) trajs.push(...cutTries(trajs.splice(first), result.rewards, cfg.rewardScale));
         }
       }
       const p = plan!;

@@ -11,7 +11,7 @@ describe('checkEnv', () => {
     if (!report.ok) console.log(formatReport(report));
     expect(report.ok).toBe(true);
     expect(report.checks.map((c) => c.name)).toEqual([
-      'params', 'termination', 'json-purity', 'determinism', 'legality', 'resume', 'leak', 'utility', 'encoder', 'golden',
+      'params', 'termination', 'json-purity', 'determinism', 'legality', 'resume', 'leak', 'view-stream', 'capabilities', 'utility', 'encoder', 'golden',
     ]);
   });
 

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import type { Socket } from 'socket.io-client';
 import { EventBus } from '../../src/bus/event-bus';
 import { MemoryRecorder } from '../../src/bus/recorder';
-import { teamsFromCreated, visibleTo } from '../../src/bus/view-filter';
+import { teamsFromCreated } from '../../src/bus/view-filter';
+import { projectEvents } from '../../src/core/view-stream';
 import type { MatchCreated, MatchEvent } from '../../src/core/events';
 import type { JsonValue } from '../../src/core/json';
 import type { ObsMessage } from '../../src/server/protocol';
@@ -52,7 +53,7 @@ describe('spectator sockets', () => {
     await done;
     await Promise.all(watches.map((w) => w.ended));
     const full = recorder.events(matchId);
-    const expected = visibleTo(full, 'public', teamOf(full));
+    const expected = projectEvents(full, 'public', teamOf(full));
     expect(expected.length).toBeGreaterThan(100);
     // joins really happened mid-match (each snapshot a strict prefix), and every watcher got it all exactly once
     const midMatch = watches.filter((w) => w.snapshot.live && w.snapshot.upTo > 0 && w.snapshot.upTo < full[full.length - 1].seq);
@@ -94,7 +95,7 @@ describe('spectator sockets', () => {
       expect(omni.snapshot.live).toBe(false);
       expect(omni.snapshot.events).toEqual(full);
       const seat0 = await watch(c, id, { seat: 0 });
-      expect(seat0.snapshot.events).toEqual(visibleTo(full, 0, teamOf(full)));
+      expect(seat0.snapshot.events).toEqual(projectEvents(full, 0, teamOf(full)));
     }
     const seat0 = await watch(c, 'refuse-2', { seat: 0 });
     const actions = seat0.snapshot.events.filter((e) => e.type === 'action');
@@ -116,7 +117,7 @@ describe('spectator sockets', () => {
     await Promise.all([omni.ended, seat1.ended]);
     const full = recorder.events(matchId);
     expect(omni.all()).toEqual(full);
-    expect(seat1.all()).toEqual(visibleTo(full, 1, teamOf(full)));
+    expect(seat1.all()).toEqual(projectEvents(full, 1, teamOf(full)));
   });
 
   test('a replay from the SQLite event log equals the live view', async () => {
@@ -189,7 +190,7 @@ describe('spectator sockets', () => {
     await done;
     await w.ended;
     const full = recorder.events(matchId);
-    expect(w.all()).toEqual(visibleTo(full, 'public', teamOf(full)));
+    expect(w.all()).toEqual(projectEvents(full, 'public', teamOf(full)));
     expect(errors.some((e) => e.code === 'rate-limited')).toBe(true);
     // the server still answers new clients and HTTP
     const late = await watch(await client(), matchId);

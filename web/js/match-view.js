@@ -11,7 +11,7 @@ import { describeEvent } from './renderers/describe.js';
 
 export function showMatch(app, matchId, params) {
   const view = params.get('view') || 'public';
-  const state = { events: [], observations: [], lastSeq: -1, lastObsSeq: -1, match: null, live: false, joined: false, selected: null };
+  const state = { events: [], observations: [], lastSeq: -1, lastObsStep: -1, match: null, live: false, joined: false, selected: null };
   const pending = { events: [], obs: [] };
   let frame = 0;
   let disposed = false;
@@ -37,10 +37,12 @@ export function showMatch(app, matchId, params) {
     state.lastSeq = e.seq;
     if (e.type === 'match.ended') state.live = false;
   }
+  // Observations are labelled in this view's event numbering (valid once event `seq` is shown);
+  // one per step, so steps (not labels, which hidden steps can share) tell them apart.
   function addObs(o) {
-    if (o.seq <= state.lastObsSeq) return;
+    if (o.step <= state.lastObsStep) return;
     state.observations.push({ seq: o.seq, step: o.step, obs: o.obs });
-    state.lastObsSeq = o.seq;
+    state.lastObsStep = o.step;
   }
 
   const socket = getSocket();
@@ -72,10 +74,9 @@ export function showMatch(app, matchId, params) {
     state.events = [];
     state.observations = [];
     state.lastSeq = reply.upTo;
-    state.lastObsSeq = -1;
+    state.lastObsStep = -1;
     state.events = reply.events.slice();
     for (const o of reply.observations) addObs(o);
-    state.lastObsSeq = Math.max(state.lastObsSeq, reply.upTo);
     state.match = reply.match;
     state.live = reply.live;
     state.joined = true;

@@ -11,7 +11,9 @@ import {
   checkTermination,
   checkUtility,
 } from './checks';
+import { checkCapabilities } from './capabilities-check';
 import { verifyGolden, type Golden } from './golden';
+import { checkViewStream } from './stream-check';
 import { playout, type Trace } from './playout';
 
 /** Options for {@link checkEnv}. */
@@ -51,13 +53,27 @@ export interface CheckReport {
 }
 
 /** The check names, in the order they run. */
-export const CHECK_NAMES = ['params', 'termination', 'json-purity', 'determinism', 'legality', 'resume', 'leak', 'utility', 'encoder', 'golden'] as const;
+export const CHECK_NAMES = [
+  'params',
+  'termination',
+  'json-purity',
+  'determinism',
+  'legality',
+  'resume',
+  'leak',
+  'view-stream',
+  'capabilities',
+  'utility',
+  'encoder',
+  'golden',
+] as const;
 
 /**
  * The conformance kit: runs random playouts and checks the env contract on them —
  * termination within maxLength, determinism by seed, legality and rejection reasons,
- * serialize/resume, the private-information leak check, declared utility, encoder,
- * and golden playthroughs. Never throws: an exception inside the env becomes a failed check.
+ * serialize/resume, the private-information leak check, the per-view stream check (content,
+ * count and numbering of each view's events independent of what it cannot see), declared
+ * capabilities, declared utility, encoder, and golden playthroughs. Never throws: an exception inside the env becomes a failed check.
  */
 export function checkEnv(env: Env, options: CheckOptions = {}): CheckReport {
   const episodes = options.episodes ?? 20;
@@ -102,6 +118,8 @@ export function checkEnv(env: Env, options: CheckOptions = {}): CheckReport {
   run('legality', () => checkLegality(env, traces, every));
   run('resume', () => checkResume(env, traces));
   run('leak', () => checkLeaks(env, traces, every));
+  run('view-stream', () => checkViewStream(env, traces, every));
+  run('capabilities', () => checkCapabilities(env, traces));
   run('utility', () => checkUtility(env, traces));
   run('encoder', () => checkEncoder(env, traces, every));
   run('golden', () => (options.goldens ?? []).flatMap(({ name, golden }) => verifyGolden(env, golden).map((m) => `${name}: ${m}`)));

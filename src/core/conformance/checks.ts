@@ -2,7 +2,7 @@
  * The individual conformance checks. Each takes the recorded random playouts (with states)
  * and returns a list of problems (empty = pass). Problems name the episode, step and seat.
  */
-import type { Env } from '../env';
+import { EFFECT_SEAT, type Env } from '../env';
 import { jsonEqual, nonJsonPath, jsonClone } from '../json';
 import { containsAction } from '../normalize-env';
 import { Rng, deriveSeed } from '../rng';
@@ -31,8 +31,12 @@ export function checkTermination(env: Env, traces: Trace[]): string[] {
     if (t.problem) out.push(`episode seed ${t.seed}: ${t.problem}`);
     const n = t.states.length ? env.seats(t.states[0]).length : 0;
     t.steps.forEach((s, i) => {
-      if (new Set(s.toAct).size !== s.toAct.length || s.toAct.some((x) => !Number.isInteger(x) || x < 0 || x >= n)) {
+      const effectStep = s.toAct.length === 1 && s.toAct[0] === EFFECT_SEAT;
+      if (!effectStep && (new Set(s.toAct).size !== s.toAct.length || s.toAct.some((x) => !Number.isInteger(x) || x < 0 || x >= n))) {
         out.push(`${where(t, i)}: toAct ${JSON.stringify(s.toAct)} is not a set of seat indices 0..${n - 1}`);
+      }
+      if (effectStep && t.states[i] !== undefined && env.toAct(t.states[i]).length) {
+        out.push(`${where(t, i)}: an effect is pending while toAct names seats (toAct must be empty then)`);
       }
       if (env.meta.dynamics === 'sequential' && s.toAct.length !== 1) {
         out.push(`${where(t, i)}: sequential env asks ${s.toAct.length} seats at once`);
@@ -69,24 +73,44 @@ export function checkJsonAndPurity(env: Env, traces: Trace[]): string[] {
   return out.slice(0, MAX_PROBLEMS);
 }
 
-/** Same seed + same actions = same events, returns and outcome; init is deterministic. */
+/**
+ * Same seed + same actions = same states, observations, events, rewards, returns and outcome;
+ * init is deterministic. Every episode is replayed twice and compared state by state, so an env
+ * that draws from an unseeded source anywhere in its state is caught even with few episodes.
+ */
 export function checkDeterminism(env: Env, traces: Trace[]): string[] {
   const out: string[] = [];
   for (const t of traces) {
     if (!jsonEqual(env.init(t.params, t.seed), env.init(t.params, t.seed))) out.push(`episode seed ${t.seed}: init gives different states for the same seed`);
-    const again = replay(env, t.params, t.seed, t.steps.map((s) => s.actions));
-    for (let i = 0; i < t.steps.length; i++) {
-      if (!jsonEqual(t.steps[i].events, again.steps[i]?.events)) {
-        out.push(`${where(t, i)}: replaying the same actions gave different events`);
+    for (let round = 0; round < 2 && out.length < MAX_PROBLEMS; round++) {
+      const again = replay(env, t.params, t.seed, t.steps.map((s) => s.actions), true);
+      const problem = firstDifference(env, t, again);
+      if (problem) {
+        out.push(problem);
         break;
       }
-    }
-    if (!jsonEqual(t.returns, again.returns) || t.outcome !== again.outcome) {
-      out.push(`episode seed ${t.seed}: replay ended with returns ${JSON.stringify(again.returns)} "${again.outcome}" instead of ${JSON.stringify(t.returns)} "${t.outcome}"`);
     }
     if (out.length >= MAX_PROBLEMS) break;
   }
   return out.slice(0, MAX_PROBLEMS);
+}
+
+/** Where a replay first departs from the recorded playout, or null. */
+function firstDifference(env: Env, t: Trace, again: Trace): string | null {
+  for (let i = 0; i < t.states.length; i++) {
+    if (!jsonEqual(t.states[i], again.states[i])) return `${where(t, i)}: replaying the same actions gave a different state`;
+    if (!jsonEqual(env.observe(t.states[i], 'public'), env.observe(again.states[i], 'public'))) {
+      return `${where(t, i)}: replaying the same actions gave a different public observation`;
+    }
+    if (i < t.steps.length) {
+      if (!jsonEqual(t.steps[i].events, again.steps[i]?.events)) return `${where(t, i)}: replaying the same actions gave different events`;
+      if (!jsonEqual(t.steps[i].rewards ?? [], again.steps[i]?.rewards ?? [])) return `${where(t, i)}: replaying the same actions gave different rewards`;
+    }
+  }
+  if (!jsonEqual(t.returns, again.returns) || t.outcome !== again.outcome) {
+    return `episode seed ${t.seed}: replay ended with returns ${JSON.stringify(again.returns)} "${again.outcome}" instead of ${JSON.stringify(t.returns)} "${t.outcome}"`;
+  }
+  return null;
 }
 
 /**
@@ -226,6 +250,7 @@ export function checkEncoder(env: Env, traces: Trace[], sampleEvery: number): st
     for (let i = 0; i < t.steps.length && out.length < MAX_PROBLEMS; i += sampleEvery) {
       const s = t.states[i];
       for (const seat of t.steps[i].toAct) {
+        if (seat === EFFECT_SEAT) continue;
         const x = enc.encode(env.observe(s, seat), new Float32Array(enc.size));
         if (x.length !== enc.size) out.push(`${where(t, i, seat)}: encoding has length ${x.length}, declared ${enc.size}`);
         if (x.some((v) => !Number.isFinite(v))) out.push(`${where(t, i, seat)}: encoding has non-finite values`);

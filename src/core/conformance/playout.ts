@@ -1,12 +1,14 @@
-import type { ActionMap, Env, EnvEvent } from '../env';
+import { EFFECT_SEAT, type ActionMap, type Env, type EnvEvent, type StepReward } from '../env';
 import type { Params } from '../params';
 import type { Rng } from '../rng';
 
 /** One step of a recorded episode. */
 export interface TraceStep {
+  /** Seats that acted; `[EFFECT_SEAT]` for a step that applied an effect's result. */
   toAct: number[];
   actions: ActionMap<unknown>;
   events: EnvEvent[];
+  rewards?: StepReward[];
 }
 
 /** A recorded episode: enough to replay it exactly. */
@@ -23,8 +25,15 @@ export interface Trace {
   problem?: string;
 }
 
-/** A random action for `seat`: uniform over legal actions, else the env's sampleAction; undefined when neither exists. */
+/**
+ * A random action for `seat`: uniform over legal actions, else the env's sampleAction; for the
+ * effect seat, the env's sampled effect result. Undefined when none exists.
+ */
 export function randomAction(env: Env, state: unknown, seat: number, rng: Rng): unknown {
+  if (seat === EFFECT_SEAT) {
+    const effect = env.effect(state);
+    return effect && env.sampleEffectResult ? env.sampleEffectResult(state, effect, rng) : undefined;
+  }
   const legal = env.legalActions ? env.legalActions(state, seat) : null;
   if (legal !== null) return legal.length ? legal[rng.int(legal.length)] : undefined;
   return env.sampleAction ? env.sampleAction(env.observe(state, seat), rng) : undefined;
@@ -50,9 +59,9 @@ export function playout(
       return trace;
     }
     if (options.keepStates) trace.states.push(state);
-    const toAct = [...env.toAct(state)];
+    const toAct = actorsOf(env, state);
     if (toAct.length === 0) {
-      trace.problem = `step ${trace.steps.length}: toAct is empty but the state is not terminal`;
+      trace.problem = `step ${trace.steps.length}: toAct is empty but the state is not terminal (and no effect is pending)`;
       return trace;
     }
     const actions: ActionMap<unknown> = {};
@@ -65,7 +74,7 @@ export function playout(
       actions[seat] = a;
     }
     const result = env.step(state, actions);
-    trace.steps.push({ toAct, actions, events: result.events });
+    trace.steps.push({ toAct, actions, events: result.events, ...(result.rewards ? { rewards: result.rewards } : {}) });
     state = result.state;
   }
   if (options.keepStates) trace.states.push(state);
@@ -81,9 +90,9 @@ export function replay(env: Env, params: Params, seed: number, steps: readonly A
   const trace: Trace = { params, seed, steps: [], states: [], terminal: false, returns: null, outcome: null };
   for (let i = 0; i < steps.length && !env.isTerminal(state); i++) {
     if (keepStates) trace.states.push(state);
-    const toAct = [...env.toAct(state)];
+    const toAct = actorsOf(env, state);
     const result = env.step(state, steps[i]);
-    trace.steps.push({ toAct, actions: steps[i], events: result.events });
+    trace.steps.push({ toAct, actions: steps[i], events: result.events, ...(result.rewards ? { rewards: result.rewards } : {}) });
     state = result.state;
   }
   if (keepStates) trace.states.push(state);
@@ -93,4 +102,9 @@ export function replay(env: Env, params: Params, seed: number, steps: readonly A
     trace.outcome = env.outcome(state);
   }
   return trace;
+}
+
+/** Who acts in `state`: the effect seat when an effect is pending, else `toAct`. */
+export function actorsOf(env: Env, state: unknown): number[] {
+  return env.effect(state) ? [EFFECT_SEAT] : [...env.toAct(state)];
 }

@@ -2,30 +2,33 @@ import { resolveActionSubset, probeLegalIndices } from '../../src/train/action-s
 import { initMlp } from '../../src/train/mlp';
 import { legalFromObservation, PolicyModel } from '../../src/train/policy-model';
 import { SampleBuffer } from '../../src/train/sample-buffer';
-import { cutSegments, segmenterFor } from '../../src/train/segments';
+import { cutTries } from '../../src/train/tries';
 import { computeTargets } from '../../src/train/targets';
 import { fixtureEnv } from './fixtures/load';
 
-describe('segments (several tries in one seat episode)', () => {
-  const seg = segmenterFor('countdown-v1')!;
+describe('tries (several independent attempts in one seat episode)', () => {
+  const r = (step: number, seat: number, value: number, endsTry?: boolean) => ({ step, seat, value, ...(endsTry ? { endsTry } : {}) });
 
-  test('the countdown segmenter reads tries from observations and scores from the summary', () => {
-    expect(seg.key({ attemptsDone: 2 }, 'solver')).toBe(2);
-    expect(seg.key({ attemptsDone: 2 }, 'challenger')).toBeNull();
-    expect(seg.returns({ attempts: [{ score: 1 }, { score: 0.1 }] }, 'solver')).toEqual([1, 0.1]);
-    expect(seg.returns({ attempts: [{ score: 'x' }] }, 'solver')).toBeNull();
-  });
-
-  test('a trajectory is cut at key changes, each piece with its own return', () => {
-    const t = { indices: [4, 5, 6, 9, 10], keys: [0, 0, 1, 1, 2], role: 'solver', ret: 0.4, seat: 1 };
-    const out = cutSegments([t], seg, { attempts: [{ score: 1 }, { score: 0 }, { score: 0.1 }] }, 10);
+  test('a trajectory is cut at try-ending rewards, each try with the sum of its rewards', () => {
+    const t = { indices: [4, 5, 6, 9, 10], steps: [0, 1, 2, 3, 4], role: 'solver', ret: 0.4, seat: 1 };
+    const rewards = [r(1, 1, 1, true), r(2, 0, 5, true), r(3, 1, 0.25), r(3, 1, -0.25, true), r(4, 1, 0.1, true)];
+    const out = cutTries([t], rewards, 10);
     expect(out.map((x) => [x.indices, x.ret])).toEqual([
       [[4, 5], 10],
       [[6, 9], 0],
       [[10], 1],
     ]);
-    // A count mismatch keeps the trajectory whole.
-    expect(cutSegments([t], seg, { attempts: [{ score: 1 }] }, 1)).toEqual([t]);
+  });
+
+  test('decisions after the last try form a piece with the rewards since; no try-ending reward keeps the trajectory whole', () => {
+    const t = { indices: [1, 2, 3], steps: [0, 2, 5], role: 'solver', ret: 0.4, seat: 0 };
+    expect(cutTries([t], [r(0, 0, 1, true), r(4, 0, 2)], 1).map((x) => [x.indices, x.ret])).toEqual([
+      [[1], 1],
+      [[2, 3], 2],
+    ]);
+    expect(cutTries([t], [r(0, 0, 1)], 1)).toEqual([t]);
+    expect(cutTries([t], [r(0, 1, 1, true)], 1)).toEqual([t]);
+    expect(cutTries([{ ...t, steps: undefined }], [r(0, 0, 1, true)], 1)).toEqual([{ ...t, steps: undefined }]);
   });
 
   test('grpo groups by start observation: tries at one puzzle compare with each other', () => {
@@ -76,9 +79,10 @@ describe('action subsets and legal indices from observations', () => {
   });
 
   test('open action sets: legal indices from the observation', () => {
-    expect(legalFromObservation({ legal: [3, 5] })).toEqual([3, 5]);
-    expect(legalFromObservation({ legal: ['x'] })).toBeNull();
-    expect(legalFromObservation('text')).toBeNull();
+    expect(legalFromObservation(env.encoder!, { legal: [3, 5] })).toEqual([3, 5]);
+    expect(legalFromObservation(env.encoder!, { legal: ['x'] })).toBeNull();
+    expect(legalFromObservation(env.encoder!, { context: 0 })).toBeNull();
+    expect(legalFromObservation({ ...env.encoder!, legal: undefined }, { legal: [3, 5] })).toBeNull();
     const layout = { env: 'bandit-v1', roles: ['agent'], roleInput: false, obsSize: 2, numActions: 4 };
     const model = new PolicyModel(layout, env.encoder!, initMlp({ inputSize: 2, hidden: [4], outputSize: 5, activation: 'relu' }, 1));
     model.prepare({ context: 1, legal: [2] }, null, 'agent');
