@@ -1,0 +1,76 @@
+/**
+ * What running untrusted programs looks like from the env side: the requests a code env puts in
+ * its effects, the results it gets back, and the kernel lab the kernel env measures with. The
+ * implementation lives in src/sandbox (isolated-vm for JavaScript, bubblewrap for Python); envs
+ * and their measurement code see only these types.
+ */
+import type { JsonValue } from './json';
+
+/** Languages the sandbox runs. */
+export type CodeLanguage = 'js' | 'python';
+
+/**
+ * How one run (or one test of it) ended. Every run ends with exactly one of these and never
+ * with a crash of the host.
+ */
+export type RunCode = 'ok' | 'wrong-answer' | 'runtime-error' | 'syntax-error' | 'timeout' | 'memory-limit' | 'output-limit' | 'sandbox-error';
+
+/** Every run code, in a fixed order (for tables and validation). */
+export const RUN_CODES: readonly RunCode[] = ['ok', 'wrong-answer', 'runtime-error', 'syntax-error', 'timeout', 'memory-limit', 'output-limit', 'sandbox-error'];
+
+/**
+ * One test: the argument list, and either the expected output or a property that must hold
+ * (`property` is the source of a JS function `(output, ...args) => boolean`, run in a fresh
+ * sandbox context, never in the host).
+ */
+export interface CodeTestCase {
+  input: JsonValue[];
+  expected?: JsonValue;
+  property?: string;
+}
+
+/** Resource limits of one run (defaults in src/sandbox/limits.ts). */
+export interface RunLimits {
+  /** Wall time per test (and for loading the program), ms. */
+  timeMs?: number;
+  /** Memory of the program, MB. */
+  memoryMb?: number;
+  /** Bytes of output (a result's JSON, printed text). */
+  outputBytes?: number;
+}
+
+/** Run `program` (defining function `entry`) against `tests`; optionally a HumanEval-style `check(candidate)` source. */
+export interface CodeRunRequest {
+  language: CodeLanguage;
+  program: string;
+  entry: string;
+  tests: CodeTestCase[];
+  /** Python: source defining `check(candidate)` (asserts), run after the tests as one more test. */
+  check?: string;
+  limits?: RunLimits;
+}
+
+/** One test's outcome. `actual` is the program's output (JSON), when it produced one. */
+export interface TestOutcome {
+  code: RunCode;
+  actual?: JsonValue;
+  /** Error text for runtime errors, timeouts, limits (one line, truncated). */
+  message?: string;
+}
+
+/** The result of a run: one overall code (the first failing test's, else ok) and one outcome per test. */
+export interface CodeRunResult {
+  code: RunCode;
+  message?: string;
+  tests: TestOutcome[];
+  /** Tests passed (including the check, when there is one). */
+  passed: number;
+  total: number;
+  /** Wall time of the whole run, ms (informational; never used for rewards). */
+  ms: number;
+}
+
+/** Runs programs against tests (src/sandbox's pool implements it). */
+export interface CodeRunner {
+  run(request: CodeRunRequest, signal?: AbortSignal): Promise<CodeRunResult>;
+}

@@ -1,0 +1,46 @@
+/** Turns a runner's raw outputs into the run's result: each output compared on the host. */
+import type { JsonValue } from '../core/json';
+import type { CodeRunRequest, CodeRunResult, RunCode, TestOutcome } from '../core/sandbox';
+import { outputMatches } from './compare';
+import type { RawOutcome, RawRun } from './raw-run';
+
+const UNDEFINED = '\u0000undefined';
+
+function judge(raw: RawOutcome | undefined, test: CodeRunRequest['tests'][number]): TestOutcome {
+  if (!raw) return { code: 'sandbox-error', message: 'no outcome for this test' };
+  if (raw.code !== 'ok') return { code: raw.code, ...(raw.message ? { message: raw.message } : {}) };
+  let actual: JsonValue | undefined;
+  if (raw.text !== undefined && raw.text !== UNDEFINED) {
+    try {
+      actual = JSON.parse(raw.text) as JsonValue;
+    } catch {
+      return { code: 'sandbox-error', message: 'unreadable output' };
+    }
+  }
+  const shown = actual === undefined ? {} : { actual };
+  if (test.property !== undefined) {
+    return raw.property === true ? { code: 'ok', ...shown } : { code: 'wrong-answer', ...shown, message: 'the property does not hold' };
+  }
+  if (test.expected === undefined) return { code: 'ok', ...shown };
+  return outputMatches(actual, test.expected) ? { code: 'ok', ...shown } : { code: 'wrong-answer', ...shown, message: actual === undefined ? 'returned undefined' : undefined };
+}
+
+/**
+ * The result of a run: a program that did not load gives every test the load's code; otherwise
+ * each test is judged; the run's code is the first failing test's (or the check's), else ok.
+ */
+export function assemble(req: CodeRunRequest, raw: RawRun, ms: number): CodeRunResult {
+  let tests: TestOutcome[];
+  if (raw.code !== 'ok') {
+    tests = req.tests.map(() => ({ code: raw.code, ...(raw.message ? { message: raw.message } : {}) }));
+    if (req.check) tests.push({ code: raw.code, ...(raw.message ? { message: raw.message } : {}) });
+  } else {
+    tests = req.tests.map((t, i) => judge(raw.outputs[i], t));
+    if (req.check) tests.push(raw.check ? { code: raw.check.code, ...(raw.check.message ? { message: raw.check.message } : {}) } : { code: 'sandbox-error', message: 'the check did not run' });
+  }
+  for (const t of tests) if (t.message === undefined) delete t.message;
+  const failing = tests.find((t) => t.code !== 'ok');
+  const code: RunCode = raw.code !== 'ok' ? raw.code : (failing?.code ?? 'ok');
+  const message = raw.code !== 'ok' ? raw.message : failing?.message;
+  return { code, ...(message ? { message } : {}), tests, passed: tests.filter((t) => t.code === 'ok').length, total: tests.length, ms };
+}

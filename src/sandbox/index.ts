@@ -1,0 +1,30 @@
+/**
+ * The sandbox: untrusted programs run here and only here, never in the arena's own process or
+ * with its privileges. `createSandbox()` gives a pool-backed CodeRunner (and, later, the kernel
+ * lab); close it when done (the CLI does at exit).
+ */
+import type { CodeRunner } from '../core/sandbox';
+import { SandboxCodeRunner } from './code-runner';
+import { SandboxPool, type PoolOptions } from './pool';
+import type { PythonSandboxPaths } from './python-runner';
+
+export { SandboxPool, SandboxBusyError, SandboxCancelledError } from './pool';
+export { pythonSandboxProblem } from './python-runner';
+export { DEFAULT_LIMITS } from './limits';
+
+/** A sandbox: its pool and the runners on it. */
+export interface Sandbox {
+  readonly pool: SandboxPool;
+  readonly code: CodeRunner;
+  close(): Promise<void>;
+}
+
+export interface SandboxOptions extends PoolOptions {
+  python?: PythonSandboxPaths;
+}
+
+/** A new sandbox with its own pool of worker processes (started lazily). */
+export function createSandbox(options: SandboxOptions = {}): Sandbox {
+  const pool = new SandboxPool(options);
+  return { pool, code: new SandboxCodeRunner(pool, options.python), close: () => pool.close() };
+}

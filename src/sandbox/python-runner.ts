@@ -1,0 +1,148 @@
+/**
+ * Runs one Python batch (a program against all its tests) in a fresh bubblewrap sandbox:
+ * dropped to an unprivileged uid of its own (setpriv; as root RLIMIT_NPROC would not apply),
+ * rlimits on CPU, address space, processes, file size and open files (prlimit), every namespace
+ * unshared (no network), read-only /usr, a private tmpfs /tmp, no environment, killed with its
+ * parent. Spawned asynchronously: the event loop never waits on it.
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import type { JsonValue } from '../core/json';
+import type { ResolvedLimits } from './limits';
+import { PYTHON_HARNESS } from './python-harness';
+import type { RawOutcome, RawRun } from './raw-run';
+
+/** Where the Python sandbox's programs live (Debian packages bubblewrap, python3, util-linux). */
+export interface PythonSandboxPaths {
+  bwrap: string;
+  python: string;
+  prlimit: string;
+  setpriv: string;
+}
+
+export const DEFAULT_PYTHON_PATHS: PythonSandboxPaths = { bwrap: '/usr/bin/bwrap', python: '/usr/bin/python3', prlimit: '/usr/bin/prlimit', setpriv: '/usr/bin/setpriv' };
+
+/** Why the Python sandbox cannot run here (a missing program), or null when it can. */
+export function pythonSandboxProblem(paths: PythonSandboxPaths = DEFAULT_PYTHON_PATHS): string | null {
+  const missing = (Object.entries(paths) as [string, string][]).filter(([, p]) => !existsSync(p));
+  if (!missing.length) return null;
+  return `the Python sandbox needs ${missing.map(([k, p]) => `${k} (${p})`).join(', ')}: install Debian's bubblewrap, python3 and util-linux`;
+}
+
+/** The command line of one sandboxed Python run for pool slot `slot` (its own uid). */
+export function pythonCommand(paths: PythonSandboxPaths, limits: ResolvedLimits, slot: number, wallSeconds: number): string[] {
+  const root = typeof process.getuid === 'function' && process.getuid() === 0;
+  const uid = 61000 + slot;
+  const drop = root ? [paths.setpriv, `--reuid=${uid}`, `--regid=${uid}`, '--clear-groups', '--'] : [];
+  const rlimits = [
+    paths.prlimit,
+    `--cpu=${Math.max(1, Math.ceil(wallSeconds))}`,
+    `--as=${(limits.memoryMb + 64) * 1024 * 1024}`,
+    '--nproc=32',
+    `--fsize=${Math.max(1_048_576, limits.outputBytes)}`,
+    '--nofile=64',
+    '--',
+  ];
+  const lib64 = existsSync('/usr/lib64') ? ['--symlink', 'usr/lib64', '/lib64'] : [];
+  const box = [
+    paths.bwrap,
+    '--ro-bind', '/usr', '/usr',
+    '--symlink', 'usr/lib', '/lib',
+    ...lib64,
+    '--symlink', 'usr/bin', '/bin',
+    '--proc', '/proc',
+    '--dev', '/dev',
+    '--tmpfs', '/tmp',
+    '--unshare-all',
+    '--die-with-parent',
+    '--new-session',
+    '--clearenv',
+    '--setenv', 'PYTHONDONTWRITEBYTECODE', '1',
+    '--chdir', '/tmp',
+    '--',
+    paths.python, '-I', '-S', '-c', PYTHON_HARNESS,
+  ];
+  return [...drop, ...rlimits, ...box];
+}
+
+/** What one Python batch needs. */
+export interface PythonBatch {
+  program: string;
+  entry: string;
+  inputs: JsonValue[][];
+  check?: string;
+  limits: ResolvedLimits;
+  slot: number;
+  paths?: PythonSandboxPaths;
+  signal?: AbortSignal;
+}
+
+/** Runs a batch; resolves with the raw outcome (never rejects for anything the program does). */
+export function runPythonBatch(b: PythonBatch): Promise<RawRun> {
+  const paths = b.paths ?? DEFAULT_PYTHON_PATHS;
+  const problem = pythonSandboxProblem(paths);
+  if (problem) return Promise.resolve({ code: 'sandbox-error', message: problem, outputs: [] });
+  const nonce = `@@arena-${randomBytes(8).toString('hex')}@@`;
+  const wallMs = b.limits.timeMs * (b.inputs.length + (b.check ? 3 : 2)) + 3000;
+  const [cmd, ...args] = pythonCommand(paths, b.limits, b.slot, wallMs / 1000);
+  const stdoutCap = b.limits.outputBytes * 2 + 1_000_000;
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    let why: 'timeout' | 'output-limit' | 'aborted' | null = null;
+    const kill = (reason: typeof why) => {
+      why ??= reason;
+      child.kill('SIGKILL');
+    };
+    const timer = setTimeout(() => kill('timeout'), wallMs);
+    const onAbort = () => kill('aborted');
+    b.signal?.addEventListener('abort', onAbort, { once: true });
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      out += d;
+      if (out.length > stdoutCap) kill('output-limit');
+    });
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      if (err.length < 65_536) err += d;
+    });
+    child.stdin.on('error', () => undefined); // a program that dies early closes its stdin: not our error
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      resolve({ code: 'sandbox-error', message: `cannot start the Python sandbox: ${e.message}`, outputs: [] });
+    });
+    child.on('close', (status, sig) => {
+      clearTimeout(timer);
+      b.signal?.removeEventListener('abort', onAbort);
+      resolve(parseRun(out, err, nonce, status, sig, why, b.limits));
+    });
+    child.stdin.end(JSON.stringify({ program: b.program, entry: b.entry, inputs: b.inputs, check: b.check ?? null, timeMs: b.limits.timeMs, outputBytes: b.limits.outputBytes, nonce }));
+  });
+}
+
+function firstLine(text: string): string {
+  const line = text.trim().split('\n').filter(Boolean).pop() ?? '';
+  return line.length > 300 ? `${line.slice(0, 297)}...` : line;
+}
+
+/** Turns the process's output and exit into a raw run. */
+function parseRun(out: string, err: string, nonce: string, status: number | null, sig: NodeJS.Signals | null, why: string | null, limits: ResolvedLimits): RawRun {
+  if (why === 'aborted') return { code: 'sandbox-error', message: 'cancelled', outputs: [] };
+  const at = out.lastIndexOf(nonce);
+  if (at >= 0 && why === null) {
+    const end = out.indexOf('\n', at);
+    try {
+      const r = JSON.parse(out.slice(at + nonce.length, end < 0 ? undefined : end)) as RawRun & { check?: RawOutcome };
+      return r;
+    } catch {
+      // fall through: a result line cut short
+    }
+  }
+  if (why === 'timeout' || sig === 'SIGXCPU') return { code: 'timeout', message: `the program ran past its time budget (${limits.timeMs} ms per test)`, outputs: [] };
+  if (why === 'output-limit' || sig === 'SIGXFSZ') return { code: 'output-limit', message: 'the program wrote more output than allowed', outputs: [] };
+  if (sig === 'SIGSEGV' || sig === 'SIGBUS' || sig === 'SIGABRT') return { code: 'runtime-error', message: `the program crashed (${sig})`, outputs: [] };
+  if (sig === 'SIGKILL') return { code: 'memory-limit', message: 'the program was killed (out of memory)', outputs: [] };
+  const detail = firstLine(err) || `exit status ${status}${sig ? `, signal ${sig}` : ''}`;
+  if (/MemoryError/.test(detail)) return { code: 'memory-limit', message: detail, outputs: [] };
+  return { code: 'sandbox-error', message: `the Python sandbox gave no result: ${detail}`, outputs: [] };
+}

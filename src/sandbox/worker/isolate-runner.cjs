@@ -1,0 +1,226 @@
+// @ts-check
+'use strict';
+/**
+ * Runs JavaScript inside isolated-vm (in a sandbox worker process, never in the arena's own
+ * process): programs against tests, and the kernel lab's staged, timed calls. Every outcome is
+ * a result code; nothing a program does reaches the host.
+ */
+const ivm = require('isolated-vm');
+const { BOOTSTRAP } = require('./isolate-bootstrap.cjs');
+
+const UNDEFINED = '\u0000undefined';
+const TOO_LONG = '\u0000too-long:';
+
+/** One line of an error, truncated. */
+function oneLine(text, max = 300) {
+  const s = String(text).split('\n')[0];
+  return s.length > max ? s.slice(0, max - 3) + '...' : s;
+}
+
+/**
+ * The result code of an error thrown by isolated-vm while running untrusted code.
+ * @param {unknown} e
+ * @param {import('isolated-vm').Isolate} isolate
+ */
+function classify(e, isolate) {
+  const message = oneLine(e instanceof Error ? e.message : String(e));
+  if (isolate.isDisposed || /memory limit|Array buffer allocation failed|allocation failed/i.test(message)) return { code: 'memory-limit', message };
+  if (/Script execution timed out/i.test(message)) return { code: 'timeout', message };
+  if (e instanceof Error && e.name === 'SyntaxError') return { code: 'syntax-error', message };
+  if (/RangeError: Maximum call stack/i.test(message) || /Maximum call stack/i.test(message)) return { code: 'runtime-error', message };
+  return { code: 'runtime-error', message: (e instanceof Error && e.name && !message.startsWith(e.name) ? e.name + ': ' : '') + message };
+}
+
+/** Compiled scripts per isolate (the bootstrap, recent programs): compiling is most of a run's cost. */
+const compiled = new WeakMap();
+
+/** `source` compiled for `isolate`, from a small per-isolate cache. */
+function compile(isolate, source, filename) {
+  let cache = compiled.get(isolate);
+  if (!cache) compiled.set(isolate, (cache = new Map()));
+  let script = cache.get(source);
+  if (!script) {
+    script = isolate.compileScriptSync(source, { filename });
+    if (cache.size >= 64) cache.delete(cache.keys().next().value);
+    cache.set(source, script);
+  }
+  return script;
+}
+
+/** A fresh context of `isolate` with the bootstrap run; returns the harness References. */
+function harnessOf(isolate) {
+  const context = isolate.createContextSync();
+  const jail = context.global;
+  jail.setSync('globalThis', jail.derefInto());
+  const harness = compile(isolate, BOOTSTRAP, 'bootstrap.js').runSync(context, { reference: true });
+  const refs = [harness];
+  const get = (name) => {
+    const r = harness.getSync(name, { reference: true });
+    refs.push(r);
+    return r;
+  };
+  const h = { context, call: get('call'), check: get('check'), stage: get('stage'), run: get('run'), modified: get('modified'), refs };
+  // Every Reference pins its context: all are released with it, or a reused isolate fills up.
+  h.release = () => {
+    for (const r of refs) r.release();
+    context.release();
+  };
+  return h;
+}
+
+const ENTRY_RE = /^[A-Za-z_$][\w$]*$/;
+
+let shared = null; // { isolate, memoryMb }: reused across runs while healthy (a fresh context per run)
+
+function isolateFor(memoryMb) {
+  if (!shared || shared.isolate.isDisposed || shared.memoryMb !== memoryMb) {
+    if (shared && !shared.isolate.isDisposed) shared.isolate.dispose();
+    shared = { isolate: new ivm.Isolate({ memoryLimit: memoryMb }), memoryMb };
+  }
+  return shared.isolate;
+}
+
+/**
+ * Runs `req.program` against `req.tests`: a fresh context per run (the isolate is reused while
+ * it is healthy), each test called with copied JSON arguments and its output copied back as
+ * JSON text. Property tests are checked in another fresh context.
+ * @param {{program: string, entry: string, tests: {input: unknown[], property?: string}[], limits: {timeMs: number, memoryMb: number, outputBytes: number}}} req
+ */
+function runTests(req) {
+  const { timeMs, memoryMb, outputBytes } = req.limits;
+  if (!ENTRY_RE.test(req.entry)) return { code: 'sandbox-error', message: `entry "${oneLine(req.entry, 60)}" is not an identifier`, outputs: [] };
+  const isolate = isolateFor(memoryMb);
+  const h = harnessOf(isolate);
+  const outputs = [];
+  try {
+    let script;
+    try {
+      script = compile(isolate, req.program, 'program.js');
+    } catch (e) {
+      const c = classify(e, isolate);
+      return { code: c.code === 'runtime-error' ? 'syntax-error' : c.code, message: c.message, outputs };
+    }
+    try {
+      script.runSync(h.context, { timeout: timeMs });
+    } catch (e) {
+      return { ...classify(e, isolate), outputs };
+    }
+    let fn;
+    try {
+      fn = h.context.evalSync(`(typeof ${req.entry} === 'function' ? ${req.entry} : undefined)`, { reference: true, timeout: timeMs });
+      h.refs.push(fn);
+    } catch (e) {
+      return { ...classify(e, isolate), outputs };
+    }
+    if (fn.typeof !== 'function') return { code: 'runtime-error', message: `the program defines no function "${req.entry}"`, outputs };
+    for (const t of req.tests) {
+      if (isolate.isDisposed) {
+        outputs.push({ code: 'memory-limit', message: 'the sandbox ran out of memory in an earlier test' });
+        continue;
+      }
+      let text;
+      try {
+        text = h.call.applySync(undefined, [fn.derefInto(), JSON.stringify(t.input), outputBytes], { timeout: timeMs });
+      } catch (e) {
+        outputs.push(classify(e, isolate));
+        continue;
+      }
+      if (typeof text !== 'string') {
+        outputs.push({ code: 'sandbox-error', message: 'the harness returned no text' });
+        continue;
+      }
+      if (text.startsWith(TOO_LONG)) {
+        outputs.push({ code: 'output-limit', message: `output of ${text.slice(TOO_LONG.length)} characters exceeds ${outputBytes}` });
+        continue;
+      }
+      const out = { code: 'ok', text };
+      if (t.property) out.property = checkProperty(t.property, text, t.input, req.limits);
+      outputs.push(out);
+    }
+    return { code: 'ok', outputs };
+  } finally {
+    if (!isolate.isDisposed) h.release();
+  }
+}
+
+let checker = null; // the isolate for property checks: never the program's, a fresh context per check
+
+/** Runs a property check in a fresh context of the checker isolate: true or false (a throw is false). */
+function checkProperty(source, outputText, input, limits) {
+  if (!checker || checker.isDisposed) checker = new ivm.Isolate({ memoryLimit: 64 });
+  let h = null;
+  try {
+    h = harnessOf(checker);
+    return h.check.applySync(undefined, [source, outputText, JSON.stringify(input)], { timeout: limits.timeMs }) === true;
+  } catch (e) {
+    return false;
+  } finally {
+    if (h && !checker.isDisposed) h.release();
+  }
+}
+
+/** Open kernel-lab sessions: id -> { kernels: name -> { isolate, harness, fn } }. */
+const labs = new Map();
+
+/**
+ * Opens a lab: each kernel compiled in an isolate of its own (the reference and the candidate
+ * can never reach each other). Answers per kernel: ok, or the compile/load error code.
+ * @param {{id: string, kernels: Record<string, string>, memoryMb: number, timeMs: number}} req
+ */
+function labOpen(req) {
+  const kernels = new Map();
+  const status = {};
+  for (const [name, source] of Object.entries(req.kernels)) {
+    const isolate = new ivm.Isolate({ memoryLimit: req.memoryMb });
+    const h = harnessOf(isolate);
+    try {
+      const script = isolate.compileScriptSync('(' + source + '\n)', { filename: name + '.js' });
+      const fn = script.runSync(h.context, { reference: true, timeout: req.timeMs });
+      if (fn.typeof !== 'function') throw new TypeError('the source is not a function expression');
+      kernels.set(name, { isolate, h, fn });
+      status[name] = { code: 'ok' };
+    } catch (e) {
+      const c = classify(e, isolate);
+      status[name] = c;
+      if (!isolate.isDisposed) isolate.dispose();
+    }
+  }
+  labs.set(req.id, kernels);
+  return { status };
+}
+
+/**
+ * One lab call: stages copies of the inputs in the kernel's isolate (untimed), then times
+ * kernel + output materialization with the host's monotonic clock, then (untimed) asks which
+ * inputs the kernel wrote to.
+ * @param {{id: string, name: string, inputs: Record<string, Float32Array|Int32Array|Uint32Array>, dims: Record<string, number>, outputs: {name: string, dtype: string, length: number}[], timeMs: number}} req
+ */
+function labCall(req) {
+  const k = labs.get(req.id)?.get(req.name);
+  if (!k) return { code: 'sandbox-error', message: `no kernel "${req.name}" in lab ${req.id}` };
+  const { isolate, h, fn } = k;
+  if (isolate.isDisposed) return { code: 'memory-limit', message: 'the kernel ran out of memory in an earlier call' };
+  try {
+    h.stage.applySync(undefined, [new ivm.ExternalCopy(req.inputs).copyInto({ release: true })], { timeout: req.timeMs });
+    const dims = new ivm.ExternalCopy(req.dims).copyInto({ release: true });
+    const specs = new ivm.ExternalCopy(req.outputs).copyInto({ release: true });
+    const t0 = process.hrtime.bigint();
+    const res = h.run.applySync(undefined, [fn.derefInto(), dims, specs], { timeout: req.timeMs, result: { copy: true } });
+    const ns = Number(process.hrtime.bigint() - t0);
+    if (res.error) return { code: 'runtime-error', message: oneLine(res.error), ns };
+    const modified = h.modified.applySync(undefined, [], { timeout: req.timeMs, result: { copy: true } });
+    return { code: 'ok', ns, outputs: res.outputs, flags: res.flags, modified };
+  } catch (e) {
+    return classify(e, isolate);
+  }
+}
+
+/** Closes a lab and disposes its isolates. */
+function labClose(req) {
+  const kernels = labs.get(req.id);
+  if (kernels) for (const k of kernels.values()) if (!k.isolate.isDisposed) k.isolate.dispose();
+  labs.delete(req.id);
+  return { closed: true };
+}
+
+module.exports = { runTests, labOpen, labCall, labClose, UNDEFINED };
