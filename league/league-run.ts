@@ -157,7 +157,7 @@ export async function runLeague(o: LeagueRunOptions): Promise<LeagueRunResult> {
       let sub: Subscription | undefined;
       if (o.bus) sub = o.bus.match(matchId).subscribe((e) => events.push(e));
       const startedAt = Date.now();
-      const result = await runMatch({ env, params, seed, agents, matchId, bus: o.bus, deadlineMs: config.deadlineMs, faultPolicy, signal: o.signal });
+      const result = await runMatch({ env, params, seed, agents, matchId, bus: o.bus, deadlineMs: config.deadlineMs, faultPolicy, signal: o.signal, effects: registry.effects() });
       sub?.unsubscribe();
       if (result.code === 'aborted') {
         stopped = true;

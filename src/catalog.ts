@@ -1,12 +1,34 @@
 import { builtinAgents } from '../agents/index';
 import { builtinEnvs } from '../envs/index';
 import { Registry, type EnvHandle } from './core/registry';
+import { CODE_RUNS_EFFECT, type CodeRunner } from './core/sandbox';
+import { createSandbox, type Sandbox } from './sandbox';
+import { codeRunsHandler } from './sandbox/effects';
 
-/** A registry holding every built-in env and agent kind. */
+let sandbox: Sandbox | undefined;
+
+/** The process-wide sandbox, started on first use (its worker processes never hold the process open when idle). */
+export function sharedSandbox(): Sandbox {
+  return (sandbox ??= createSandbox());
+}
+
+/** Stops the process-wide sandbox's workers (commands call it before exiting). */
+export async function closeSharedSandbox(): Promise<void> {
+  const s = sandbox;
+  sandbox = undefined;
+  await s?.close();
+}
+
+/** A CodeRunner that starts the shared sandbox only when a program first runs. */
+const lazyRunner: CodeRunner = { run: (req, signal) => sharedSandbox().code.run(req, signal) };
+
+/** A registry holding every built-in env, agent kind and effect handler (the sandbox for code). */
 export function createRegistry(): Registry {
   const registry = new Registry();
   for (const def of builtinEnvs) registry.registerEnv(def);
   for (const agent of builtinAgents) registry.registerAgent(agent);
+  registry.registerEffect(CODE_RUNS_EFFECT, codeRunsHandler(lazyRunner));
+  registry.services = { code: lazyRunner };
   return registry;
 }
 

@@ -1,6 +1,16 @@
 import type { Env } from './env';
 import type { Params } from './params';
 import type { Rng } from './rng';
+import type { CodeRunner } from './sandbox';
+
+/**
+ * Capabilities the arena lends to agents that need them: `code` runs programs in the sandbox
+ * (the mutation-search fixer tries its mutants, the fuzzing auditor its inputs). Absent when
+ * the host offers none; agents that need one say so in a clear error.
+ */
+export interface AgentServices {
+  code?: CodeRunner;
+}
 
 /** What an agent knows about the decision it is asked to make, besides the observation. */
 export interface AgentContext {
@@ -48,6 +58,8 @@ export interface AgentOptions {
   seed: number;
   /** Free-form options from the caller (`name:{"json":"options"}` on the CLI). */
   options?: Record<string, unknown>;
+  /** What the host lends (the registry fills it from its own services when absent). */
+  services?: AgentServices;
 }
 
 /** A named kind of agent, listed by `arena agents` and used by `--agents name,...`. */

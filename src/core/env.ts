@@ -111,6 +111,11 @@ export interface StepReward {
    * trajectory (the decisions since the previous try ended), grouped with the episode's other tries.
    */
   endsTry?: boolean;
+  /**
+   * The step of the decision this reward scores, when earlier than the step that gives it
+   * (several tries judged together at the end: CURE's k programs). Default: this step.
+   */
+  credits?: number;
 }
 
 /** What `step` returns: the next state (the input is left untouched), the step's events and rewards. */

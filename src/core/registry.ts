@@ -1,6 +1,7 @@
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
-import type { Agent, AgentFactory, AgentOptions } from './agent';
+import type { Agent, AgentFactory, AgentOptions, AgentServices } from './agent';
+import type { EffectHandler, EffectHandlers } from './effects';
 import type { Env, EnvDefinition } from './env';
 import { normalizeEnv } from './normalize-env';
 import type { Params } from './params';
@@ -41,6 +42,19 @@ function looksLikePath(ref: string): boolean {
 export class Registry {
   private readonly envs = new Map<string, Env>();
   private readonly agents = new Map<string, AgentFactory>();
+  private readonly effectHandlers: Record<string, EffectHandler> = {};
+  /** What agents created by this registry are lent (see AgentServices); the catalog fills it. */
+  services: AgentServices = {};
+
+  /** Registers the handler of an effect kind (a re-registration replaces). */
+  registerEffect(kind: string, handler: EffectHandler): void {
+    this.effectHandlers[kind] = handler;
+  }
+
+  /** The effect handlers, for `runMatch({ effects })`. */
+  effects(): EffectHandlers {
+    return this.effectHandlers;
+  }
 
   /** Normalizes and registers an env definition; returns the normalized env. A re-registration replaces. */
   registerEnv(def: EnvDefinition): Env {
@@ -129,7 +143,7 @@ export class Registry {
       name = wanted || loaded.agents[0];
     }
     const factory = this.agentFactory(name, options.env.meta.id);
-    return { agent: factory.create({ ...options, options: opts ?? options.options }), factory };
+    return { agent: factory.create({ ...options, options: opts ?? options.options, services: options.services ?? this.services }), factory };
   }
 
   /** Resolves an env reference: a registered id, or a path to a JS module exporting an env. */

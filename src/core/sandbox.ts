@@ -70,6 +70,12 @@ export interface CodeRunResult {
   ms: number;
 }
 
+/**
+ * The effect kind "code-runs": request `{runs: CodeRunRequest[]}`, result `{runs: CodeRunResult[]}`
+ * in the same order. Envs that run code request it; the catalog binds it to the sandbox.
+ */
+export const CODE_RUNS_EFFECT = 'code-runs';
+
 /** Runs programs against tests (src/sandbox's pool implements it). */
 export interface CodeRunner {
   run(request: CodeRunRequest, signal?: AbortSignal): Promise<CodeRunResult>;

@@ -46,7 +46,7 @@ export interface MatchOptions {
   faultPolicy?: FaultPolicy;
   /** Stops the match (code "aborted") at the next decision. */
   signal?: AbortSignal;
-  /** Called after every accepted decision. */
+  /** Called after every accepted decision, and after every effect (seat EFFECT_SEAT, its result as the action). */
   onDecision?: (d: Decision) => void;
   /** Handlers for the effects the env may request (running code...); see src/core/effects.ts. */
   effects?: EffectHandlers;
@@ -273,6 +273,7 @@ class MatchRun {
         if (o.signal?.aborted) return { code: 'aborted', outcome: 'aborted' };
         const check = env.validateAction(this.state, EFFECT_SEAT, result);
         if (check.ok) {
+          o.onDecision?.({ step: this.step, seat: EFFECT_SEAT, observation: null, legal: null, action: result });
           this.apply([EFFECT_SEAT], { [EFFECT_SEAT]: result });
           return null;
         }

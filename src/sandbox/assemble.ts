@@ -1,7 +1,7 @@
 /** Turns a runner's raw outputs into the run's result: each output compared on the host. */
 import type { JsonValue } from '../core/json';
 import type { CodeRunRequest, CodeRunResult, RunCode, TestOutcome } from '../core/sandbox';
-import { outputMatches } from './compare';
+import { outputMatches } from '../core/output-match';
 import type { RawOutcome, RawRun } from './raw-run';
 
 const UNDEFINED = '\u0000undefined';

@@ -137,6 +137,7 @@ export class SandboxPool {
     const id = this.nextId++;
     worker.ref();
     (worker.channel as { ref?: () => void } | undefined)?.ref?.();
+    (worker.stderr as { ref?: () => void } | null)?.ref?.();
     return new Promise<unknown>((resolve, reject) => {
       const done = () => {
         clearTimeout(timer);
@@ -199,6 +200,7 @@ export class SandboxPool {
     if (!w || slot.pending.size) return;
     w.unref();
     (w.channel as { unref?: () => void } | undefined)?.unref?.();
+    (w.stderr as { unref?: () => void } | null)?.unref?.();
   }
 
   /** Stops every worker; waiting runs are refused. */

@@ -6,7 +6,8 @@
  *
  * The env declares tries through its per-decision rewards (`StepReward.endsTry`, capability
  * `tries`): a try is the seat's decisions since its previous try ended, up to and including the
- * step whose reward ends it; its return is the sum of the seat's rewards in that span.
+ * step the try-ending reward credits (`credits`, else the step that gave it); its return is the
+ * sum of the seat's rewards in that span.
  */
 import type { StepRewardRecord } from '../match/runner';
 
@@ -37,8 +38,10 @@ export function cutTries<T extends CuttableTrajectory>(trajs: readonly T[], rewa
     let d = 0;
     let sum = 0;
     let pending: number[] = [];
-    for (const reward of mine) {
-      while (d < steps.length && steps[d] <= reward.step) pending.push(t.indices[d++]);
+    const ordered = [...mine].sort((a, b) => (a.credits ?? a.step) - (b.credits ?? b.step));
+    for (const reward of ordered) {
+      const upTo = reward.credits ?? reward.step;
+      while (d < steps.length && steps[d] <= upTo) pending.push(t.indices[d++]);
       sum += reward.value;
       if (!reward.endsTry) continue;
       if (pending.length) out.push({ ...t, indices: pending, steps: undefined, ret: sum * rewardScale });

@@ -1,5 +1,5 @@
 import { createSandbox, SandboxBusyError, SandboxCancelledError, type Sandbox } from '../../src/sandbox';
-import { outputMatches } from '../../src/sandbox/compare';
+import { outputMatches } from '../../src/core/output-match';
 import { resolveLimits } from '../../src/sandbox/limits';
 import { requestProblem } from '../../src/sandbox/code-runner';
 

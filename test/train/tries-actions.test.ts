@@ -20,6 +20,16 @@ describe('tries (several independent attempts in one seat episode)', () => {
     ]);
   });
 
+  test('rewards given together at the end credit earlier decisions (CURE: k programs judged at once)', () => {
+    const t = { indices: [7, 8, 9], steps: [0, 1, 2], role: 'coder', ret: 0, seat: 0 };
+    const atEnd = [0, 1, 2].map((k) => ({ ...r(5, 0, k / 2, true), credits: k }));
+    expect(cutTries([t], atEnd, 1).map((x) => [x.indices, x.ret])).toEqual([
+      [[7], 0],
+      [[8], 0.5],
+      [[9], 1],
+    ]);
+  });
+
   test('decisions after the last try form a piece with the rewards since; no try-ending reward keeps the trajectory whole', () => {
     const t = { indices: [1, 2, 3], steps: [0, 2, 5], role: 'solver', ret: 0.4, seat: 0 };
     expect(cutTries([t], [r(0, 0, 1, true), r(4, 0, 2)], 1).map((x) => [x.indices, x.ret])).toEqual([

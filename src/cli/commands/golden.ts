@@ -25,6 +25,7 @@ export async function goldenCommand(registry: Registry, ref: string, args: Golde
     params,
     seed: args.seed,
     agents,
+    effects: registry.effects(),
     onDecision: (d) => {
       if (!current || current.step !== d.step) steps.push((current = { step: d.step, map: {} }).map);
       current.map[d.seat] = d.action as JsonValue;

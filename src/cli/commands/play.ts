@@ -43,7 +43,7 @@ export async function playCommand(registry: Registry, ref: string, args: PlayArg
   const results: MatchResult[] = [];
   for (let k = 0; k < args.episodes; k++) {
     const seed = args.seed + k;
-    const r = await runMatch({ env, params, seed, agents, bus, deadlineMs: args.deadline, faultPolicy });
+    const r = await runMatch({ env, params, seed, agents, bus, deadlineMs: args.deadline, faultPolicy, effects: registry.effects() });
     results.push(r);
     if (args.json) {
       const line = {

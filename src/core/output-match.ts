@@ -1,5 +1,5 @@
 /** How a program's output is compared with a test's expected value. */
-import type { JsonValue } from '../core/json';
+import type { JsonValue } from './json';
 
 /** Relative tolerance for numbers (and absolute near zero): floating-point answers compare equal. */
 export const NUMBER_TOLERANCE = 1e-9;
