@@ -17,7 +17,7 @@ export function tournamentSides(seats: readonly Pick<SeatInfo, 'role' | 'team'>[
       ? seats.map((_, i) => ({ label: `seat ${i}`, seats: [i] }))
       : teams.map((team) => ({ label: team, seats: seats.map((s, i) => (s.team === team ? i : -1)).filter((i) => i >= 0) }));
   if (sides.length !== 2) {
-    const what = teams.length === 1 ? `${seats.length} seats on one team` : `${teams.length} teams`;
+    const what = teams.length === 1 ? `${seats.length} seat${seats.length === 1 ? '' : 's'} on one team` : `${teams.length} teams`;
     throw new Error(`tournaments pair two players, one per side; this env has ${what}`);
   }
   return sides;
