@@ -79,9 +79,6 @@ async function prepare(o: TournamentRunOptions): Promise<PreparedTournament> {
   } catch (e) {
     throw new TournamentConfigError(`tournament config: env: ${env.meta.id}: ${(e as Error).message}`);
   }
-  // The pace may change between runs; everything else defines the tournament.
-  const { paceMs: _pace, ...identity } = config;
-  store.ensureTournament(config.name, config.format, identity as unknown as JsonValue);
   const roles = [...new Set(env.meta.roles.map((r) => r.name))];
   for (const p of config.players) {
     let factory;
@@ -93,6 +90,12 @@ async function prepare(o: TournamentRunOptions): Promise<PreparedTournament> {
     if (factory.rated === false) {
       throw new TournamentConfigError(`tournament config: player "${p.id}": agent "${factory.name}" is evaluation-only (omniscient) and cannot play rated games`);
     }
+  }
+  // Checked before anything is stored: a bad config leaves no trace in the database.
+  // The pace may change between runs; everything else defines the tournament.
+  const { paceMs: _pace, ...identity } = config;
+  store.ensureTournament(config.name, config.format, identity as unknown as JsonValue);
+  for (const p of config.players) {
     store.addPlayer(config.name, { id: p.id, kind: 'baseline', agent: p.agent, version: 0, roles, parent: null, checkpoint: null, createdAt: 0 });
   }
   return { env, params, faultPolicy };
