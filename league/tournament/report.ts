@@ -88,3 +88,11 @@ export function tournamentReport(config: TournamentConfig, matches: readonly Mat
     sprt,
   };
 }
+
+/**
+ * A report as plain JSON: infinite Elo figures (a perfect or zero score) become "inf" / "-inf"
+ * and NaN (no games) becomes null, which JSON.stringify alone would turn into null for both.
+ */
+export function reportJson(r: TournamentReport): unknown {
+  return JSON.parse(JSON.stringify(r, (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? (Number.isNaN(v) ? null : v > 0 ? 'inf' : '-inf') : v)));
+}

@@ -1,7 +1,7 @@
 import type { Registry } from '../../core/registry';
 import { Store } from '../../store/store';
 import { parseTournamentConfig } from '../../../league/tournament/config';
-import { tournamentReport } from '../../../league/tournament/report';
+import { reportJson, tournamentReport } from '../../../league/tournament/report';
 import { parseJsonOption, UsageError } from '../options';
 import { formatSprt } from '../tournament-format';
 import { runTournamentCommand, type LiveServeArgs } from './tournament';
@@ -71,7 +71,7 @@ export async function sprtCommand(registry: Registry, args: SprtArgs): Promise<n
       },
     });
     const report = tournamentReport(config, matches(), rounds());
-    process.stdout.write((args.json ? JSON.stringify(report.sprt === null ? report : { ...report.sprt, games: report.games, a: args.a, b: args.b, env: args.env }) : formatSprt(report)) + '\n');
+    process.stdout.write((args.json ? JSON.stringify({ ...(reportJson(report) as { sprt: object }).sprt, games: report.games, a: args.a, b: args.b, env: args.env }) : formatSprt(report)) + '\n');
     return report.sprt?.decision === 'H1' ? 0 : report.sprt?.decision === 'H0' ? 1 : 3;
   } finally {
     store.close();

@@ -5,7 +5,7 @@ import { leagueLeaderboardProvider } from '../../server/league-leaderboard';
 import { startServer, type ArenaServer } from '../../server/start-server';
 import { Store } from '../../store/store';
 import { parseTournamentConfig, type TournamentConfig } from '../../../league/tournament/config';
-import { plannedGames, tournamentReport } from '../../../league/tournament/report';
+import { plannedGames, reportJson, tournamentReport } from '../../../league/tournament/report';
 import { listTournaments, storedTournamentReport } from '../../../league/tournament/stored';
 import { runTournament, type TournamentRunOptions, type TournamentRunResult } from '../../../league/tournament/tournament-run';
 import { parseJsonOption, UsageError } from '../options';
@@ -89,7 +89,7 @@ export async function tournamentRunCommand(registry: Registry, args: TournamentR
     progress.stop();
     process.stderr.write(`tournament "${config.name}": ${r.completed} games (${r.played} this run)${r.finished ? ', finished' : r.stopped ? ', stopped (rerun to resume)' : ''}\n`);
     const report = tournamentReport(config, store.matches(config.name), store.rounds(config.name));
-    process.stdout.write((args.json ? JSON.stringify(report, null, 2) : formatTournament(report)) + '\n');
+    process.stdout.write((args.json ? JSON.stringify(reportJson(report), null, 2) : formatTournament(report)) + '\n');
   } finally {
     store.close();
   }
@@ -105,7 +105,7 @@ export function tournamentShowCommand(args: { db: string; tournament?: string; j
     if (!name) throw new UsageError('this database holds no tournament yet; run `arena tournament run --config FILE` first');
     const report = storedTournamentReport(store, name);
     if (!report) throw new UsageError(`--tournament: no tournament "${name}" in this database (have: ${all.map((t) => t.id).join(', ') || 'none'})`);
-    process.stdout.write((args.json ? JSON.stringify(report, null, 2) : formatTournament(report)) + '\n');
+    process.stdout.write((args.json ? JSON.stringify(reportJson(report), null, 2) : formatTournament(report)) + '\n');
   } finally {
     store.close();
   }
