@@ -25,6 +25,10 @@ export const SprtConfigSchema = z.object({
   maxGames: z.number().int().positive().default(20_000),
 });
 
+/**
+ * A tournament config (JSON): the format, env, entrants, games per pairing and the format's own
+ * block (challengers, rounds, sprt); cross-field rules are checked with the field's path named.
+ */
 export const TournamentConfigSchema = z
   .object({
     /** Tournament name: the key in the database (a rerun resumes the tournament of this name). */

@@ -10,14 +10,11 @@ import { sidesOf } from '../sides';
  * "werewolves"); `seats` are the seat indices a player fills. Same grouping and order as
  * {@link sidesOf}. Throws when the env does not have exactly two sides.
  */
-export function tournamentSides(seats: readonly Pick<SeatInfo, 'role' | 'team'>[]): { label: string; seats: number[] }[] {
-  const teams = [...new Set(seats.map((s) => s.team))];
-  const sides =
-    teams.length === 1
-      ? seats.map((_, i) => ({ label: `seat ${i}`, seats: [i] }))
-      : teams.map((team) => ({ label: team, seats: seats.map((s, i) => (s.team === team ? i : -1)).filter((i) => i >= 0) }));
+export function tournamentSides(seats: readonly SeatInfo[]): { label: string; seats: number[] }[] {
+  const oneTeam = new Set(seats.map((s) => s.team)).size === 1;
+  const sides = sidesOf(seats, seats.map(() => 0)).map((s) => ({ label: oneTeam ? `seat ${s.seats[0]}` : s.key, seats: s.seats }));
   if (sides.length !== 2) {
-    const what = teams.length === 1 ? `${seats.length} seat${seats.length === 1 ? '' : 's'} on one team` : `${teams.length} teams`;
+    const what = oneTeam ? `${seats.length} seat${seats.length === 1 ? '' : 's'} on one team` : `${sides.length} teams`;
     throw new Error(`tournaments pair two players, one per side; this env has ${what}`);
   }
   return sides;
