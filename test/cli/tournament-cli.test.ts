@@ -1,4 +1,5 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { arena } from './helpers';
@@ -78,5 +79,27 @@ describe('arena tournament / arena sprt', () => {
     const missing = arena(['tournament', 'run', '--config', join(dir, 'none.json'), '--db', join(dir, 'x.db')]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/^arena: --config: cannot read .*none\.json \(ENOENT\)\n$/);
+  });
+
+  test('sprt --db records the test (shown by tournament show); --port serves the page while it runs, a taken port is one line', async () => {
+    const dir = tmp();
+    const db = join(dir, 's.db');
+    const base = ['sprt', '--a', 'greedy', '--b', 'random', '--env', 'deal-or-no-deal-v1', '--elo0', '0', '--elo1', '5', '--db', db, '--name', 'g-vs-r'];
+    const r = arena([...base, '--port', '0']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/^watch live at http:\/\/127\.0\.0\.1:\d+\/#\/tournament\?name=g-vs-r$/m);
+    const shown = arena(['tournament', 'show', '--db', db, '--tournament', 'g-vs-r']);
+    expect(shown.stdout).toContain(r.stdout.trim());
+    const again = arena(base); // a rerun finds the test decided and plays nothing more
+    expect(again.code).toBe(0);
+    expect(again.stdout).toBe(r.stdout);
+    expect(arena(['tournament', 'list', '--db', db]).stdout).toMatch(/^g-vs-r {2}sprt {2}deal-or-no-deal-v1 {2}\d+ games\n$/);
+    const taken = createServer();
+    await new Promise<void>((res) => taken.listen(0, '127.0.0.1', () => res()));
+    const port = (taken.address() as { port: number }).port;
+    const busy = arena([...base, '--name', 'other', '--port', String(port)]);
+    taken.close();
+    expect(busy.code).toBe(2);
+    expect(busy.stderr).toBe(`arena: --port: ${port} is already in use; pick another with --port\n`);
   });
 });

@@ -1,6 +1,7 @@
 import { parseTournamentConfig, type TournamentConfig } from '../../../league/tournament/config';
 import { buildCrosstable } from '../../../league/tournament/crosstable';
 import type { GameOutcome } from '../../../league/tournament/game-outcome';
+import { tournamentOutcomes } from '../../../league/tournament/report';
 import { fixedSchedule, gauntletEncounters, nextBatch, roundRobinEncounters, sprtCounts, type GameSlot } from '../../../league/tournament/schedule';
 import { buildStandings } from '../../../league/tournament/standings';
 import { swissPairing } from '../../../league/tournament/swiss';
@@ -182,4 +183,16 @@ describe('config errors name the field', () => {
   ])('%#', (raw, message) => {
     expect(() => parseTournamentConfig(raw)).toThrow(message);
   });
+});
+
+test('stored games that do not fit the schedule are reported, not miscounted', () => {
+  const config = cfg({ format: 'round-robin', players: players(['a', 'b']), games: 2 });
+  const game = (idx: number) => ({
+    league: 't', idx, id: `t:${idx}`, env: 'e', params: {}, seed: 1, returns: [1, 0], outcome: 'x', code: 'ok', length: 1, faults: [], summary: null, startedAt: 0, endedAt: 0,
+    seats: [{ player: 'a', role: 'p', team: 'p' }, { player: 'b', role: 'p', team: 'p' }],
+  });
+  expect(tournamentOutcomes(config, [game(0)], []).outcomes).toEqual([{ score: 1, sideA: 'seat 0', sideB: 'seat 1', code: 'ok' }]);
+  expect(() => tournamentOutcomes(config, [game(0), game(1), game(2)], [])).toThrow(/3 stored games but only 2 scheduled/);
+  expect(() => tournamentOutcomes(config, [game(1)], [])).toThrow(/stored game 1 where 0 was expected/);
+  expect(() => tournamentOutcomes(config, [{ ...game(0), seats: [{ player: 'a', role: 'p', team: 'p' }, { player: 'z', role: 'p', team: 'p' }] }], [])).toThrow(/player "b" does not hold a side/);
 });
