@@ -188,7 +188,7 @@ export function nextBatch(config: TournamentConfig, progress: TournamentProgress
   if (done < stored.length) return { slots: stored.slice(done) };
   const next = progress.rounds.length;
   if (next >= swissRounds(config)) return null;
-  const paired = swissPairing(swissEntrants(config, progress.rounds, progress.outcomes));
+  const paired = swissPairing(swissEntrants(config, progress.rounds, progress.outcomes), next);
   const round: RoundRecord = { round: next, pairings: paired.pairings, bye: paired.bye };
   const encounters = swissEncounters([...progress.rounds, round]).filter((e) => e.round === next);
   return { round, slots: encounterSlots(config, encounters, stored.length) };

@@ -6,6 +6,14 @@
  * such choice lets the others pair without repeats, players who had a bye are considered too.
  */
 
+/** No pairing without a repeated encounter exists (too many rounds for the field): a config problem. */
+export class SwissPairingError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SwissPairingError';
+  }
+}
+
 /** A player as the pairing sees it. */
 export interface SwissEntrant {
   id: string;
@@ -52,10 +60,10 @@ function pairAll(order: readonly SwissEntrant[]): [string, string][] | null {
 }
 
 /**
- * The next round's pairings for `players` (see the module comment); throws when no pairing
- * without a repeated encounter exists.
+ * The next round's pairings for `players` (see the module comment); throws SwissPairingError
+ * when no pairing without a repeated encounter exists (`round`, 0-based, names it in the message).
  */
-export function swissPairing(players: readonly SwissEntrant[]): SwissRound {
+export function swissPairing(players: readonly SwissEntrant[], round?: number): SwissRound {
   const order = pairingOrder(players);
   if (order.length % 2 === 0) {
     const pairings = pairAll(order);
@@ -70,5 +78,6 @@ export function swissPairing(players: readonly SwissEntrant[]): SwissRound {
       }
     }
   }
-  throw new Error(`swiss: no pairing of ${players.length} players without a repeated encounter; use fewer rounds`);
+  const which = round === undefined ? 'swiss' : `swiss round ${round + 1}`;
+  throw new SwissPairingError(`${which}: no pairing of ${players.length} players without a repeated encounter; use fewer rounds (config field "rounds"); the games played so far are kept`);
 }

@@ -11,6 +11,7 @@ import { replayCommand } from './commands/replay';
 import { DEFAULT_DB, leagueExportCommand, leagueMatchesCommand, leagueRunCommand, leagueTableCommand } from './commands/league';
 import { LeagueConfigError } from '../../league/config';
 import { TournamentConfigError } from '../../league/tournament/config';
+import { SwissPairingError } from '../../league/tournament/swiss';
 import { tournamentListCommand, tournamentRunCommand, tournamentShowCommand } from './commands/tournament';
 import { sprtCommand } from './commands/sprt';
 import { StoreConflictError } from '../store/store';
@@ -20,7 +21,7 @@ import { parseIntOption, parseNumberOption, UsageError } from './options';
 
 /** Errors that are the user's input, printed as one line (exit 2) instead of a stack trace. */
 function isUserError(e: unknown): e is Error {
-  return e instanceof UsageError || e instanceof LeagueConfigError || e instanceof TournamentConfigError || e instanceof StoreConflictError || e instanceof ParamError || e instanceof RegistryError || e instanceof EnvDefinitionError;
+  return e instanceof UsageError || e instanceof LeagueConfigError || e instanceof TournamentConfigError || e instanceof SwissPairingError || e instanceof StoreConflictError || e instanceof ParamError || e instanceof RegistryError || e instanceof EnvDefinitionError;
 }
 
 /** Builds the `arena` command; `exit` receives the exit code. */

@@ -2,9 +2,9 @@ import { parseTournamentConfig, type TournamentConfig } from '../../../league/to
 import { buildCrosstable } from '../../../league/tournament/crosstable';
 import type { GameOutcome } from '../../../league/tournament/game-outcome';
 import { tournamentOutcomes } from '../../../league/tournament/report';
-import { fixedSchedule, gauntletEncounters, nextBatch, roundRobinEncounters, sprtCounts, type GameSlot } from '../../../league/tournament/schedule';
+import { fixedSchedule, gauntletEncounters, nextBatch, roundRobinEncounters, sprtCounts, type GameSlot, type RoundRecord } from '../../../league/tournament/schedule';
 import { buildStandings } from '../../../league/tournament/standings';
-import { swissPairing } from '../../../league/tournament/swiss';
+import { swissPairing, SwissPairingError } from '../../../league/tournament/swiss';
 
 const players = (ids: string[]) => ids.map((id) => ({ id, agent: 'random' }));
 const cfg = (extra: Record<string, unknown>): TournamentConfig => parseTournamentConfig({ name: 't', env: 'e', ...extra });
@@ -130,6 +130,34 @@ describe('Swiss', () => {
     expect(rows.map((r) => `${r.rank}:${r.player}:${r.points}:${r.buchholz}`)).toEqual(['1:P1:2:1', '2:P3:1.5:1', '3:P6:1:2.5', '4:P4:1:2', '5:P5:0.5:2', '6:P2:0:3.5']);
     const sb = Object.fromEntries(rows.map((r) => [r.player, r.sonnebornBerger]));
     expect(sb).toEqual({ P1: 1, P3: 0.5, P6: 0.5, P4: 1, P5: 0.5, P2: 0 });
+  });
+
+  test('too many rounds for the field: a SwissPairingError naming the round, not a wrong pairing', () => {
+    // 10 players, 9 rounds, pseudo-random results: Monrad pairing gets stuck in round 8
+    const config = cfg({ format: 'swiss', players: players(['p0', 'p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7', 'p8', 'p9']), games: 1, paired: false, rounds: 9 });
+    const outcomes: GameOutcome[] = [];
+    const rounds: RoundRecord[] = [];
+    let s = 7;
+    const play = () => {
+      for (;;) {
+        const b = nextBatch(config, { outcomes, rounds });
+        if (!b) return;
+        if (b.round) rounds.push(b.round);
+        for (const slot of b.slots) {
+          s = (s * 16807) % 2147483647;
+          outcomes.push(out(slot, ([0, 0.5, 1] as const)[s % 3]));
+        }
+      }
+    };
+    expect(play).toThrow(SwissPairingError);
+    expect(play).toThrow(/^swiss round 8: no pairing of 10 players without a repeated encounter; use fewer rounds \(config field "rounds"\)/);
+    const met = new Set<string>();
+    for (const r of rounds) for (const [a, b] of r.pairings) {
+      const key = [a, b].sort().join('-');
+      expect(met.has(key)).toBe(false);
+      met.add(key);
+    }
+    expect(rounds).toHaveLength(7);
   });
 
   test('an odd field: the bye scores the encounter and is stored with the round', () => {
