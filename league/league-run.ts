@@ -1,21 +1,18 @@
-import type { Subscription } from 'rxjs';
 import type { EventBus } from '../src/bus/event-bus';
 import type { Agent } from '../src/core/agent';
 import type { Env, SeatInfo } from '../src/core/env';
-import type { MatchEvent } from '../src/core/events';
 import type { JsonValue } from '../src/core/json';
 import type { Params } from '../src/core/params';
 import { Rng, deriveSeed } from '../src/core/rng';
 import type { Registry } from '../src/core/registry';
 import { parseFaultPolicy } from '../src/match/fault-policy';
-import { runMatch } from '../src/match/runner';
 import { pacedAgent } from '../src/match/paced-agent';
 import type { MatchRecord, PlayerRecord, Store } from '../src/store/store';
+import { playRecordedMatch } from './recorded-match';
 import type { LeagueConfig } from './config';
 import { RatingBook } from './rating-book';
 import { pickSeats } from './seat-picker';
 import { LeagueLearners } from './learners';
-import { sidesOf } from './sides';
 import { forEachPairResult } from './pair-results';
 import { HeadToHead } from './matchmaking/head-to-head';
 
@@ -153,49 +150,23 @@ export async function runLeague(o: LeagueRunOptions): Promise<LeagueRunResult> {
         agents.push(pacedAgent(agent, config.paceMs));
       }
       const matchId = `${config.name}:${idx}`;
-      const events: MatchEvent[] = [];
-      let sub: Subscription | undefined;
-      if (o.bus) sub = o.bus.match(matchId).subscribe((e) => events.push(e));
-      const startedAt = Date.now();
-      const result = await runMatch({ env, params, seed, agents, matchId, bus: o.bus, deadlineMs: config.deadlineMs, faultPolicy, signal: o.signal, effects: registry.effects() });
-      sub?.unsubscribe();
-      if (result.code === 'aborted') {
+      const done = await playRecordedMatch({
+        league: config.name,
+        idx,
+        match: { env, params, seed, agents, matchId, bus: o.bus, deadlineMs: config.deadlineMs, faultPolicy, signal: o.signal, effects: registry.effects() },
+        seats,
+        players: chosen.map((p) => p.id),
+        store,
+        book,
+      });
+      if (!done) {
         stopped = true;
         break;
       }
-      const seatRecords = seats.map((s, i) => ({ player: chosen[i].id, role: s.role, team: s.team }));
-      const update = book.record(idx, matchId, env.meta.id, sidesOf(seats, result.returns), chosen.map((p) => p.id));
-      const record: MatchRecord = {
-        league: config.name,
-        idx,
-        id: matchId,
-        env: env.meta.id,
-        params: params as JsonValue,
-        seed,
-        seats: seatRecords,
-        returns: result.returns,
-        outcome: result.outcome,
-        code: result.code,
-        length: result.length,
-        faults: result.faults,
-        summary: result.summary,
-        startedAt,
-        endedAt: Date.now(),
-      };
-      store.recordMatch(record, events, update.ratings, update.history);
+      const { record } = done;
       forEachPairResult(record, (a, b, score) => h2h.record(a.player, b.player, score));
       completed++;
       played++;
-      if (o.bus?.active) {
-        o.bus.publish({
-          type: 'rating.updated',
-          matchId: config.name,
-          seq: idx,
-          time: Date.now(),
-          visibility: 'public',
-          data: { match: matchId, ratings: update.ratings.map((r) => ({ system: r.system, player: r.player, role: r.role, value: r.value })) },
-        });
-      }
       o.onMatch?.(record, completed, budget);
       for (const snap of await learners.afterMatch(idx + 1, h2h)) {
         players.push(snap);

@@ -10,14 +10,18 @@ import { playCommand } from './commands/play';
 import { replayCommand } from './commands/replay';
 import { DEFAULT_DB, leagueExportCommand, leagueMatchesCommand, leagueRunCommand, leagueTableCommand } from './commands/league';
 import { LeagueConfigError } from '../../league/config';
+import { TournamentConfigError } from '../../league/tournament/config';
+import { SwissPairingError } from '../../league/tournament/swiss';
+import { tournamentListCommand, tournamentRunCommand, tournamentShowCommand } from './commands/tournament';
+import { sprtCommand } from './commands/sprt';
 import { StoreConflictError } from '../store/store';
 import { demoCommand } from './commands/demo';
 import { packageRoot } from '../package-root';
-import { parseIntOption, UsageError } from './options';
+import { parseIntOption, parseNumberOption, UsageError } from './options';
 
 /** Errors that are the user's input, printed as one line (exit 2) instead of a stack trace. */
 function isUserError(e: unknown): e is Error {
-  return e instanceof UsageError || e instanceof LeagueConfigError || e instanceof StoreConflictError || e instanceof ParamError || e instanceof RegistryError || e instanceof EnvDefinitionError;
+  return e instanceof UsageError || e instanceof LeagueConfigError || e instanceof TournamentConfigError || e instanceof SwissPairingError || e instanceof StoreConflictError || e instanceof ParamError || e instanceof RegistryError || e instanceof EnvDefinitionError;
 }
 
 /** Builds the `arena` command; `exit` receives the exit code. */
@@ -118,6 +122,57 @@ export function buildProgram(exit: (code: number) => void): Command {
     .option('--league <name>', 'league name (default: the latest)')
     .option('--out <file>', 'write to a file instead of stdout')
     .action((o) => exit(leagueExportCommand(o)));
+
+  const tournament = program.command('tournament').description('tournaments: round-robin, gauntlet, swiss (and sprt) with crosstables; resumable');
+  tournament
+    .command('run')
+    .description('run or resume a tournament from a JSON config, then print standings and crosstable; Ctrl-C stops cleanly; rerun to resume')
+    .requiredOption('--config <file>', 'tournament config (JSON; see examples/tournaments/)')
+    .option('--db <file>', 'SQLite database', DEFAULT_DB)
+    .option('--port <n>', 'also serve the web page on this port while it runs (games live; 0 = any free port)', countOpt('--port'))
+    .option('--host <address>', 'interface for --port', '127.0.0.1')
+    .option('--quiet', 'no progress display')
+    .option('--json', 'print the report (crosstable, standings, rounds) as JSON')
+    .action(async (o) => exit(await tournamentRunCommand(registry, o)));
+  tournament
+    .command('show')
+    .description('standings, crosstable, pairs (pentanomial, Elo, LOS) and rounds of a stored tournament')
+    .option('--db <file>', 'SQLite database', DEFAULT_DB)
+    .option('--tournament <name>', 'tournament name (default: the latest)')
+    .option('--json', 'machine-readable')
+    .action((o) => exit(tournamentShowCommand(o)));
+  tournament
+    .command('list')
+    .description('the tournaments in a database')
+    .option('--db <file>', 'SQLite database', DEFAULT_DB)
+    .option('--json', 'machine-readable')
+    .action((o) => exit(tournamentListCommand(o)));
+
+  const num = (name: string) => (v: string) => parseNumberOption(name, v);
+  program
+    .command('sprt')
+    .description('sequential probability ratio test: is A stronger than B by elo1 rather than elo0? Game pairs (seats swapped, one seed) until H0 or H1; exit 0 = H1, 1 = H0, 3 = undecided')
+    .requiredOption('--a <spec>', 'the new agent (name, name:{json options} or module path)')
+    .requiredOption('--b <spec>', 'the baseline agent')
+    .requiredOption('--env <env>', 'env id or module path (two sides)')
+    .requiredOption('--elo0 <elo>', 'H0: A is at most this much stronger', num('--elo0'))
+    .requiredOption('--elo1 <elo>', 'H1: A is at least this much stronger', num('--elo1'))
+    .option('--alpha <p>', 'false-positive rate', num('--alpha'), 0.05)
+    .option('--beta <p>', 'false-negative rate', num('--beta'), 0.05)
+    .option('--model <m>', 'Elo model of elo0/elo1: logistic or normalized (fishtest)', 'logistic')
+    .option('--max-games <n>', 'stop undecided after this many games', countOpt('--max-games'), 20_000)
+    .option('--params <json>', 'env params (JSON or a file)')
+    .option('--seed <n>', 'base seed', seedOpt, 1)
+    .option('--unpaired', 'single games with fresh seeds (trinomial GSPRT) instead of game pairs')
+    .option('--deadline <ms>', 'per-decision time limit', countOpt('--deadline'))
+    .option('--faults <policy>', 'fault policy: retry:N and forfeit|default (default forfeit)')
+    .option('--db <file>', 'record the games in this database (resumable, shown in the page); default: in memory')
+    .option('--name <name>', 'name of the test in the database', 'sprt')
+    .option('--every <n>', 'print a status line every n games (default: at most one a second)', countOpt('--every'))
+    .option('--port <n>', 'serve the web page on this port while it runs (games live)', countOpt('--port'))
+    .option('--host <address>', 'interface for --port', '127.0.0.1')
+    .option('--json', 'print the final result as JSON')
+    .action(async (o) => exit(await sprtCommand(registry, o)));
 
   // `arena train` (src/cli/commands/train.ts); required here so tfjs-related code loads only with it.
   // eslint-disable-next-line @typescript-eslint/no-require-imports

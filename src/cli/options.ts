@@ -76,3 +76,10 @@ export async function agentsForSeats(
   }
   return agents;
 }
+
+/** Parses a finite number option (negative and fractional allowed); names the option on error. */
+export function parseNumberOption(option: string, text: string): number {
+  const n = Number(text);
+  if (text.trim() === '' || !Number.isFinite(n)) throw new UsageError(`${option}: expected a number, got "${text}"`);
+  return n;
+}

@@ -4,6 +4,7 @@ import { projectEvents } from '../core/view-stream';
 import type { Store } from '../store/store';
 import type { LeaderboardProvider } from './leaderboard';
 import type { LiveMatches } from './live-matches';
+import type { TournamentSource } from './tournament-source';
 import { findMatch, storedSummary } from './match-source';
 import { ViewSchema, describeZodError, viewKey, viewerOf, type MatchSummary } from './protocol';
 import type { EnvResolver } from './state-tracker';
@@ -13,6 +14,7 @@ export interface ApiDeps {
   live: LiveMatches;
   store?: Store;
   leaderboard?: LeaderboardProvider;
+  tournaments?: TournamentSource;
   policy: ViewPolicy;
   resolveEnv?: EnvResolver;
 }
@@ -34,6 +36,7 @@ const LiveQuery = z.object({ env: z.string().max(128).optional() });
 const EventsQuery = z.object({ view: ViewSchema.default('public') });
 const BoardQuery = z.object({ role: z.string().max(128).optional(), system: z.string().max(32).optional() });
 const HistoryQuery = z.object({ system: z.string().max(32).default('elo'), limit: z.coerce.number().int().min(1).max(100_000).default(20_000) });
+const TournamentQuery = z.object({ recent: z.coerce.number().int().min(0).max(500).default(20) });
 const ID = /^[A-Za-z0-9_.:-]{1,128}$/;
 
 function parse<T>(schema: z.ZodType<T>, query: URLSearchParams, what: string): T {
@@ -56,6 +59,7 @@ function send(res: ServerResponse, status: number, body: unknown): void {
  * - `/api/health`
  * - `/api/matches/live?env=` · `/api/matches/recent?limit=&env=` · `/api/matches/:id` · `/api/matches/:id/events?view=`
  * - `/api/leagues` · `/api/leagues/:id/leaderboard?role=&system=` · `/api/leagues/:id/ratings?system=` · `/api/leagues/:id/training`
+ * - `/api/tournaments` · `/api/tournaments/:id?recent=` (crosstable, standings, rounds, SPRT state, newest games)
  */
 export function createApi(deps: ApiDeps): (req: IncomingMessage, res: ServerResponse) => Promise<boolean> {
   const { live, store } = deps;
@@ -140,6 +144,17 @@ export function createApi(deps: ApiDeps): (req: IncomingMessage, res: ServerResp
         const { system, limit } = parse(HistoryQuery, q, 'ratings');
         const points = store?.ratingHistory(league, system) ?? [];
         return { league, system, points: points.slice(-limit) };
+      },
+    ],
+    [/^\/api\/tournaments$/, () => ({ tournaments: deps.tournaments?.list() ?? [] })],
+    [
+      /^\/api\/tournaments\/([^/]+)$/,
+      (m, q) => {
+        const id = checkId(m[1]);
+        const { recent } = parse(TournamentQuery, q, 'tournament');
+        const t = deps.tournaments?.get(id, { recent });
+        if (!t) throw new HttpError(404, `no tournament "${id}"`);
+        return { tournament: t.report, recent: t.recent };
       },
     ],
     [/^\/api\/leagues\/([^/]+)\/training$/, (m) => ({ league: checkId(m[1]), iterations: store?.trainingMetrics(checkId(m[1])) ?? [] })],

@@ -8,6 +8,7 @@ import { storeLeaderboard, type LeaderboardProvider } from './leaderboard';
 import { LiveMatches } from './live-matches';
 import { DEFAULT_RATE_LIMIT, type RateLimit } from './rate-limiter';
 import { SpectatorHub } from './spectator-hub';
+import { storeTournaments, type TournamentSource } from './tournament-source';
 import type { EnvResolver } from './state-tracker';
 import { chartJsFile, createStatic, defaultWebRoot } from './static-files';
 import { defaultRegistry } from '../catalog';
@@ -24,6 +25,8 @@ export interface ServerOptions {
   store?: Store;
   /** The league's leaderboard with intervals; default: the store's current ratings (no intervals). */
   leaderboard?: LeaderboardProvider;
+  /** Tournaments for the page (default: those of `store`). */
+  tournaments?: TournamentSource;
   /** Allow omniscient and per-seat views of LIVE matches (default false). */
   allowOmniscient?: boolean;
   /** Allow omniscient and per-seat views of FINISHED matches (default true). */
@@ -80,7 +83,8 @@ export async function startServer(options: ServerOptions): Promise<ArenaServer> 
     });
   const live = new LiveMatches(options.bus, { keepEnded: options.keepEnded, resolveEnv });
   const leaderboard = options.leaderboard ?? (options.store ? storeLeaderboard(options.store) : undefined);
-  const api = createApi({ live, store: options.store, leaderboard, policy, resolveEnv });
+  const tournaments = options.tournaments ?? (options.store ? storeTournaments(options.store) : undefined);
+  const api = createApi({ live, store: options.store, leaderboard, tournaments, policy, resolveEnv });
   const serveStatic = createStatic(options.webRoot ?? defaultWebRoot(), { '/vendor/chart.umd.min.js': chartJsFile() });
 
   const http: HttpServer = createServer((req, res) => {

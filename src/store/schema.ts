@@ -74,4 +74,19 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (league, iteration, role)
   );
   `,
+  `
+  CREATE TABLE tournaments (
+    id          TEXT PRIMARY KEY,         -- shares the namespace of leagues: matches, players, ratings use it as their league
+    format      TEXT NOT NULL,            -- round-robin | gauntlet | swiss | sprt
+    config      TEXT NOT NULL,            -- the tournament config JSON (its identity)
+    created_at  INTEGER NOT NULL
+  );
+  CREATE TABLE tournament_rounds (
+    tournament  TEXT NOT NULL,
+    round       INTEGER NOT NULL,
+    pairings    TEXT NOT NULL,            -- JSON [[a, b], ...] boards of the round
+    bye         TEXT,                     -- the player with the bye, if any
+    PRIMARY KEY (tournament, round)
+  );
+  `,
 ];

@@ -72,7 +72,7 @@ export class StoreConflictError extends Error {
 const parse = <T>(text: string | null): T => (text === null ? (null as T) : (JSON.parse(text) as T));
 
 /**
- * The arena's SQLite store (better-sqlite3, WAL mode): leagues, players, matches with their
+ * The arena's SQLite store (better-sqlite3, WAL mode): leagues, tournaments (and their Swiss rounds), players, matches with their
  * event logs, ratings and their history, training metrics. A match, its events and the rating
  * updates it causes are written in one transaction, so a killed process never leaves a match
  * half-counted.
@@ -101,6 +101,9 @@ export class Store {
   /** Creates the league, or checks that the stored config is the same (a resume). */
   ensureLeague(id: string, config: JsonValue): { created: boolean } {
     const text = JSON.stringify(config);
+    if (this.db.prepare('SELECT 1 FROM tournaments WHERE id = ?').get(id)) {
+      throw new StoreConflictError(`"${id}" is a tournament in this database; give the league another name`);
+    }
     const row = this.db.prepare('SELECT config FROM leagues WHERE id = ?').get(id) as { config: string } | undefined;
     if (!row) {
       this.db.prepare('INSERT INTO leagues (id, config, created_at) VALUES (?, ?, ?)').run(id, text, Date.now());
@@ -115,6 +118,43 @@ export class Store {
   leagues(): { id: string; config: JsonValue; createdAt: number }[] {
     const rows = this.db.prepare('SELECT id, config, created_at FROM leagues ORDER BY created_at').all() as { id: string; config: string; created_at: number }[];
     return rows.map((r) => ({ id: r.id, config: parse<JsonValue>(r.config), createdAt: r.created_at }));
+  }
+
+  /**
+   * Creates the tournament, or checks that the stored config is the same (a resume). Its games,
+   * players and ratings are stored under its id like a league's, so the id may not be a league's.
+   */
+  ensureTournament(id: string, format: string, config: JsonValue): { created: boolean } {
+    const text = JSON.stringify(config);
+    if (this.db.prepare('SELECT 1 FROM leagues WHERE id = ?').get(id)) {
+      throw new StoreConflictError(`"${id}" is a league in this database; give the tournament another name`);
+    }
+    const row = this.db.prepare('SELECT config FROM tournaments WHERE id = ?').get(id) as { config: string } | undefined;
+    if (!row) {
+      this.db.prepare('INSERT INTO tournaments (id, format, config, created_at) VALUES (?, ?, ?, ?)').run(id, format, text, Date.now());
+      return { created: true };
+    }
+    if (row.config !== text) {
+      throw new StoreConflictError(`tournament "${id}" already exists in this database with a different config; use another --db or tournament name`);
+    }
+    return { created: false };
+  }
+
+  /** Tournaments in creation order. */
+  tournaments(): { id: string; format: string; config: JsonValue; createdAt: number }[] {
+    const rows = this.db.prepare('SELECT id, format, config, created_at FROM tournaments ORDER BY created_at, id').all() as { id: string; format: string; config: string; created_at: number }[];
+    return rows.map((r) => ({ id: r.id, format: r.format, config: parse<JsonValue>(r.config), createdAt: r.created_at }));
+  }
+
+  /** Stores a Swiss round's pairings before its first game; a second insert of the round fails. */
+  recordRound(tournament: string, round: { round: number; pairings: [string, string][]; bye: string | null }): void {
+    this.db.prepare('INSERT INTO tournament_rounds (tournament, round, pairings, bye) VALUES (?, ?, ?, ?)').run(tournament, round.round, JSON.stringify(round.pairings), round.bye);
+  }
+
+  /** A tournament's stored rounds in order. */
+  rounds(tournament: string): { round: number; pairings: [string, string][]; bye: string | null }[] {
+    const rows = this.db.prepare('SELECT round, pairings, bye FROM tournament_rounds WHERE tournament = ? ORDER BY round').all(tournament) as { round: number; pairings: string; bye: string | null }[];
+    return rows.map((r) => ({ round: r.round, pairings: parse<[string, string][]>(r.pairings), bye: r.bye }));
   }
 
   /** Inserts a player, leaving an existing one untouched (players are immutable once added). */

@@ -1,0 +1,162 @@
+/**
+ * Tournament page (#/tournament?name=...): standings with Elo ± 95% interval and LOS, the
+ * crosstable (points per pair, W-D-L and per-side results on hover), pairs with pentanomial
+ * counts, Swiss rounds, the SPRT's LLR between its bounds, and the newest games (replay links).
+ * Refreshes when the tournament's games are rated (socket channel "league" under its name).
+ */
+import { getJson, getSocket, request } from './api.js';
+import { h, mount, num } from './dom.js';
+
+/** Elo figure as text ("+inf" / "-inf" arrive as strings from the API). */
+function elo(x) {
+  if (x === 'inf') return '+∞';
+  if (x === '-inf') return '−∞';
+  if (typeof x !== 'number') return '—';
+  return `${x >= 0 ? '+' : ''}${x.toFixed(0)}`;
+}
+const pct = (x) => (typeof x === 'number' ? `${(100 * x).toFixed(1)}%` : '—');
+const wdl = (x) => `${x.wins}-${x.draws}-${x.losses}`;
+
+export function showTournament(app, params) {
+  let name = params.get('name') || '';
+  let disposed = false;
+  let subscribed = null;
+  const select = h('select', { id: 'tournament-select', onchange: (e) => (location.hash = `#/tournament?name=${encodeURIComponent(e.target.value)}`) });
+  const head = h('section', { class: 'panel', id: 'tournament-head' });
+  const sprtBox = h('section', { class: 'panel', id: 'sprt', hidden: true });
+  const standings = h('section', { class: 'panel', id: 'standings' });
+  const cross = h('section', { class: 'panel', id: 'crosstable' });
+  const pairs = h('section', { class: 'panel', id: 'pairs' });
+  const rounds = h('section', { class: 'panel', id: 'rounds', hidden: true });
+  const games = h('section', { class: 'panel', id: 'tournament-games' });
+  mount(app, h('div', { class: 'tournament-page' }, h('div', { class: 'filters' }, h('label', {}, 'tournament ', select)), head, sprtBox, standings, cross, pairs, rounds, games));
+
+  async function load() {
+    let list;
+    try {
+      list = (await getJson('/api/tournaments')).tournaments;
+    } catch (e) {
+      return mount(head, h('p', { class: 'error' }, `could not load tournaments: ${e.message}`));
+    }
+    if (disposed) return;
+    if (!name && list.length) name = list[list.length - 1].id;
+    mount(select, list.length ? list.map((t) => h('option', { value: t.id, selected: t.id === name }, `${t.id} (${t.format}, ${t.env ?? '?'})`)) : h('option', { value: '' }, 'no tournament yet'));
+    if (!name) return mount(head, h('p', { class: 'muted empty' }, 'No tournament in this database yet. Run `arena tournament run --config FILE`.'));
+    if (subscribed !== name) {
+      if (subscribed) request('unsubscribe', { channel: 'league', league: subscribed }).catch(() => {});
+      request('subscribe', { channel: 'league', league: name }).catch(() => {});
+      subscribed = name;
+    }
+    let body;
+    try {
+      body = await getJson(`/api/tournaments/${encodeURIComponent(name)}`);
+    } catch (e) {
+      return mount(head, h('p', { class: 'error' }, `tournament: ${e.message}`));
+    }
+    if (!disposed) draw(body.tournament, body.recent);
+  }
+
+  function draw(t, recent) {
+    const progress = t.format === 'sprt' ? `${t.games} games` : `${t.games}/${t.total} games`;
+    mount(head,
+      h('h2', {}, t.name, h('span', { class: 'count' }, `${t.format} · ${t.env}`)),
+      h('p', { id: 'tournament-progress' }, progress, ' · ', h('span', { class: t.finished ? 'badge' : 'badge live' }, t.finished ? 'finished' : 'in progress')));
+    drawSprt(t);
+    const swiss = t.format === 'swiss';
+    mount(standings,
+      h('h2', {}, 'Standings'),
+      h('table', { class: 'board standings' },
+        h('thead', {}, h('tr', {}, ['rank', 'player', 'games', 'W-D-L', 'points', 'score', 'Elo', '95% interval', 'LOS', ...(swiss ? ['Buchholz'] : []), 'S-B'].map((x) => h('th', {}, x)))),
+        h('tbody', {}, t.standings.map((r) =>
+          h('tr', { dataset: { player: r.player } },
+            h('td', { class: 'rank' }, String(r.rank)),
+            h('td', {}, r.player),
+            h('td', { class: 'num' }, String(r.games)),
+            h('td', { class: 'num wdl' }, wdl(r)),
+            h('td', { class: 'num points' }, `${num(r.points)}${r.byes ? ` (${r.byes} bye)` : ''}`),
+            h('td', { class: 'num' }, pct(r.score)),
+            h('td', { class: 'num elo' }, elo(r.elo.elo)),
+            h('td', { class: 'num muted' }, `[${elo(r.elo.eloLo)}, ${elo(r.elo.eloHi)}]`),
+            h('td', { class: 'num los' }, pct(r.elo.los)),
+            swiss ? h('td', { class: 'num' }, num(r.buchholz)) : null,
+            h('td', { class: 'num' }, num(r.sonnebornBerger)))))));
+    const ids = t.players.map((p) => p.id);
+    const cell = (a, b) => t.crosstable.cells.find((c) => c.player === a && c.opponent === b);
+    mount(cross,
+      h('h2', {}, 'Crosstable', h('span', { class: 'count' }, "row player's points / games")),
+      h('table', { class: 'crosstable' },
+        h('thead', {}, h('tr', {}, h('th', {}, ''), ids.map((x) => h('th', { class: 'num' }, x)))),
+        h('tbody', {}, ids.map((a) =>
+          h('tr', { dataset: { player: a } }, h('th', {}, a), ids.map((b) => {
+            if (a === b) return h('td', { class: 'num self' }, '·');
+            const c = cell(a, b);
+            if (!c) return h('td', { class: 'num muted' }, '');
+            const sides = Object.entries(c.bySide).map(([s, w]) => `${s} ${wdl(w)}`).join(', ');
+            const cls = c.score > 0.5 ? 'num win' : c.score < 0.5 ? 'num loss' : 'num';
+            return h('td', { class: cls, dataset: { opponent: b }, title: `${a} vs ${b}: ${wdl(c)} (${sides})` }, `${num(c.points)}/${c.games}`);
+          }))))));
+    const met = t.crosstable.cells.filter((c) => ids.indexOf(c.player) < ids.indexOf(c.opponent));
+    mount(pairs,
+      h('h2', {}, 'Pairs'),
+      met.length
+        ? h('table', { class: 'pairs' },
+          h('thead', {}, h('tr', {}, ['pair', 'games', 'W-D-L', 'score', 'by side', 'pentanomial LL·LD·DD/WL·WD·WW', 'Elo [95%]', 'LOS'].map((x) => h('th', {}, x)))),
+          h('tbody', {}, met.map((c) =>
+            h('tr', { dataset: { pair: `${c.player}-${c.opponent}` } },
+              h('td', {}, `${c.player} vs ${c.opponent}`),
+              h('td', { class: 'num' }, String(c.games)),
+              h('td', { class: 'num' }, wdl(c)),
+              h('td', { class: 'num' }, pct(c.score)),
+              h('td', { class: 'muted' }, Object.entries(c.bySide).map(([s, w]) => `${s} ${wdl(w)}`).join(', ')),
+              h('td', { class: 'num mono penta' }, c.pentanomial ? c.pentanomial.join(' · ') : '—'),
+              h('td', { class: 'num' }, `${elo(c.elo.elo)} [${elo(c.elo.eloLo)}, ${elo(c.elo.eloHi)}]`),
+              h('td', { class: 'num' }, pct(c.elo.los))))))
+        : h('p', { class: 'muted empty' }, 'No games yet.'));
+    rounds.hidden = !t.rounds.length;
+    mount(rounds, h('h2', {}, 'Rounds'), h('ol', { class: 'rounds' }, t.rounds.map((r) =>
+      h('li', {}, r.pairings.map(([a, b]) => `${a} – ${b}`).join(', '), r.bye ? h('span', { class: 'muted' }, ` · bye ${r.bye}`) : null))));
+    mount(games,
+      h('h2', {}, 'Newest games'),
+      recent.length
+        ? h('table', { class: 'matches' }, h('tbody', {}, recent.map((g) =>
+          h('tr', { class: 'match-row', dataset: { matchId: g.id } },
+            h('td', { class: 'num' }, `#${g.idx}`),
+            h('td', {}, g.players.join(' · ')),
+            h('td', {}, g.outcome),
+            h('td', { class: 'mono' }, JSON.stringify(g.returns)),
+            h('td', {}, h('a', { class: 'button', href: `#/match/${encodeURIComponent(g.id)}` }, 'replay'))))))
+        : h('p', { class: 'muted empty' }, 'No games yet.'));
+  }
+
+  function drawSprt(t) {
+    sprtBox.hidden = !t.sprt;
+    if (!t.sprt) return;
+    const s = t.sprt;
+    const span = s.upper - s.lower;
+    const pos = Math.max(0, Math.min(100, ((s.llr - s.lower) / span) * 100));
+    const decision = s.decision ? `${s.decision} accepted` : t.finished ? 'undecided (game limit)' : 'running';
+    mount(sprtBox,
+      h('h2', {}, 'SPRT', h('span', { class: 'count' }, `${t.players[0].id} vs ${t.players[1].id} · [${s.elo0}, ${s.elo1}] ${s.model} Elo · α ${s.alpha} · β ${s.beta}`)),
+      h('p', { id: 'sprt-status' }, h('strong', { class: s.decision === 'H1' ? 'h1' : s.decision === 'H0' ? 'h0' : '' }, decision),
+        ` · LLR ${s.llr.toFixed(2)} in [${s.lower.toFixed(2)}, ${s.upper.toFixed(2)}] · ${s.counts.length === 5 ? 'pentanomial' : 'trinomial'} ${s.counts.join(' · ')} · Elo ${elo(s.elo.elo)} [${elo(s.elo.eloLo)}, ${elo(s.elo.eloHi)}] · LOS ${pct(s.elo.los)}`),
+      h('div', { class: 'llr-bar', title: 'LLR between the H0 (left) and H1 (right) bounds' }, h('div', { class: 'llr-mark', style: { left: `${pos}%` } })));
+  }
+
+  const socket = getSocket();
+  let pending = null;
+  const onLeague = (msg) => {
+    if (msg.league !== name || pending) return;
+    pending = setTimeout(() => { pending = null; load(); }, 500);
+  };
+  socket.on('league', onLeague);
+  const timer = setInterval(load, 10_000);
+  load();
+
+  return () => {
+    disposed = true;
+    clearInterval(timer);
+    clearTimeout(pending);
+    socket.off('league', onLeague);
+    if (subscribed) request('unsubscribe', { channel: 'league', league: subscribed }).catch(() => {});
+  };
+}
