@@ -122,7 +122,16 @@ function stepCure(s: CodeRepairState, r: RunsResult, events: EnvEvent[]): StepRe
     const expected = t.expected !== undefined ? t.expected : (refOut.actual ?? null);
     return { ...t, valid, ...(valid ? { reference: expected } : { reason: `the reference fails this test (${refOut.code})` }) };
   });
-  const passes = onTests.map((run) => tests.map((t, j) => t.valid === true && run.tests[j].code === 'ok' && outputMatches(run.tests[j].actual, t.reference!)));
+  // A program passes a test when its output equals the test's expected value: the tester's own,
+  // else the reference's (an input the reference cannot handle has none, and nobody passes it).
+  const expectedOf = (t: AuditTest, j: number): { value: JsonValue } | null =>
+    t.expected !== undefined ? { value: t.expected } : ref.tests[j].code === 'ok' ? { value: ref.tests[j].actual ?? null } : null;
+  const passes = onTests.map((run) =>
+    tests.map((t, j) => {
+      const e = expectedOf(t, j);
+      return e !== null && run.tests[j].code === 'ok' && outputMatches(run.tests[j].actual, e.value);
+    }),
+  );
   const testerRewards = tests.map((t, j) => cureTestReward(passes.map((row) => row[j]), correct, t.valid === true));
   tests.forEach((t, j) => (t.score = testerRewards[j]));
   const cure: CureVerdict = { passRates, passes, correct, tests, coderRewards: passRates, testerRewards };

@@ -16,6 +16,7 @@ import { tournamentListCommand, tournamentRunCommand, tournamentShowCommand } fr
 import { sprtCommand } from './commands/sprt';
 import { StoreConflictError } from '../store/store';
 import { demoCommand } from './commands/demo';
+import { tasksCheckCommand } from './commands/tasks';
 import { packageRoot } from '../package-root';
 import { parseIntOption, parseNumberOption, UsageError } from './options';
 
@@ -79,6 +80,15 @@ export function buildProgram(exit: (code: number) => void): Command {
     .option('--seed <n>', 'episode seed', seedOpt, 0)
     .option('--out <file>', 'write to a file instead of stdout')
     .action(async (ref: string, o) => exit(await goldenCommand(registry, ref, o)));
+
+  program
+    .command('tasks')
+    .description('code tasks: `arena tasks check FILE.jsonl [--format humaneval]`')
+    .command('check <file>')
+    .description("run every task's reference against its own tests in the sandbox (and its buggy variants against the hidden tests); exit 1 if any fails")
+    .option('--format <format>', 'arena (the project\'s JSONL) or humaneval', 'arena')
+    .option('--concurrency <n>', 'tasks checked at once', countOpt('--concurrency'), 4)
+    .action(async (file: string, o) => exit(await tasksCheckCommand(registry, file, o)));
 
   program
     .command('demo')

@@ -55,7 +55,7 @@ export class SandboxCodeRunner implements CodeRunner {
     }
     const raw = await this.pool.withSlot((slot) => {
       if (req.language === 'python') {
-        return runPythonBatch({ program: req.program, entry: req.entry, inputs: req.tests.map((t) => t.input), check: req.check, limits, slot: slot.index, paths: this.pythonPaths, signal });
+        return runPythonBatch({ program: req.program, entry: req.entry, inputs: req.tests.map((t) => t.input), check: req.check, limits, paths: this.pythonPaths, signal });
       }
       const wallMs = limits.timeMs * (req.tests.length * 2 + 2) + 5000;
       const body = { program: req.program, entry: req.entry, tests: req.tests.map((t) => ({ input: t.input, ...(t.property ? { property: t.property } : {}) })), limits };

@@ -6,6 +6,7 @@
  * Nothing here blocks the event loop: every run is another process.
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import { setMaxListeners } from 'node:events';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { packageRoot } from '../package-root';
@@ -86,6 +87,8 @@ export class SandboxPool {
 
   /** Runs `f` on a free slot (waiting in FIFO order); the slot is released when `f` settles. */
   async withSlot<T>(f: (slot: Slot) => Promise<T>, signal?: AbortSignal): Promise<T> {
+    // one decision may queue hundreds of runs on its signal (a mutation search): not a leak
+    if (signal) setMaxListeners(0, signal);
     const slot = await this.acquire(signal);
     try {
       return await f(slot);

@@ -30,16 +30,26 @@ export function pythonSandboxProblem(paths: PythonSandboxPaths = DEFAULT_PYTHON_
   return `the Python sandbox needs ${missing.map(([k, p]) => `${k} (${p})`).join(', ')}: install Debian's bubblewrap, python3 and util-linux`;
 }
 
-/** The command line of one sandboxed Python run for pool slot `slot` (its own uid). */
-export function pythonCommand(paths: PythonSandboxPaths, limits: ResolvedLimits, slot: number, wallSeconds: number): string[] {
+/** Unprivileged uids the sandboxes run as, one after another (see {@link pythonCommand}). */
+const UID_BASE = 61000;
+const UID_COUNT = 1024;
+let nextUid = 0;
+
+/**
+ * The command line of one sandboxed Python run. Each run gets the next uid of a range of 1,024:
+ * RLIMIT_NPROC counts per uid, and the kernel releases a finished pid namespace's count only
+ * seconds later (measured: 31 quick runs in a row under one uid exhaust a limit of 32), so
+ * reusing one uid would starve the next sandbox; concurrent runs never share one either.
+ */
+export function pythonCommand(paths: PythonSandboxPaths, limits: ResolvedLimits, wallSeconds: number): string[] {
   const root = typeof process.getuid === 'function' && process.getuid() === 0;
-  const uid = 61000 + slot;
+  const uid = UID_BASE + (nextUid++ % UID_COUNT);
   const drop = root ? [paths.setpriv, `--reuid=${uid}`, `--regid=${uid}`, '--clear-groups', '--'] : [];
   const rlimits = [
     paths.prlimit,
     `--cpu=${Math.max(1, Math.ceil(wallSeconds))}`,
     `--as=${(limits.memoryMb + 64) * 1024 * 1024}`,
-    '--nproc=32',
+    '--nproc=64',
     `--fsize=${Math.max(1_048_576, limits.outputBytes)}`,
     '--nofile=64',
     '--',
@@ -73,7 +83,6 @@ export interface PythonBatch {
   inputs: JsonValue[][];
   check?: string;
   limits: ResolvedLimits;
-  slot: number;
   paths?: PythonSandboxPaths;
   signal?: AbortSignal;
 }
@@ -85,7 +94,7 @@ export function runPythonBatch(b: PythonBatch): Promise<RawRun> {
   if (problem) return Promise.resolve({ code: 'sandbox-error', message: problem, outputs: [] });
   const nonce = `@@arena-${randomBytes(8).toString('hex')}@@`;
   const wallMs = b.limits.timeMs * (b.inputs.length + (b.check ? 3 : 2)) + 3000;
-  const [cmd, ...args] = pythonCommand(paths, b.limits, b.slot, wallMs / 1000);
+  const [cmd, ...args] = pythonCommand(paths, b.limits, wallMs / 1000);
   const stdoutCap = b.limits.outputBytes * 2 + 1_000_000;
   return new Promise((resolve) => {
     const child = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'pipe'] });
