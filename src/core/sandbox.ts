@@ -80,3 +80,48 @@ export const CODE_RUNS_EFFECT = 'code-runs';
 export interface CodeRunner {
   run(request: CodeRunRequest, signal?: AbortSignal): Promise<CodeRunResult>;
 }
+
+/** Element types of kernel tensors (4 bytes each). */
+export type KernelDType = 'f32' | 'i32' | 'u32';
+
+/** A typed array of a kernel dtype. */
+export type KernelArray = Float32Array | Int32Array | Uint32Array;
+
+/** An output a kernel must return: its name, dtype and length for this call. */
+export interface KernelOutputSpec {
+  name: string;
+  dtype: KernelDType;
+  length: number;
+}
+
+/**
+ * One timed kernel call. `ns`: host monotonic time of the kernel plus the materialization of
+ * its outputs (fresh typed arrays of the declared dtype and length). `flags`: "returns-input"
+ * (an output shares an input's buffer), "reuses-buffer" (an output buffer returned before);
+ * `modified`: inputs the kernel wrote to.
+ */
+export interface KernelCallResult {
+  code: RunCode;
+  message?: string;
+  ns?: number;
+  outputs?: Record<string, KernelArray>;
+  flags?: string[];
+  modified?: string[];
+}
+
+/** An open lab: named kernels, each compiled in an isolate of its own, on one exclusive worker. */
+export interface KernelLabSession {
+  /** Compile/load status per kernel. */
+  readonly status: Readonly<Record<string, { code: RunCode; message?: string }>>;
+  call(name: string, inputs: Record<string, KernelArray>, dims: Record<string, number>, outputs: KernelOutputSpec[]): Promise<KernelCallResult>;
+  /** Disposes the isolates and frees the worker (always call it). */
+  close(): Promise<void>;
+}
+
+/**
+ * Where kernels are measured. A session holds one pool slot for its lifetime, so nothing else
+ * runs on that worker while it times (one timing per core).
+ */
+export interface KernelLab {
+  open(kernels: Record<string, string>, options?: { memoryMb?: number; timeMs?: number }, signal?: AbortSignal): Promise<KernelLabSession>;
+}

@@ -1,9 +1,10 @@
 /**
  * The sandbox: untrusted programs run here and only here, never in the arena's own process or
- * with its privileges. `createSandbox()` gives a pool-backed CodeRunner (and, later, the kernel
- * lab); close it when done (the CLI does at exit).
+ * with its privileges. `createSandbox()` gives a pool-backed CodeRunner (and the kernel
+ * lab for timing kernels); close it when done.
  */
-import type { CodeRunner } from '../core/sandbox';
+import type { CodeRunner, KernelLab } from '../core/sandbox';
+import { kernelLab } from './kernel-lab';
 import { SandboxCodeRunner } from './code-runner';
 import { SandboxPool, type PoolOptions } from './pool';
 import type { PythonSandboxPaths } from './python-runner';
@@ -16,6 +17,7 @@ export { DEFAULT_LIMITS } from './limits';
 export interface Sandbox {
   readonly pool: SandboxPool;
   readonly code: CodeRunner;
+  readonly lab: KernelLab;
   close(): Promise<void>;
 }
 
@@ -26,5 +28,5 @@ export interface SandboxOptions extends PoolOptions {
 /** A new sandbox with its own pool of worker processes (started lazily). */
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const pool = new SandboxPool(options);
-  return { pool, code: new SandboxCodeRunner(pool, options.python), close: () => pool.close() };
+  return { pool, code: new SandboxCodeRunner(pool, options.python), lab: kernelLab(pool), close: () => pool.close() };
 }

@@ -98,6 +98,21 @@ export class SandboxPool {
     }
   }
 
+  /** Takes a slot until `release` is called (kernel-lab sessions hold one for their lifetime). */
+  async hold(signal?: AbortSignal): Promise<{ slot: Slot; release: () => void }> {
+    const slot = await this.acquire(signal);
+    let released = false;
+    return {
+      slot,
+      release: () => {
+        if (released) return;
+        released = true;
+        this.stats.runs++;
+        this.release(slot);
+      },
+    };
+  }
+
   private acquire(signal?: AbortSignal): Promise<Slot> {
     if (this.closed) return Promise.reject(new Error('the sandbox pool is closed'));
     if (signal?.aborted) return Promise.reject(new SandboxCancelledError());

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { argumentsArbitrary, toArbitrary } from '../../agents/code-repair/arbitrary';
 import { mutants } from '../../agents/code-repair/mutations';
 import { bundledTasks } from '../../envs/code-repair';
+import type { JsonValue } from '../../src/core/json';
 
 describe('mutations', () => {
   test('each operator family yields its mutants, never the original, and garbage yields none', () => {
@@ -42,7 +43,7 @@ describe('mutations', () => {
 
 describe('task generators as fast-check arbitraries', () => {
   test('every kind of the grammar', () => {
-    const d = { tuple: [{ integer: { min: -3, max: 3 } }, { string: { minLength: 1, maxLength: 2, chars: 'ab' } }, { array: { of: { nat: { max: 5 } }, maxLength: 3 } }, { oneof: [{ constant: null }, { boolean: {} }] }, { record: { x: { constantFrom: [1, 2] }, y: { float: { min: 0, max: 1 } } } }] };
+    const d: JsonValue = { tuple: [{ integer: { min: -3, max: 3 } }, { string: { minLength: 1, maxLength: 2, chars: 'ab' } }, { array: { of: { nat: { max: 5 } }, maxLength: 3 } }, { oneof: [{ constant: null }, { boolean: {} }] }, { record: { x: { constantFrom: [1, 2] }, y: { float: { min: 0, max: 1 } } } }] };
     for (const v of fc.sample(toArbitrary(d), { numRuns: 200, seed: 1 })) {
       const [i, s, a, o, r] = v as [number, string, number[], unknown, { x: number; y: number }];
       expect(Number.isInteger(i) && i >= -3 && i <= 3).toBe(true);
