@@ -66,10 +66,11 @@ export function buildProgram(exit: (code: number) => void): Command {
   program
     .command('replay <env>')
     .description('step through given actions, reporting legality, events, returns and outcome')
-    .requiredOption('--actions <json|file>', 'list of steps, each {seat: action}, e.g. [{"0":17},{"1":120}]')
+    .requiredOption('--actions <json|file>', 'list of steps, each {seat: action}, e.g. [{"0":17},{"1":120}], or a golden playthrough file (its params and seed are used)')
     .option('--params <json>', 'env params (JSON or a file)')
     .option('--seed <n>', 'episode seed', seedOpt, 0)
     .option('--json', 'one JSON line per step')
+    .option('--rerun', 're-perform recorded effects (run the programs again) and report any difference; exit 1 if one differs')
     .action(async (ref: string, o) => exit(await replayCommand(registry, ref, o)));
 
   program
