@@ -54,7 +54,7 @@ export async function fuzz(o: CodeRepairObservation, runner: CodeRunner, runs: n
   const checks = o.task.properties.map((p) => p.check);
   const fails = async (input: JsonValue[]): Promise<boolean> => {
     const tests = checks.length ? checks.map((property) => ({ input, property })) : [{ input }];
-    const r = await runner.run({ language: 'js', program: o.candidate!, entry: o.task.entry, tests, limits: { timeMs: 500, memoryMb: 64 } }, signal);
+    const r = await runner.run({ language: 'js', program: o.candidate!, entry: o.task.entry, tests, limits: { timeMs: 200, memoryMb: 64 }, stopOnTimeout: true }, signal);
     return r.code !== 'ok';
   };
   const result = await fc.check(fc.asyncProperty(argumentsArbitrary(o.task.generator), async (input) => !(await fails(input))), { numRuns: runs, seed });

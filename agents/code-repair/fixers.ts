@@ -40,7 +40,7 @@ function runnerOf(services: AgentServices | undefined): CodeRunner {
 export async function mutationSearch(o: CodeRepairObservation, runner: CodeRunner, budget: number, signal?: AbortSignal): Promise<{ program: string; passed: number; total: number; tried: number }> {
   const current = o.candidate!;
   const tests = visibleTests(o);
-  const request = (program: string): CodeRunRequest => ({ language: 'js', program, entry: o.task.entry, tests, limits: { timeMs: 500, memoryMb: 64 } });
+  const request = (program: string): CodeRunRequest => ({ language: 'js', program, entry: o.task.entry, tests, limits: { timeMs: 100, memoryMb: 64 }, stopOnTimeout: true });
   const first = await runner.run(request(current), signal);
   let best = { program: current, passed: first.passed, total: first.total, tried: 0 };
   if (first.passed === first.total) return best;

@@ -84,7 +84,7 @@ function isolateFor(memoryMb) {
  * Runs `req.program` against `req.tests`: a fresh context per run (the isolate is reused while
  * it is healthy), each test called with copied JSON arguments and its output copied back as
  * JSON text. Property tests are checked in another fresh context.
- * @param {{program: string, entry: string, tests: {input: unknown[], property?: string}[], limits: {timeMs: number, memoryMb: number, outputBytes: number}}} req
+ * @param {{program: string, entry: string, tests: {input: unknown[], property?: string}[], limits: {timeMs: number, memoryMb: number, outputBytes: number}, stopOnTimeout?: boolean}} req
  */
 function runTests(req) {
   const { timeMs, memoryMb, outputBytes } = req.limits;
@@ -113,7 +113,12 @@ function runTests(req) {
       return { ...classify(e, isolate), outputs };
     }
     if (fn.typeof !== 'function') return { code: 'runtime-error', message: `the program defines no function "${req.entry}"`, outputs };
+    let timedOut = false;
     for (const t of req.tests) {
+      if (timedOut && req.stopOnTimeout) {
+        outputs.push({ code: 'timeout', message: 'not run: an earlier test timed out' });
+        continue;
+      }
       if (isolate.isDisposed) {
         outputs.push({ code: 'memory-limit', message: 'the sandbox ran out of memory in an earlier test' });
         continue;
@@ -122,7 +127,9 @@ function runTests(req) {
       try {
         text = h.call.applySync(undefined, [fn.derefInto(), JSON.stringify(t.input), outputBytes], { timeout: timeMs });
       } catch (e) {
-        outputs.push(classify(e, isolate));
+        const c = classify(e, isolate);
+        if (c.code === 'timeout') timedOut = true;
+        outputs.push(c);
         continue;
       }
       if (typeof text !== 'string') {
