@@ -10,7 +10,7 @@ import { DEFAULT_RATE_LIMIT, type RateLimit } from './rate-limiter';
 import { SpectatorHub } from './spectator-hub';
 import { storeTournaments, type TournamentSource } from './tournament-source';
 import type { EnvResolver } from './state-tracker';
-import { chartJsFile, createStatic, defaultWebRoot } from './static-files';
+import { chartJsFile, createStatic, defaultWebRoot, highlightBundle, packageFile } from './static-files';
 import { defaultRegistry } from '../catalog';
 
 /** How to start the spectator server. */
@@ -85,7 +85,12 @@ export async function startServer(options: ServerOptions): Promise<ArenaServer> 
   const leaderboard = options.leaderboard ?? (options.store ? storeLeaderboard(options.store) : undefined);
   const tournaments = options.tournaments ?? (options.store ? storeTournaments(options.store) : undefined);
   const api = createApi({ live, store: options.store, leaderboard, tournaments, policy, resolveEnv });
-  const serveStatic = createStatic(options.webRoot ?? defaultWebRoot(), { '/vendor/chart.umd.min.js': chartJsFile() });
+  const serveStatic = createStatic(options.webRoot ?? defaultWebRoot(), {
+    '/vendor/chart.umd.min.js': chartJsFile(),
+    '/vendor/highlight.js': highlightBundle(),
+    '/vendor/highlight.css': packageFile('highlight.js', 'styles/github.min.css'),
+    '/vendor/diff.min.js': packageFile('diff', 'dist/diff.min.js'),
+  });
 
   const http: HttpServer = createServer((req, res) => {
     api(req, res)

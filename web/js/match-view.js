@@ -28,8 +28,10 @@ export function showMatch(app, matchId, params) {
   mount(main, h('p', { class: 'muted' }, 'joining…'));
 
   function schedule() {
-    if (!frame) frame = requestAnimationFrame(draw);
+    if (!frame && !disposed) frame = requestAnimationFrame(draw);
   }
+  // a renderer whose assets arrived late (syntax highlighting) asks for one more frame
+  window.addEventListener('arena:redraw', schedule);
 
   function addEvent(e) {
     if (e.seq <= state.lastSeq) return; // already held (snapshot or an earlier frame)
@@ -170,6 +172,7 @@ export function showMatch(app, matchId, params) {
 
   return () => {
     disposed = true;
+    window.removeEventListener('arena:redraw', schedule);
     controls.dispose();
     if (frame) cancelAnimationFrame(frame);
     socket.off('event', onEvent);

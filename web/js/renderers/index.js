@@ -3,8 +3,9 @@ import { genericRenderer } from './generic.js';
 import { werewolfRenderer } from './werewolf.js';
 import { countdownRenderer } from './countdown.js';
 import { dealRenderer } from './deal-or-no-deal.js';
+import { codeRepairRenderer } from './code-repair.js';
 
-const RENDERERS = { werewolf: werewolfRenderer, countdown: countdownRenderer, 'deal-or-no-deal': dealRenderer };
+const RENDERERS = { werewolf: werewolfRenderer, countdown: countdownRenderer, 'deal-or-no-deal': dealRenderer, 'code-repair': codeRepairRenderer };
 
 export function pickRenderer(envId) {
   const base = String(envId).replace(/-v\d+$/, '');
