@@ -1,13 +1,13 @@
 /**
  * The Python side of a batch run: this script runs inside the bubblewrap sandbox with the
- * request on stdin ({program, entry, inputs, check, timeMs, outputBytes, nonce}). It loads the
+ * request on stdin ({program, entry, inputs (each a JSON text), check, timeMs, outputBytes, nonce}). It loads the
  * program, calls `entry` on each input under a per-test timer, optionally runs a HumanEval
  * `check(candidate)`, and prints one line `nonce + JSON` with the outputs. Expected values never
  * enter the sandbox: outputs are compared on the host. The program's own printing is captured
  * into a bounded buffer (exceeding it is an output-limit), never mixed into the result line.
  */
 export const PYTHON_HARNESS = String.raw`
-import sys, json, signal, copy, io
+import sys, json, signal, io
 
 class _Timeout(BaseException):
     pass
@@ -78,9 +78,11 @@ def _main():
         emit({"code": "runtime-error", "message": "the program defines no function %r" % data["entry"], "outputs": []})
         return
     outputs = []
-    for args in data["inputs"]:
+    for args_json in data["inputs"]:
         try:
-            value = timed(lambda: fn(*copy.deepcopy(args)))
+            # each test parses its own arguments: fresh objects, whatever an earlier call mutated
+            args = json.loads(args_json)
+            value = timed(lambda: fn(*args))
             try:
                 text = json.dumps(value, allow_nan=False)
             except (TypeError, ValueError) as e:

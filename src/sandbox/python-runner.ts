@@ -125,7 +125,7 @@ export function runPythonBatch(b: PythonBatch): Promise<RawRun> {
       b.signal?.removeEventListener('abort', onAbort);
       resolve(parseRun(out, err, nonce, status, sig, why, b.limits));
     });
-    child.stdin.end(JSON.stringify({ program: b.program, entry: b.entry, inputs: b.inputs, check: b.check ?? null, timeMs: b.limits.timeMs, outputBytes: b.limits.outputBytes, nonce }));
+    child.stdin.end(JSON.stringify({ program: b.program, entry: b.entry, inputs: b.inputs.map((i) => JSON.stringify(i)), check: b.check ?? null, timeMs: b.limits.timeMs, outputBytes: b.limits.outputBytes, nonce }));
   });
 }
 

@@ -134,6 +134,11 @@ describe('Python escape corpus', () => {
     expect(r.tests[150]).toEqual({ code: 'wrong-answer', actual: 0 });
   });
 
+  test('each test gets fresh arguments: a call that mutates its input cannot change the next test', async () => {
+    const r = await sb.code.run({ language: 'python', program: 'def grow(xs):\n    xs.append(1)\n    return len(xs)', entry: 'grow', tests: [{ input: [[0]], expected: 2 }, { input: [[0]], expected: 2 }] });
+    expect(r).toMatchObject({ code: 'ok', passed: 2 });
+  });
+
   test("HumanEval's check(candidate) runs as one more test", async () => {
     const ok = await sb.code.run({ language: 'python', program: 'def inc(x):\n    return x + 1', entry: 'inc', tests: [], check: 'def check(candidate):\n    assert candidate(1) == 2' });
     expect(ok).toMatchObject({ code: 'ok', passed: 1, total: 1 });
