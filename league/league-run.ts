@@ -81,7 +81,8 @@ async function prepare(o: LeagueRunOptions): Promise<Prepared> {
       kind: p.kind,
       agent: p.agent,
       version: 0,
-      roles: p.roles ?? allRoles,
+      // the config's roles, else those the agent kind declares it can play, else every role
+      roles: p.roles ?? (factory.roles?.length ? factory.roles.filter((r) => allRoles.includes(r)) : allRoles),
       parent: null,
       checkpoint: p.checkpoint ?? null,
       createdAt: 0,
