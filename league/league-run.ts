@@ -181,6 +181,7 @@ export async function runLeague(o: LeagueRunOptions): Promise<LeagueRunResult> {
         summary: result.summary,
         startedAt,
         endedAt: Date.now(),
+        ...(result.reports ? { reports: result.reports } : {}),
       };
       store.recordMatch(record, events, update.ratings, update.history);
       forEachPairResult(record, (a, b, score) => h2h.record(a.player, b.player, score));

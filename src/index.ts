@@ -7,6 +7,7 @@ export * from './core/params';
 export * from './core/rng';
 export * from './core/visibility';
 export * from './core/registry';
+export * from './core/prompt';
 export { normalizeEnv, containsAction, EnvDefinitionError } from './core/normalize-env';
 export { checkEnv, formatReport, CHECK_NAMES, type CheckOptions, type CheckReport, type CheckResult } from './core/conformance/check-env';
 export * from './core/conformance/golden';

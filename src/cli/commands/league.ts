@@ -5,6 +5,9 @@ import { Store } from '../../store/store';
 import { parseLeagueConfig, type LeagueConfig } from '../../../league/config';
 import { leaderboard, type LeaderboardRow } from '../../../league/leaderboard';
 import { runLeague } from '../../../league/league-run';
+import { leagueUsage } from '../../../league/agent-usage';
+import { formatUsage, snapshotOf, usageJson } from '../../match/usage';
+import type { AgentReport } from '../../core/agent';
 import { parseJsonOption, UsageError } from '../options';
 import { createProgress } from '../progress';
 import { stopOnSignals } from '../stop-signal';
@@ -89,7 +92,9 @@ export function leagueTableCommand(args: { db: string; league?: string; json?: b
   try {
     const league = pickLeague(store, args.league);
     const rows = leaderboard(store, league, { resamples: args.resamples });
-    process.stdout.write((args.json ? JSON.stringify({ league, rows }, null, 2) : `league ${league}\n${formatTable(rows)}`) + '\n');
+    const usage = leagueUsage(store, league);
+    const usageText = usage.size ? `\nusage (reported by agents)\n${formatUsage(usage).map((l) => `  ${l}`).join('\n')}` : '';
+    process.stdout.write((args.json ? JSON.stringify({ league, rows, ...(usage.size ? { usage: usageJson(usage) } : {}) }, null, 2) : `league ${league}\n${formatTable(rows)}${usageText}`) + '\n');
   } finally {
     store.close();
   }
@@ -105,7 +110,8 @@ export function leagueMatchesCommand(args: { db: string; league?: string; limit:
     for (const m of matches) {
       if (args.json) process.stdout.write(JSON.stringify(m) + '\n');
       else {
-        const who = m.seats.map((s) => `${s.player}(${s.role})`).join(' vs ');
+        const snap = (i: number) => snapshotOf(m.reports?.[i] as AgentReport | null | undefined);
+        const who = m.seats.map((s, i) => `${s.player}(${s.role})${snap(i) ? ` [${snap(i)}]` : ''}`).join(' vs ');
         process.stdout.write(`#${m.idx} ${who}: ${m.outcome} [${m.code}] returns ${JSON.stringify(m.returns)}${m.faults.length ? ` faults ${m.faults.length}` : ''}\n`);
       }
     }

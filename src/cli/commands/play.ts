@@ -6,6 +6,7 @@ import { canSee, parseViewer } from '../../core/visibility';
 import { parseFaultPolicy } from '../../match/fault-policy';
 import { runMatch, type MatchResult } from '../../match/runner';
 import { summarize } from '../../match/summary';
+import { addReports, formatUsage, type UsageTotals } from '../../match/usage';
 import { formatEvent } from '../format-event';
 import { agentsForSeats, envAndParams, splitAgentList, UsageError } from '../options';
 import { createProgress } from '../progress';
@@ -55,6 +56,7 @@ export async function playCommand(registry: Registry, ref: string, args: PlayArg
         outcome: r.outcome,
         code: r.code,
         ...(r.faults.length ? { faults: r.faults } : {}),
+        ...(r.reports ? { reports: r.reports } : {}),
         summary: r.summary,
       };
       process.stdout.write(JSON.stringify(line) + '\n');
@@ -70,6 +72,9 @@ export async function playCommand(registry: Registry, ref: string, args: PlayArg
     process.stdout.write(`${env.meta.id}: ${summary.episodes} episodes, mean returns ${summary.meanReturns.map((x) => x.toFixed(3)).join(' / ')}, mean length ${summary.meanLength.toFixed(1)}\n`);
     process.stdout.write(`outcomes: ${Object.entries(summary.outcomes).map(([k, v]) => `${k || '(none)'} ${v}`).join(', ')}${summary.faults ? `; faults ${summary.faults}` : ''}\n`);
     if (summary.env) process.stdout.write(`${JSON.stringify(summary.env)}\n`);
+    const usage = new Map<string, UsageTotals>();
+    for (const r of results) addReports(usage, r.reports, (seat) => `seat ${seat} ${r.agents[seat]}`);
+    for (const line of formatUsage(usage)) process.stdout.write(`usage ${line}\n`);
   }
   return 0;
 }
