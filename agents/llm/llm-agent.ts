@@ -11,8 +11,9 @@ import type OpenAI from 'openai';
 import type { Agent, AgentContext, AgentReport } from '../../src/core/agent';
 import type { Env } from '../../src/core/env';
 import type { JsonObject } from '../../src/core/json';
-import { observationText, systemPrompt, type PromptContext, type PromptOverrides } from '../../src/core/prompt';
-import { answerFormat, isStrictSchema, parseAnswer, type AnswerFormat } from './answer';
+import { systemPrompt, type PromptContext, type PromptOverrides } from '../../src/core/prompt';
+import { isStrictSchema, parseAnswer, type AnswerFormat } from './answer';
+import { decisionPrompt } from './transcript';
 import { CompletionError, Endpoint, type Completion } from './endpoint';
 import type { LlmOptions } from './options';
 import { Usage } from './usage';
@@ -84,9 +85,8 @@ export class LlmAgent implements Agent {
   async act(obs: unknown, legal: readonly unknown[] | null, ctx: AgentContext): Promise<unknown> {
     const signal = ctx.signal;
     if (!this.system || !this.pctx || this.pctx.seat !== ctx.seat) this.start(ctx);
-    const format = answerFormat(this.env, obs, legal, this.pctx!);
-    const extra = this.overrides?.instruction ? `\n${this.overrides.instruction}` : '';
-    const turn: Message[] = [{ role: 'user', content: `${observationText(this.env, obs, this.pctx!)}\n\n${format.instruction}${extra}` }];
+    const { user, format } = decisionPrompt(this.env, obs, legal, this.pctx!, this.overrides);
+    const turn: Message[] = [{ role: 'user', content: user }];
     this.usage.decisions++;
     let last: LlmDecisionRecord | null = null;
     for (let attempt = 0; attempt <= this.o.reasks; attempt++) {

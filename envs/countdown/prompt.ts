@@ -5,6 +5,7 @@
  */
 import type { JsonValue } from '../../src/core/json';
 import type { OpenAnswer, PromptContext, PromptTemplate } from '../../src/core/prompt';
+import { renderObservation } from './render';
 import type { CountdownAction, CountdownObservation } from './types';
 
 const GAME =
@@ -31,15 +32,26 @@ function open(obs: CountdownObservation): OpenAnswer {
       },
     };
   }
-  if (obs.role === 'evaluator') return { format: 'Answer true if the attempt under review is exactly right, else false.', schema: { type: 'boolean' } };
+  if (obs.role === 'evaluator') {
+    return { format: `Is attempt ${(obs.predictions?.length ?? 0) + 1} exactly right? Answer true or false.`, schema: { type: 'boolean' } };
+  }
   return {
     format: `Answer with one arithmetic expression over the numbers, e.g. "(100 + 6) * 3" (integers, + - * /, parentheses; no "=" and no result).`,
     schema: { type: 'string' },
   };
 }
 
+/** The env's render without its answer instructions (text players get theirs, without step indices, from `open`). */
+function observation(obs: CountdownObservation): string {
+  return renderObservation(obs)
+    .split('\n')
+    .filter((line) => !/^(Answer with |Continue by index|Is attempt \d+ exactly right)/.test(line))
+    .join('\n');
+}
+
 /** countdown-v1's prompt template. */
 export const countdownPrompt: PromptTemplate<CountdownObservation, CountdownAction> = {
+  observation,
   system: (ctx: PromptContext) => `${GAME} ${ROLE_TEXT[ctx.role] ?? `You play the ${ctx.role}.`}`,
   open,
   parse(value: JsonValue, obs: CountdownObservation): CountdownAction {

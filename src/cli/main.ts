@@ -59,6 +59,21 @@ export function buildProgram(exit: (code: number) => void): Command {
     .action(async (ref: string, o) => exit(await playCommand(registry, ref, o)));
 
   program
+    .command('rollouts <env>')
+    .description('play episodes and write one JSON line per decision for LLM RL trainers: messages, completion, reward, GRPO group and advantages (docs/rollouts.md)')
+    .requiredOption('--agents <list>', 'comma-separated agent names, name:{json options} (e.g. llm:{...}), or module paths')
+    .requiredOption('--out <file>', 'JSONL file to write ("-" for stdout)')
+    .option('--episodes <n>', 'number of episodes (a multiple of --group-size)', countOpt('--episodes'), 1)
+    .option('--group-size <n>', 'episodes per group sharing one start state (seed), for GRPO / RLOO', countOpt('--group-size'), 1)
+    .option('--roles <list>', 'record only these roles (default: all)')
+    .option('--params <json>', 'env params (JSON or a file)')
+    .option('--seed <n>', 'seed of the first group (group g uses seed+g)', seedOpt, 0)
+    .option('--deadline <ms>', 'per-decision time limit', countOpt('--deadline'))
+    .option('--faults <policy>', 'fault policy: retry:N and forfeit|default (default forfeit)')
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    .action(async (ref: string, o) => exit(await (require('./commands/rollouts') as typeof import('./commands/rollouts')).rolloutsCommand(registry, ref, o)));
+
+  program
     .command('replay <env>')
     .description('step through given actions, reporting legality, events, returns and outcome')
     .requiredOption('--actions <json|file>', 'list of steps, each {seat: action}, e.g. [{"0":17},{"1":120}]')
