@@ -56,6 +56,9 @@ export function buildProgram(exit: (code: number) => void): Command {
     .option('--faults <policy>', 'fault policy: retry:N and forfeit|default (default forfeit)')
     .option('--watch <viewer>', 'print events as they happen for a viewer: public, omniscient or a seat')
     .option('--json', 'one JSON line per episode, then a summary line')
+    .option('--port <n>', 'with human or remote seats: port of the page and /play sockets (0 = any free one)', (v: string) => parseIntOption('--port', v, 0), 0)
+    .option('--host <host>', 'with human or remote seats: interface to listen on', '127.0.0.1')
+    .option('--tokens <file>', 'with human or remote seats: write the seat tokens to this file (mode 0600) instead of printing them')
     .action(async (ref: string, o) => exit(await playCommand(registry, ref, o)));
 
   program
@@ -109,6 +112,9 @@ export function buildProgram(exit: (code: number) => void): Command {
     .option('--db <file>', 'SQLite database', DEFAULT_DB)
     .option('--quiet', 'no progress display')
     .option('--backend <name>', 'training backend for learners: tfjs-node-gpu, tfjs-node, wasm, cpu (default: the best available)')
+    .option('--port <n>', 'with remote or human players: port of the page and /play sockets (0 = any free one)', (v: string) => parseIntOption('--port', v, 0), 0)
+    .option('--host <host>', 'with remote or human players: interface to listen on', '127.0.0.1')
+    .option('--tokens <file>', 'with remote or human players: write their seat tokens to this file (mode 0600) instead of printing them')
     .action(async (o) => exit(await leagueRunCommand(registry, o)));
   league
     .command('table')

@@ -140,6 +140,7 @@ export async function startServer(options: ServerOptions): Promise<ArenaServer> 
     live,
     play,
     close: async () => {
+      await play?.drain();
       hub.stop();
       play?.stop();
       live.stop();

@@ -11,6 +11,8 @@ import type { AgentReport } from '../../core/agent';
 import { parseJsonOption, UsageError } from '../options';
 import { createProgress } from '../progress';
 import { stopOnSignals } from '../stop-signal';
+import { nameSeatSpec, needsPlayServer, startPlayServer } from '../play-server';
+import type { ArenaServer } from '../../server/start-server';
 
 /** The database used when --db is not given: a file in the working directory. */
 export const DEFAULT_DB = 'arena.db';
@@ -41,12 +43,29 @@ export interface LeagueRunArgs {
   db: string;
   quiet?: boolean;
   backend?: string;
+  /** Server for remote and human players (started only when the config has some). */
+  port?: number;
+  host?: string;
+  tokens?: string;
 }
 
 /** `arena league run --config FILE [--db FILE]`: runs or resumes a league; Ctrl-C stops cleanly after the current match. */
 export async function leagueRunCommand(registry: Registry, args: LeagueRunArgs): Promise<number> {
   const config = loadConfig(args.config);
+  // Remote and human players get one named seat slot each (their player id), whose token opens every match they play.
+  config.players = config.players.map((p) => ({ ...p, agent: nameSeatSpec(p.agent, p.id) }));
   const store = new Store(args.db);
+  const bus = new EventBus();
+  let server: ArenaServer | null = null;
+  if (needsPlayServer(config.players.map((p) => p.agent))) {
+    try {
+      server = await startPlayServer(registry, bus, { port: args.port ?? 0, host: args.host ?? '127.0.0.1', tokens: args.tokens }, store);
+    } catch (e) {
+      store.close();
+      throw e;
+    }
+    process.stderr.write(`arena: remote and human players connect to ${server.url}\n`);
+  }
   const stop = stopOnSignals('stopping after the current match');
   const done0 = store.matchCount(config.name);
   if (done0 > 0) process.stderr.write(`resuming league "${config.name}" at match ${done0}/${config.budget.matches}\n`);
@@ -56,7 +75,7 @@ export async function leagueRunCommand(registry: Registry, args: LeagueRunArgs):
       config,
       store,
       registry,
-      bus: new EventBus(),
+      bus,
       signal: stop.signal,
       backend: args.backend,
       log: (line) => process.stderr.write(`${line}\n`),
@@ -66,6 +85,7 @@ export async function leagueRunCommand(registry: Registry, args: LeagueRunArgs):
     process.stderr.write(`league "${config.name}": ${r.completed}/${r.budget} matches (${r.played} this run)${r.stopped ? ', stopped' : ''}\n`);
   } finally {
     stop.dispose();
+    await server?.close();
     store.close();
   }
   return 0;

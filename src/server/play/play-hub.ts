@@ -160,6 +160,23 @@ export class PlayHub implements LiveMatchListener {
     return s;
   }
 
+  /**
+   * Waits (up to `timeoutMs`) until every seat connection has flushed what it was sent — a
+   * long-polling client fetches its last events with its next request — so closing the server
+   * right after a match does not cut the seats off before they see how it ended.
+   */
+  async drain(timeoutMs = 2000): Promise<void> {
+    const waits: Promise<void>[] = [];
+    for (const socket of this.o.nsp.sockets.values()) {
+      const conn = socket.conn as unknown as { writeBuffer?: unknown[]; once(e: 'drain' | 'close', f: () => void): void };
+      if (conn.writeBuffer?.length) waits.push(new Promise<void>((resolve) => (conn.once('drain', resolve), conn.once('close', resolve))));
+    }
+    if (!waits.length) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.all(waits), new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
+    clearTimeout(timer);
+  }
+
   stop(): void {
     this.detach();
     for (const s of this.slots.values()) for (const p of [...s.pending.values()]) this.fail(s, p, 'the server is stopping');
