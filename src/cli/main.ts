@@ -145,6 +145,23 @@ export function buildProgram(exit: (code: number) => void): Command {
   (require('./commands/train') as typeof import('./commands/train')).registerTrainCommand(program, registry, exit);
 
   program
+    .command('env-serve <env>')
+    .description('serve an env to trainers outside the process with the OpenEnv interface (HTTP reset/step/state + WebSocket /ws; docs/env-server.md)')
+    .option('--agents <list>', 'agents in the other seats: one for all or one per seat', 'random')
+    .option('--role <role>', "the trainer's role (its first seat)")
+    .option('--seat <n>', "the trainer's seat (default 0)", (v: string) => parseIntOption('--seat', v, 0))
+    .option('--params <json>', 'env params (JSON or a file); a reset may give its own')
+    .option('--port <n>', 'port (0 = any free one)', (v: string) => parseIntOption('--port', v, 8000), 8000)
+    .option('--host <host>', 'interface to listen on', '127.0.0.1')
+    .option('--max-sessions <n>', 'sessions open at once', countOpt('--max-sessions'), 64)
+    .option('--idle-timeout <s>', 'close sessions idle for this many seconds', countOpt('--idle-timeout'), 300)
+    .option('--seed <n>', 'base seed of the sessions\' episodes (a reset may give its own)', seedOpt, 0)
+    .option('--deadline <ms>', 'per-decision time limit of the other seats', countOpt('--deadline'))
+    .option('--faults <policy>', 'fault policy of the other seats: retry:N and forfeit|default')
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    .action(async (ref: string, o) => exit(await (require('./commands/env-serve') as typeof import('./commands/env-serve')).envServeCommand(registry, ref, o)));
+
+  program
     .command('serve')
     .description('serve the web page (live matches, replays, leaderboard, plots) and the spectator sockets over a store')
     .option('--db <file>', 'SQLite database', DEFAULT_DB)
