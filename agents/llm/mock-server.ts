@@ -6,6 +6,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
 
 /** A chat request as the server received it. */
 export interface MockRequest {
@@ -43,6 +44,8 @@ export interface MockOpenAI {
   requests: MockRequest[];
   /** The Authorization header of each request, in the same order. */
   authorization: (string | undefined)[];
+  /** Time the server spent on each answered request (ms, from the request's arrival to its answer), in order. */
+  handledMs: number[];
   /** Requests being answered right now, and the most at once so far. */
   inFlight: number;
   maxInFlight: number;
@@ -103,6 +106,7 @@ export async function startMockOpenAI(options: { respond: MockResponder; model?:
     baseURL: '',
     requests: [],
     authorization: [],
+    handledMs: [],
     inFlight: 0,
     maxInFlight: 0,
     respond: options.respond,
@@ -118,6 +122,7 @@ export async function startMockOpenAI(options: { respond: MockResponder; model?:
     const path = (req.url ?? '').split('?')[0];
     if (req.method === 'GET' && path === '/v1/models') return sendJson(res, 200, { object: 'list', data: [{ id: model, object: 'model', owned_by: 'mock' }] });
     if (req.method !== 'POST' || path !== '/v1/chat/completions') return sendJson(res, 404, { error: { message: `no route ${req.method} ${path}` } });
+    const arrived = performance.now();
     let body: MockRequest;
     try {
       body = JSON.parse(await readBody(req)) as MockRequest;
@@ -154,6 +159,7 @@ export async function startMockOpenAI(options: { respond: MockResponder; model?:
       const content = reply.content ?? '';
       const promptText = body.messages.map((m) => m.content).join('\n');
       const usage = reply.usage ?? { prompt_tokens: approxTokens(promptText), completion_tokens: approxTokens(content) };
+      state.handledMs.push(performance.now() - arrived);
       sendJson(
         res,
         200,
