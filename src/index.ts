@@ -26,3 +26,6 @@ export { parseLeagueConfig, type LeagueConfig } from '../league/config';
 export { runLeague, type LeagueRunOptions, type LeagueRunResult } from '../league/league-run';
 export { leaderboard, type LeaderboardRow } from '../league/leaderboard';
 export { selectBackend } from './train/backend';
+export { llmAgent } from '../agents/llm';
+export { collectRollouts, type RolloutRecord, type RolloutOptions } from './rollouts/collect';
+export { startEnvServer, type EnvServer, type EnvServerOptions } from './server/env-serve/env-server';

@@ -4,7 +4,7 @@
  * with a remote seat, whose token goes to a --tokens file.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EventBus } from '../../src/bus/event-bus';
@@ -13,6 +13,7 @@ import { runMatch } from '../../src/match/runner';
 import { startServer, type ArenaServer } from '../../src/server/start-server';
 import { RemoteAgent } from '../../src/server/play/remote-agent';
 import { randomAgent } from '../../agents/random';
+import { connectSeat } from '../../src/client/seat-client';
 import { ROOT } from '../cli/helpers';
 
 const PYTHON = '/usr/bin/python3';
@@ -108,4 +109,49 @@ test('arena play with a remote seat: the token goes to a 0600 file; the bot conn
   expect(lines.slice(0, 2).map((l) => l.code)).toEqual(['ok', 'ok']);
   expect(b.stderr).toBe('');
   expect(b.code).toBe(0);
+});
+
+test('arena play with a human seat prints the page URL; a client with that token plays the seat', async () => {
+  let url!: (u: string) => void;
+  const printed = new Promise<string>((r) => (url = r));
+  const arena = run(process.execPath, ['bin/arena.js', 'play', 'deal-or-no-deal-v1', '--agents', 'human,fair-split', '--json'], {
+    onStderr: (text) => {
+      const m = /human seat "seat-0": play at (http:\/\/127\.0\.0\.1:\d+)\/#\/play\/([A-Za-z0-9_-]+)/.exec(text);
+      if (m) url(`${m[1]} ${m[2]}`);
+    },
+  });
+  const [base, token] = (await printed).split(' ');
+  const seat = connectSeat({ url: base, token, decide: (d) => ({ label: d.legal!.some((l) => l.label === 'agree') ? 'agree' : d.legal![0].label }) });
+  await seat.ready;
+  const a = await arena.done;
+  seat.close();
+  expect(a.code).toBe(0);
+  const line = JSON.parse(a.stdout.trim().split('\n')[0]) as { agents: string[]; code: string };
+  expect(line).toMatchObject({ agents: ['human:seat-0', 'fair-split'], code: 'ok' });
+});
+
+test('arena league run with a remote player: its token in --tokens, the bot plays every match it is drawn into', async () => {
+  const config = join(dir, 'league.json');
+  const tokens = join(dir, 'league-tokens.json');
+  writeFileSync(config, JSON.stringify({ name: 'remote-cli', env: 'deal-or-no-deal-v1', seed: 2, players: [{ id: 'py-bot', agent: 'remote' }, { id: 'fair', agent: 'fair-split' }, { id: 'rnd', agent: 'random' }], matchmaking: { mode: 'random' }, ratings: { bootstrap: 10 }, budget: { matches: 6 }, deadlineMs: 20000 }));
+  let written!: () => void;
+  const ready = new Promise<void>((r) => (written = r));
+  const league = run(process.execPath, ['bin/arena.js', 'league', 'run', '--config', config, '--db', join(dir, 'league.db'), '--tokens', tokens, '--quiet'], {
+    onStderr: (text) => {
+      if (/token written to/.test(text)) written();
+    },
+  });
+  await ready;
+  const seat = (JSON.parse(readFileSync(tokens, 'utf8')) as Record<string, { url: string; token: string }>)['py-bot'];
+  const bot = run(PYTHON, ['examples/remote-bot.py', '--url', seat.url, '--token', seat.token, '--matches', '1000']);
+  const l = await league.done;
+  bot.kill();
+  expect(l.code).toBe(0);
+  expect(l.stderr).toMatch(/league "remote-cli": 6\/6 matches/);
+  const matches = run(process.execPath, ['bin/arena.js', 'league', 'matches', '--db', join(dir, 'league.db'), '--json']);
+  const recorded = (await matches.done).stdout.trim().split('\n').map((x) => JSON.parse(x) as { code: string; seats: { player: string }[]; faults: unknown[] });
+  expect(recorded).toHaveLength(6);
+  const withBot = recorded.filter((m) => m.seats.some((s) => s.player === 'py-bot'));
+  expect(withBot.length).toBeGreaterThan(0);
+  for (const m of withBot) expect(m).toMatchObject({ code: 'ok', faults: [] });
 });
