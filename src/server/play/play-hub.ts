@@ -17,18 +17,17 @@
 import { randomUUID } from 'node:crypto';
 import type { Namespace, Socket } from 'socket.io';
 import type { AgentContext } from '../../core/agent';
-import { EFFECT_SEAT, type Env } from '../../core/env';
+import type { Env } from '../../core/env';
 import type { MatchEvent } from '../../core/events';
 import type { JsonValue } from '../../core/json';
-import { labelActions, observationText, openAnswer, parseOpenAnswer, type LabelledAction, type PromptContext } from '../../core/prompt';
-import { ViewSequence, projectEvents } from '../../core/view-stream';
+import { labelActions, observationText, openAnswer, type LabelledAction, type PromptContext } from '../../core/prompt';
+import { ViewSequence } from '../../core/view-stream';
 import type { LiveMatch, LiveMatches, LiveMatchListener } from '../live-matches';
 import { describeZodError } from '../protocol';
 import { TokenBucket, type RateLimit } from '../rate-limiter';
 import {
   ActSchema,
   MAX_PLAY_MESSAGE_BYTES,
-  type ActMessage,
   type CancelMessage,
   type DecideMessage,
   type PlayErrorCode,
@@ -39,6 +38,7 @@ import {
   type WelcomeMessage,
 } from './play-protocol';
 import { findByToken, newToken, tokenDigest } from './seat-tokens';
+import { answerToAction, isEffectTurn, renderFor, seatEvents, seatSnapshot } from './seat-view';
 
 /** Options of the hub. */
 export interface PlayHubOptions {
@@ -99,8 +99,6 @@ export interface SlotInfo {
 
 const KEEP_ENDED = 4;
 
-/** Whether an event is an effect step's turn (no seat answers it; seats never see it). */
-const isEffectTurn = (e: MatchEvent): boolean => e.type === 'turn' && e.toAct.includes(EFFECT_SEAT);
 
 /** The `/play` hub (see the module comment). */
 export class PlayHub implements LiveMatchListener {
@@ -200,7 +198,7 @@ export class PlayHub implements LiveMatchListener {
       ended: false,
     };
     const match = this.o.live.get(ctx.matchId);
-    if (match) binding.seq = new ViewSequence(ctx.seat, match.teamOf, this.projected(match, ctx.seat).length);
+    if (match) binding.seq = new ViewSequence(ctx.seat, match.teamOf, seatEvents(match, ctx.seat).length);
     // Forget the oldest ended seats; keep the live ones.
     const ended = s.bindings.filter((b) => b.ended);
     if (ended.length >= KEEP_ENDED) s.bindings = s.bindings.filter((b) => !b.ended || ended.slice(-KEEP_ENDED + 1).includes(b));
@@ -366,7 +364,7 @@ export class PlayHub implements LiveMatchListener {
     if (!p) return fail('stale', `act: no open decision "${parsed.data.requestId}" (answered, cancelled or never asked)`);
     let action: unknown;
     try {
-      action = this.actionOf(p, parsed.data);
+      action = answerToAction(p.binding.env, p.obs, p.labels, p.message.speech, parsed.data);
     } catch (e) {
       return fail('invalid-answer', `act: ${(e as Error).message}`);
     }
@@ -379,26 +377,6 @@ export class PlayHub implements LiveMatchListener {
     p.resolve(action);
   }
 
-  /** The env action of an answer (raw action, a legal action's name, or an open answer through the env's template). */
-  private actionOf(p: Pending, m: ActMessage): unknown {
-    if ('action' in m) return m.action;
-    const env = p.binding.env;
-    if ('label' in m) {
-      if (!p.labels) throw new Error('this decision has no named actions (an open answer is expected: send "answer")');
-      const want = m.label.trim();
-      const hit = p.labels.find((l) => l.label === want) ?? p.labels.filter((l) => l.label.toLowerCase() === want.toLowerCase()).find((_, __, all) => all.length === 1);
-      if (!hit) throw new Error(`"${want.slice(0, 80)}" is not one of the legal action names`);
-      const say = m.say?.trim();
-      if (say && p.message.speech) return env.prompt?.speech?.(hit.action, say, p.obs) ?? hit.action;
-      return hit.action;
-    }
-    if (p.labels) {
-      const hit = typeof m.answer === 'string' ? p.labels.find((l) => l.label === m.answer) : undefined;
-      return hit ? hit.action : m.answer;
-    }
-    return parseOpenAnswer(env, m.answer, p.obs);
-  }
-
   // ---- the match stream -------------------------------------------------------------
 
   onMatchEvent(match: LiveMatch, event: MatchEvent, stepped: boolean): void {
@@ -409,7 +387,7 @@ export class PlayHub implements LiveMatchListener {
       const socket = this.socketOf(b);
       if (stepped && socket) {
         const point = match.tracker?.latest(b.seat, b.seq.last);
-        if (point) socket.emit('obs', { matchId: b.matchId, seat: b.seat, ...point, text: this.render(b, point.obs) });
+        if (point) socket.emit('obs', { matchId: b.matchId, seat: b.seat, ...point, text: renderFor(b.env, point.obs, b.prompt) });
       }
       if (isEffectTurn(event)) continue;
       const visible = b.seq.next(event);
@@ -426,28 +404,11 @@ export class PlayHub implements LiveMatchListener {
     return null;
   }
 
-  private render(b: Binding, obs: unknown): string | null {
-    try {
-      return observationText(b.env, obs, b.prompt);
-    } catch {
-      return null;
-    }
-  }
-
-  /** The match's events as the seat sees them (effect steps left out), numbered in the seat's view. */
-  private projected(match: LiveMatch, seat: number): MatchEvent[] {
-    return projectEvents(match.events.filter((e) => !isEffectTurn(e)), seat, match.teamOf);
-  }
-
   private seatInfo(b: Binding): SeatInfoMessage {
     return { matchId: b.matchId, env: b.env.meta.id, seat: b.seat, role: b.role, team: b.team, ended: b.ended };
   }
 
   private seatMessage(b: Binding): SeatMessage {
-    const match = this.o.live.get(b.matchId);
-    const events = match ? this.projected(match, b.seat) : [];
-    const observations = match?.tracker?.history(b.seat, match.events.filter((e) => !isEffectTurn(e)), match.teamOf) ?? [];
-    const last = observations[observations.length - 1];
-    return { ...this.seatInfo(b), events, observations, text: last ? this.render(b, last.obs) : null };
+    return seatSnapshot(this.o.live.get(b.matchId), this.seatInfo(b), b.env, b.prompt);
   }
 }
