@@ -5,6 +5,7 @@ import { countdownAgents } from './countdown';
 import { neuralAgent } from './neural';
 import { dealOrNoDealAgents } from './deal-or-no-deal';
 import { werewolfAgents } from './werewolf';
+import { llmAgent } from './llm';
 
 /** Built-in agent kinds (generic ones here; env-specific baselines are added by each env's agents module). */
-export const builtinAgents: AgentFactory[] = [randomAgent, ...countdownAgents, neuralAgent, ...dealOrNoDealAgents, ...werewolfAgents, ...codeRepairAgents];
+export const builtinAgents: AgentFactory[] = [randomAgent, ...countdownAgents, neuralAgent, ...dealOrNoDealAgents, ...werewolfAgents, ...codeRepairAgents, llmAgent];

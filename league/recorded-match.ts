@@ -59,6 +59,7 @@ export async function playRecordedMatch(input: RecordedMatchInput): Promise<{ re
     summary: result.summary,
     startedAt,
     endedAt: Date.now(),
+    ...(result.reports ? { reports: result.reports } : {}),
   };
   store.recordMatch(record, events, update.ratings, update.history);
   if (bus?.active) {

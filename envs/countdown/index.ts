@@ -9,6 +9,7 @@ import { countdownEncoder } from './encoder';
 import { observeState } from './observe';
 import { episodeOutcome, episodeReturns, initState, stepState } from './phases';
 import { privateVariants } from './privacy';
+import { countdownPrompt } from './prompt';
 import { renderObservation } from './render';
 import { defaultAction, sampleAction } from './sample';
 import { aggregateSummaries, episodeSummary } from './summary';
@@ -52,4 +53,7 @@ export const countdownEnv: EnvDefinition<CountdownState, CountdownAction, Countd
   defaultAction,
   privateVariants,
   encoder: countdownEncoder,
+  prompt: countdownPrompt,
 };
+
+export { countdownPrompt } from './prompt';

@@ -40,6 +40,7 @@ import {
 } from './state';
 import { aggregate, summarize } from './summary';
 import { privateVariants } from './variants';
+import { werewolfPrompt } from './prompt';
 import { voteStep } from './voting';
 
 const decks = new WeakMap<Rules, number[]>();
@@ -214,6 +215,9 @@ export const werewolfEnv: EnvDefinition<WerewolfState, WerewolfAction, WerewolfO
   },
   privateVariants,
   encoder: werewolfEncoder,
+  prompt: werewolfPrompt,
 };
+
+export { werewolfPrompt, werewolfLabel } from './prompt';
 
 export type { WerewolfState, WerewolfObservation, WerewolfAction };

@@ -61,7 +61,25 @@ export function buildProgram(exit: (code: number) => void): Command {
     .option('--faults <policy>', 'fault policy: retry:N and forfeit|default (default forfeit)')
     .option('--watch <viewer>', 'print events as they happen for a viewer: public, omniscient or a seat')
     .option('--json', 'one JSON line per episode, then a summary line')
+    .option('--port <n>', 'with human or remote seats: port of the page and /play sockets (0 = any free one)', (v: string) => parseIntOption('--port', v, 0), 0)
+    .option('--host <host>', 'with human or remote seats: interface to listen on', '127.0.0.1')
+    .option('--tokens <file>', 'with human or remote seats: write the seat tokens to this file (mode 0600) instead of printing them')
     .action(async (ref: string, o) => exit(await playCommand(registry, ref, o)));
+
+  program
+    .command('rollouts <env>')
+    .description('play episodes and write one JSON line per decision for LLM RL trainers: messages, completion, reward, GRPO group and advantages (docs/rollouts.md)')
+    .requiredOption('--agents <list>', 'comma-separated agent names, name:{json options} (e.g. llm:{...}), or module paths')
+    .requiredOption('--out <file>', 'JSONL file to write ("-" for stdout)')
+    .option('--episodes <n>', 'number of episodes (a multiple of --group-size)', countOpt('--episodes'), 1)
+    .option('--group-size <n>', 'episodes per group sharing one start state (seed), for GRPO / RLOO', countOpt('--group-size'), 1)
+    .option('--roles <list>', 'record only these roles (default: all)')
+    .option('--params <json>', 'env params (JSON or a file)')
+    .option('--seed <n>', 'seed of the first group (group g uses seed+g)', seedOpt, 0)
+    .option('--deadline <ms>', 'per-decision time limit', countOpt('--deadline'))
+    .option('--faults <policy>', 'fault policy: retry:N and forfeit|default (default forfeit)')
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    .action(async (ref: string, o) => exit(await (require('./commands/rollouts') as typeof import('./commands/rollouts')).rolloutsCommand(registry, ref, o)));
 
   program
     .command('replay <env>')
@@ -109,6 +127,9 @@ export function buildProgram(exit: (code: number) => void): Command {
     .option('--db <file>', 'SQLite database', DEFAULT_DB)
     .option('--quiet', 'no progress display')
     .option('--backend <name>', 'training backend for learners: tfjs-node-gpu, tfjs-node, wasm, cpu (default: the best available)')
+    .option('--port <n>', 'with remote or human players: port of the page and /play sockets (0 = any free one)', (v: string) => parseIntOption('--port', v, 0), 0)
+    .option('--host <host>', 'with remote or human players: interface to listen on', '127.0.0.1')
+    .option('--tokens <file>', 'with remote or human players: write their seat tokens to this file (mode 0600) instead of printing them')
     .action(async (o) => exit(await leagueRunCommand(registry, o)));
   league
     .command('table')
@@ -188,6 +209,23 @@ export function buildProgram(exit: (code: number) => void): Command {
   // `arena train` (src/cli/commands/train.ts); required here so tfjs-related code loads only with it.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   (require('./commands/train') as typeof import('./commands/train')).registerTrainCommand(program, registry, exit);
+
+  program
+    .command('env-serve <env>')
+    .description('serve an env to trainers outside the process with the OpenEnv interface (HTTP reset/step/state + WebSocket /ws; docs/env-server.md)')
+    .option('--agents <list>', 'agents in the other seats: one for all or one per seat', 'random')
+    .option('--role <role>', "the trainer's role (its first seat)")
+    .option('--seat <n>', "the trainer's seat (default 0)", (v: string) => parseIntOption('--seat', v, 0))
+    .option('--params <json>', 'env params (JSON or a file); a reset may give its own')
+    .option('--port <n>', 'port (0 = any free one)', (v: string) => parseIntOption('--port', v, 8000), 8000)
+    .option('--host <host>', 'interface to listen on', '127.0.0.1')
+    .option('--max-sessions <n>', 'sessions open at once', countOpt('--max-sessions'), 64)
+    .option('--idle-timeout <s>', 'close sessions idle for this many seconds', countOpt('--idle-timeout'), 300)
+    .option('--seed <n>', 'base seed of the sessions\' episodes (a reset may give its own)', seedOpt, 0)
+    .option('--deadline <ms>', 'per-decision time limit of the other seats', countOpt('--deadline'))
+    .option('--faults <policy>', 'fault policy of the other seats: retry:N and forfeit|default')
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    .action(async (ref: string, o) => exit(await (require('./commands/env-serve') as typeof import('./commands/env-serve')).envServeCommand(registry, ref, o)));
 
   program
     .command('serve')

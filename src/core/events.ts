@@ -77,6 +77,18 @@ export interface FaultRecord {
   resolution: 'retry' | 'default-action' | 'forfeit';
 }
 
+/**
+ * Something an agent recorded about its own decision (an LLM attempt: its answer, the verdict,
+ * tokens); visible to the seat and omniscient views (see `AgentContext.note`).
+ */
+export interface AgentNoteEvent extends EventBase {
+  type: 'agent';
+  step: number;
+  seat: number;
+  name: string;
+  data: { [key: string]: JsonValue };
+}
+
 /** A fault, on the stream (private to the seat). */
 export interface FaultEvent extends EventBase, FaultRecord {
   type: 'fault';
@@ -123,6 +135,7 @@ export type MatchEvent =
   | ActionEvent
   | EnvStepEvent
   | MessageEvent
+  | AgentNoteEvent
   | FaultEvent
   | RewardEvent
   | MatchEnded;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Agent } from '../core/agent';
+import type { Agent, AgentReport } from '../core/agent';
 import { EFFECT_SEAT, type ActionMap, type EffectRequest, type Env, type SeatInfo, type StepReward } from '../core/env';
 import type { EffectHandlers } from '../core/effects';
 import type { FaultKind, FaultRecord, MatchCode, MatchEvent } from '../core/events';
@@ -9,7 +9,7 @@ import { containsAction } from '../core/normalize-env';
 import type { Params } from '../core/params';
 import { Rng, deriveSeed } from '../core/rng';
 import type { EventBus } from '../bus/event-bus';
-import { SeatContext } from './agent-context';
+import { SeatContext, type SeatHooks } from './agent-context';
 import { DEFAULT_FAULT_POLICY, type FaultPolicy } from './fault-policy';
 
 /** One accepted decision, handed to `onDecision` (training trajectories hook here). */
@@ -77,6 +77,8 @@ export interface MatchResult {
   rewards: StepRewardRecord[];
   summary: JsonValue;
   finalState: unknown;
+  /** Each seat's agent report (`Agent.report`: model, tokens, latency, cost); absent when no agent reports. */
+  reports?: (AgentReport | null)[];
 }
 
 const FORFEIT: unique symbol = Symbol('forfeit');
@@ -183,8 +185,14 @@ class MatchRun {
     if (this.agents.length !== this.seats.length) {
       throw new Error(`${env.meta.id}: ${this.seats.length} seats but ${this.agents.length} agents given`);
     }
+    const hooks: SeatHooks = {
+      validate: (seat, action) => env.validateAction(this.state, seat, action),
+      note: (seat, step, name, data) => {
+        if (this.bus?.active) this.emit(this.log.note(step, seat, name, data));
+      },
+    };
     this.ctxs = this.seats.map(
-      (s, i) => new SeatContext(this.matchId, i, s.role, s.team, () => Rng.fromSeed(deriveSeed(o.seed, 'seat', i)), env, o.params),
+      (s, i) => new SeatContext(this.matchId, i, s.role, s.team, () => Rng.fromSeed(deriveSeed(o.seed, 'seat', i)), env, o.params, hooks),
     );
     if (this.bus?.active) {
       const agentNames = this.agents.map((a) => a.name);
@@ -307,7 +315,9 @@ class MatchRun {
     const code: MatchCode = stop?.code ?? 'ok';
     const forfeitedBy = stop?.forfeitedBy;
     const summary = env.summary(this.state);
+    for (const ctx of this.ctxs) ctx.close();
     for (let i = 0; i < this.agents.length; i++) this.agents[i].end?.(returns, this.ctxs[i], { outcome, summary });
+    const reports = this.agents.map((a) => a.report?.() ?? null);
     if (this.bus?.active) {
       this.emit(this.log.reward(returns));
       this.emit(this.log.ended(returns, outcome, code, this.step, this.faults.length, forfeitedBy));
@@ -329,6 +339,7 @@ class MatchRun {
       rewards: this.rewards,
       summary,
       finalState: this.state,
+      ...(reports.some((r) => r !== null) ? { reports } : {}),
     };
   }
 

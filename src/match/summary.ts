@@ -1,6 +1,7 @@
 import type { Env } from '../core/env';
 import type { JsonValue } from '../core/json';
 import type { MatchResult } from './runner';
+import { addReports, usageJson, type UsageTotals } from './usage';
 
 /** Aggregate of a series of episodes (the `{"summary": ...}` line of `arena play --json`). */
 export interface SeriesSummary {
@@ -13,6 +14,8 @@ export interface SeriesSummary {
   faults: number;
   /** The env's own aggregate (agreement rate, win rate per team, ...), when it has one. */
   env?: { [key: string]: JsonValue };
+  /** Agents' reported usage (LLM tokens, latency, cost) by agent name, when any agent reports. */
+  usage?: { [agent: string]: JsonValue };
 }
 
 /** Summarizes finished matches of one env. */
@@ -41,6 +44,9 @@ export function summarize(env: Env, results: readonly MatchResult[]): SeriesSumm
     meanDecisions: n ? decisions / n : 0,
     faults,
   };
+  const usage = new Map<string, UsageTotals>();
+  for (const r of results) addReports(usage, r.reports, (seat) => r.agents[seat]);
+  if (usage.size) summary.usage = usageJson(usage);
   if (env.aggregate) summary.env = env.aggregate(results.filter((r) => r.code === 'ok').map((r) => r.summary));
   return summary;
 }

@@ -12,6 +12,8 @@ import { storeTournaments, type TournamentSource } from './tournament-source';
 import type { EnvResolver } from './state-tracker';
 import { chartJsFile, createStatic, defaultWebRoot, highlightBundle, packageFile } from './static-files';
 import { defaultRegistry } from '../catalog';
+import { PlayHub } from './play/play-hub';
+import { PLAY_NAMESPACE } from './play/play-protocol';
 
 /** How to start the spectator server. */
 export interface ServerOptions {
@@ -44,6 +46,11 @@ export interface ServerOptions {
   resolveEnv?: EnvResolver;
   /** Folder of the web page (default: the repository's web/). */
   webRoot?: string;
+  /**
+   * Serve remote and human seats on the `/play` namespace (src/server/play). `reconnectMs`: how
+   * long a decision waits for a disconnected seat (default 10 s).
+   */
+  play?: boolean | { reconnectMs?: number };
 }
 
 /** A running server. */
@@ -55,6 +62,8 @@ export interface ArenaServer {
   io: Server;
   /** The in-memory projection of live and recently ended matches. */
   live: LiveMatches;
+  /** The `/play` hub when `play` was asked for, else null. */
+  play: PlayHub | null;
   /** Stops accepting, disconnects every client and detaches from the bus (the store is left open). */
   close(): Promise<void>;
 }
@@ -119,6 +128,10 @@ export async function startServer(options: ServerOptions): Promise<ArenaServer> 
     resolveEnv,
   });
 
+  const play = options.play
+    ? new PlayHub({ nsp: io.of(PLAY_NAMESPACE), live, rateLimit: { ...DEFAULT_RATE_LIMIT, ...options.rateLimit }, reconnectMs: typeof options.play === 'object' ? options.play.reconnectMs : undefined })
+    : null;
+
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
@@ -134,8 +147,11 @@ export async function startServer(options: ServerOptions): Promise<ArenaServer> 
     port,
     io,
     live,
+    play,
     close: async () => {
+      await play?.drain();
       hub.stop();
+      play?.stop();
       live.stop();
       await new Promise<void>((resolve) => {
         void io.close(() => resolve());

@@ -40,6 +40,8 @@ export interface MatchRecord {
   summary: JsonValue;
   startedAt: number;
   endedAt: number;
+  /** Each seat's agent report (model snapshot, tokens, latency, cost), when any agent reports. */
+  reports?: (JsonValue | null)[];
 }
 
 /** A rating row: current value plus system-specific state. */
@@ -192,8 +194,8 @@ export class Store {
    */
   recordMatch(m: MatchRecord, events: readonly MatchEvent[], ratings: readonly RatingRecord[], history: readonly RatingPoint[]): void {
     const insertMatch = this.db.prepare(
-      `INSERT INTO matches (league, idx, id, env, params, seed, seats, returns, outcome, code, length, faults, summary, started_at, ended_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO matches (league, idx, id, env, params, seed, seats, returns, outcome, code, length, faults, summary, started_at, ended_at, reports)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     const insertEvent = this.db.prepare('INSERT INTO events (match_id, seq, type, event) VALUES (?, ?, ?, ?)');
     const upsertRating = this.db.prepare(
@@ -207,6 +209,7 @@ export class Store {
       insertMatch.run(
         m.league, m.idx, m.id, m.env, JSON.stringify(m.params), m.seed, JSON.stringify(m.seats), JSON.stringify(m.returns),
         m.outcome, m.code, m.length, JSON.stringify(m.faults), JSON.stringify(m.summary ?? null), m.startedAt, m.endedAt,
+        m.reports ? JSON.stringify(m.reports) : null,
       );
       for (const e of events) insertEvent.run(e.matchId, e.seq, e.type, JSON.stringify(e));
       for (const r of ratings) upsertRating.run(m.league, r.system, r.player, r.role, r.value, JSON.stringify(r.state));
@@ -231,6 +234,7 @@ export class Store {
       summary: parse(r.summary as string | null),
       startedAt: r.started_at as number,
       endedAt: r.ended_at as number,
+      ...(r.reports ? { reports: parse<(JsonValue | null)[]>(r.reports as string) } : {}),
     };
   }
 

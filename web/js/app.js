@@ -1,9 +1,10 @@
-/** The page's router: #/ (lobby), #/match/<id>?view=..., #/leaderboard?league=...&role=..., #/tournament?name=... */
+/** The page's router: #/ (lobby), #/match/<id>?view=..., #/leaderboard?league=...&role=..., #/tournament?name=..., #/play/<seat token> (a human seat) */
 import { showLobby } from './lobby.js';
 import { showMatch } from './match-view.js';
 import { showLeaderboard } from './leaderboard.js';
 import { showTournament } from './tournament.js';
 import { getSocket } from './api.js';
+import { showPlay } from './play-view.js';
 
 let cleanup = null;
 
@@ -14,10 +15,11 @@ function route() {
   const [path, query] = hash.slice(1).split('?');
   const params = new URLSearchParams(query || '');
   const app = document.getElementById('app');
-  const page = path.startsWith('/match/') ? 'match' : path.startsWith('/leaderboard') ? 'leaderboard' : path.startsWith('/tournament') ? 'tournament' : 'lobby';
+  const page = path.startsWith('/play/') ? 'play' : path.startsWith('/match/') ? 'match' : path.startsWith('/leaderboard') ? 'leaderboard' : path.startsWith('/tournament') ? 'tournament' : 'lobby';
   for (const a of document.querySelectorAll('[data-nav]')) a.classList.toggle('active', a.dataset.nav === page);
   document.body.dataset.page = page;
-  if (page === 'match') cleanup = showMatch(app, decodeURIComponent(path.slice('/match/'.length)), params);
+  if (page === 'play') cleanup = showPlay(app, decodeURIComponent(path.slice('/play/'.length)));
+  else if (page === 'match') cleanup = showMatch(app, decodeURIComponent(path.slice('/match/'.length)), params);
   else if (page === 'leaderboard') cleanup = showLeaderboard(app, params);
   else if (page === 'tournament') cleanup = showTournament(app, params);
   else cleanup = showLobby(app, params);

@@ -5,9 +5,14 @@ import { Store } from '../../store/store';
 import { parseLeagueConfig, type LeagueConfig } from '../../../league/config';
 import { leaderboard, type LeaderboardRow } from '../../../league/leaderboard';
 import { runLeague } from '../../../league/league-run';
+import { leagueUsage } from '../../../league/agent-usage';
+import { formatUsage, snapshotOf, usageJson } from '../../match/usage';
+import type { AgentReport } from '../../core/agent';
 import { parseJsonOption, UsageError } from '../options';
 import { createProgress } from '../progress';
 import { stopOnSignals } from '../stop-signal';
+import { nameSeatSpec, needsPlayServer, startPlayServer } from '../play-server';
+import type { ArenaServer } from '../../server/start-server';
 
 /** The database used when --db is not given: a file in the working directory. */
 export const DEFAULT_DB = 'arena.db';
@@ -38,12 +43,29 @@ export interface LeagueRunArgs {
   db: string;
   quiet?: boolean;
   backend?: string;
+  /** Server for remote and human players (started only when the config has some). */
+  port?: number;
+  host?: string;
+  tokens?: string;
 }
 
 /** `arena league run --config FILE [--db FILE]`: runs or resumes a league; Ctrl-C stops cleanly after the current match. */
 export async function leagueRunCommand(registry: Registry, args: LeagueRunArgs): Promise<number> {
   const config = loadConfig(args.config);
+  // Remote and human players get one named seat slot each (their player id), whose token opens every match they play.
+  config.players = config.players.map((p) => ({ ...p, agent: nameSeatSpec(p.agent, p.id) }));
   const store = new Store(args.db);
+  const bus = new EventBus();
+  let server: ArenaServer | null = null;
+  if (needsPlayServer(config.players.map((p) => p.agent))) {
+    try {
+      server = await startPlayServer(registry, bus, { port: args.port ?? 0, host: args.host ?? '127.0.0.1', tokens: args.tokens }, store);
+    } catch (e) {
+      store.close();
+      throw e;
+    }
+    process.stderr.write(`arena: remote and human players connect to ${server.url}\n`);
+  }
   const stop = stopOnSignals('stopping after the current match');
   const done0 = store.matchCount(config.name);
   if (done0 > 0) process.stderr.write(`resuming league "${config.name}" at match ${done0}/${config.budget.matches}\n`);
@@ -53,7 +75,7 @@ export async function leagueRunCommand(registry: Registry, args: LeagueRunArgs):
       config,
       store,
       registry,
-      bus: new EventBus(),
+      bus,
       signal: stop.signal,
       backend: args.backend,
       log: (line) => process.stderr.write(`${line}\n`),
@@ -63,6 +85,7 @@ export async function leagueRunCommand(registry: Registry, args: LeagueRunArgs):
     process.stderr.write(`league "${config.name}": ${r.completed}/${r.budget} matches (${r.played} this run)${r.stopped ? ', stopped' : ''}\n`);
   } finally {
     stop.dispose();
+    await server?.close();
     store.close();
   }
   return 0;
@@ -89,7 +112,9 @@ export function leagueTableCommand(args: { db: string; league?: string; json?: b
   try {
     const league = pickLeague(store, args.league);
     const rows = leaderboard(store, league, { resamples: args.resamples });
-    process.stdout.write((args.json ? JSON.stringify({ league, rows }, null, 2) : `league ${league}\n${formatTable(rows)}`) + '\n');
+    const usage = leagueUsage(store, league);
+    const usageText = usage.size ? `\nusage (reported by agents)\n${formatUsage(usage).map((l) => `  ${l}`).join('\n')}` : '';
+    process.stdout.write((args.json ? JSON.stringify({ league, rows, ...(usage.size ? { usage: usageJson(usage) } : {}) }, null, 2) : `league ${league}\n${formatTable(rows)}${usageText}`) + '\n');
   } finally {
     store.close();
   }
@@ -105,7 +130,8 @@ export function leagueMatchesCommand(args: { db: string; league?: string; limit:
     for (const m of matches) {
       if (args.json) process.stdout.write(JSON.stringify(m) + '\n');
       else {
-        const who = m.seats.map((s) => `${s.player}(${s.role})`).join(' vs ');
+        const snap = (i: number) => snapshotOf(m.reports?.[i] as AgentReport | null | undefined);
+        const who = m.seats.map((s, i) => `${s.player}(${s.role})${snap(i) ? ` [${snap(i)}]` : ''}`).join(' vs ');
         process.stdout.write(`#${m.idx} ${who}: ${m.outcome} [${m.code}] returns ${JSON.stringify(m.returns)}${m.faults.length ? ` faults ${m.faults.length}` : ''}\n`);
       }
     }

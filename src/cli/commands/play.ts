@@ -6,11 +6,18 @@ import { canSee, parseViewer } from '../../core/visibility';
 import { parseFaultPolicy } from '../../match/fault-policy';
 import { runMatch, type MatchResult } from '../../match/runner';
 import { summarize } from '../../match/summary';
+import { addReports, formatUsage, type UsageTotals } from '../../match/usage';
 import { formatEvent } from '../format-event';
 import { agentsForSeats, envAndParams, splitAgentList, UsageError } from '../options';
+import { nameSeatSpec, needsPlayServer, startPlayServer } from '../play-server';
+import type { ArenaServer } from '../../server/start-server';
 import { createProgress } from '../progress';
 
 export interface PlayArgs {
+  /** Port and interface of the server started for remote and human seats. */
+  port?: number;
+  host?: string;
+  tokens?: string;
   agents: string;
   params?: string;
   seed: number;
@@ -26,9 +33,23 @@ export interface PlayArgs {
 export async function playCommand(registry: Registry, ref: string, args: PlayArgs): Promise<number> {
   const { env, params } = await envAndParams(registry, ref, args.params);
   const seats = env.seats(env.init(params, args.seed)).length;
-  const agents = await agentsForSeats(registry, env, params, splitAgentList(args.agents), seats, args.seed);
-  const faultPolicy = args.faults ? parseFaultPolicy(args.faults) : undefined;
+  let specs = splitAgentList(args.agents);
   const bus = new EventBus();
+  let server: ArenaServer | null = null;
+  if (needsPlayServer(specs)) {
+    // Remote and human seats: serve /play (and the page) on this bus; one named slot per seat.
+    if (specs.length === 1) specs = Array.from({ length: seats }, () => specs[0]);
+    specs = specs.map((spec, seat) => nameSeatSpec(spec, `seat-${seat}`));
+    server = await startPlayServer(registry, bus, { port: args.port ?? 0, host: args.host ?? '127.0.0.1', tokens: args.tokens });
+  }
+  let agents;
+  try {
+    agents = await agentsForSeats(registry, env, params, specs, seats, args.seed);
+  } catch (e) {
+    await server?.close();
+    throw e;
+  }
+  const faultPolicy = args.faults ? parseFaultPolicy(args.faults) : undefined;
   if (args.watch) {
     const viewer = parseViewer(args.watch);
     if (viewer === null) throw new UsageError(`--watch: expected public, omniscient or a seat number, got "${args.watch}"`);
@@ -55,6 +76,7 @@ export async function playCommand(registry: Registry, ref: string, args: PlayArg
         outcome: r.outcome,
         code: r.code,
         ...(r.faults.length ? { faults: r.faults } : {}),
+        ...(r.reports ? { reports: r.reports } : {}),
         summary: r.summary,
       };
       process.stdout.write(JSON.stringify(line) + '\n');
@@ -64,12 +86,16 @@ export async function playCommand(registry: Registry, ref: string, args: PlayArg
     progress.tick();
   }
   progress.stop();
+  await server?.close();
   const summary = summarize(env, results);
   if (args.json) process.stdout.write(JSON.stringify({ summary }) + '\n');
   else {
     process.stdout.write(`${env.meta.id}: ${summary.episodes} episodes, mean returns ${summary.meanReturns.map((x) => x.toFixed(3)).join(' / ')}, mean length ${summary.meanLength.toFixed(1)}\n`);
     process.stdout.write(`outcomes: ${Object.entries(summary.outcomes).map(([k, v]) => `${k || '(none)'} ${v}`).join(', ')}${summary.faults ? `; faults ${summary.faults}` : ''}\n`);
     if (summary.env) process.stdout.write(`${JSON.stringify(summary.env)}\n`);
+    const usage = new Map<string, UsageTotals>();
+    for (const r of results) addReports(usage, r.reports, (seat) => `seat ${seat} ${r.agents[seat]}`);
+    for (const line of formatUsage(usage)) process.stdout.write(`usage ${line}\n`);
   }
   return 0;
 }

@@ -1,0 +1,179 @@
+/**
+ * A human seat: #/play/<token>. Connects to the /play namespace with the seat's token and shows
+ * that seat's own view only (its events, numbered in its own view, and its observation: what the
+ * server sends a seat, never more), the env's renderer, and — when it is this seat's turn — the
+ * legal actions as buttons (with a speech box where an action may carry words) or a text box for
+ * open action sets (a Countdown expression, a negotiation message, JSON where the format asks).
+ */
+import { io } from '/socket.io/socket.io.esm.min.js';
+import { h, mount } from './dom.js';
+import { pickRenderer } from './renderers/index.js';
+import { describeEvent } from './renderers/describe.js';
+
+export function showPlay(app, token) {
+  const state = { seat: null, events: [], observations: [], text: null, decision: null, error: null, welcome: null, connected: false };
+  const header = h('div', { class: 'match-header', id: 'play-header' });
+  const board = h('section', { class: 'panel renderer', id: 'play-board' });
+  const decide = h('section', { class: 'panel', id: 'play-decide' });
+  const text = h('pre', { class: 'json', id: 'play-text' });
+  const timeline = h('ol', { class: 'timeline', id: 'play-events' });
+  mount(
+    app,
+    h('div', { class: 'play-page' }, header, decide, h('div', { class: 'match-grid' }, board, h('aside', { class: 'panel side' }, h('h3', {}, 'What you see'), text, h('h3', {}, 'Your events'), timeline))),
+  );
+  let frame = 0;
+  const schedule = () => {
+    if (!frame) frame = requestAnimationFrame(draw);
+  };
+
+  const socket = io('/play', { auth: { token }, transports: ['websocket', 'polling'] });
+  socket.on('connect', () => {
+    state.connected = true;
+    state.error = null;
+    schedule();
+  });
+  socket.on('disconnect', () => {
+    state.connected = false;
+    schedule();
+  });
+  socket.on('connect_error', (e) => {
+    state.error = /unauthorized/.test(e.message) ? 'This seat link is not valid (the token is unknown or the match server has restarted).' : `cannot connect: ${e.message}`;
+    if (/unauthorized/.test(e.message)) socket.close();
+    schedule();
+  });
+  socket.on('welcome', (m) => {
+    state.welcome = m;
+    schedule();
+  });
+  socket.on('seat', (m) => {
+    // a match began for this seat, or where it stands after a reconnect: replace what we hold
+    state.seat = { matchId: m.matchId, env: m.env, seat: m.seat, role: m.role, team: m.team };
+    state.events = m.events.slice();
+    state.observations = m.observations.slice();
+    state.text = m.text;
+    if (state.decision && state.decision.matchId !== m.matchId) state.decision = null;
+    schedule();
+  });
+  socket.on('event', (m) => {
+    if (!state.seat || m.matchId !== state.seat.matchId) return;
+    const last = state.events[state.events.length - 1];
+    if (last && m.event.seq <= last.seq) return;
+    state.events.push(m.event);
+    schedule();
+  });
+  socket.on('obs', (m) => {
+    if (!state.seat || m.matchId !== state.seat.matchId) return;
+    state.observations.push({ seq: m.seq, step: m.step, obs: m.obs });
+    if (m.text) state.text = m.text;
+    schedule();
+  });
+  socket.on('decide', (d) => {
+    state.decision = d;
+    state.error = null;
+    if (d.text) state.text = d.text;
+    schedule();
+  });
+  socket.on('cancel', (m) => {
+    if (state.decision && state.decision.requestId === m.requestId) {
+      state.decision = null;
+      state.error = `Your turn ended: ${m.reason}.`;
+    }
+    schedule();
+  });
+
+  async function answer(payload) {
+    const d = state.decision;
+    if (!d) return;
+    let reply;
+    try {
+      reply = await socket.timeout(10_000).emitWithAck('act', { requestId: d.requestId, ...payload });
+    } catch (e) {
+      state.error = `no reply from the server: ${e.message}`;
+      return schedule();
+    }
+    if (reply.ok) {
+      if (state.decision === d) state.decision = null;
+      state.error = null;
+    } else state.error = reply.message;
+    schedule();
+  }
+
+  /** An open answer from the text box: JSON when the format wants structure, else the text itself. */
+  function openValue(d, raw) {
+    const t = raw.trim();
+    if (d.open?.schema?.type !== 'string' && /^[[{]|^(true|false|-?\d+(\.\d+)?)$/.test(t)) {
+      try {
+        return JSON.parse(t);
+      } catch {
+        /* send as text */
+      }
+    }
+    return t;
+  }
+
+  function drawDecision() {
+    const d = state.decision;
+    if (!state.seat) return mount(decide, h('p', { class: 'muted', id: 'play-status' }, state.connected ? 'Waiting for the match to start…' : 'Connecting…'));
+    const ended = state.events.find((e) => e.type === 'match.ended');
+    if (ended) {
+      const mine = ended.returns[state.seat.seat];
+      return mount(decide, h('div', { id: 'play-result', class: 'outcome' }, `Game over: ${ended.outcome || ended.code}. Your return: ${mine}. Returns: ${ended.returns.join(', ')}.`));
+    }
+    const error = state.error ? h('p', { class: 'error', id: 'play-error' }, state.error) : null;
+    if (!d) return mount(decide, h('p', { class: 'muted', id: 'play-status' }, 'Waiting for the other players…'), error);
+    const deadline = d.deadline ? h('span', { class: 'muted', id: 'play-deadline' }, ` (answer within ${Math.max(0, Math.round((d.deadline - Date.now()) / 1000))} s)`) : null;
+    if (d.legal) {
+      const say = d.speech ? h('input', { type: 'text', id: 'play-say', placeholder: 'say something with your action (optional)', maxlength: 2000, size: 60 }) : null;
+      return mount(
+        decide,
+        h('h3', {}, 'Your turn', deadline),
+        say,
+        h('div', { class: 'actions', id: 'play-actions' }, d.legal.map((a) => h('button', { class: 'action', dataset: { label: a.label }, onclick: () => answer(say && say.value.trim() ? { label: a.label, say: say.value } : { label: a.label }) }, a.label))),
+        error,
+      );
+    }
+    const box = h('textarea', { id: 'play-answer', rows: 3, cols: 60, placeholder: d.open?.format ?? 'your answer' });
+    return mount(
+      decide,
+      h('h3', {}, 'Your turn', deadline),
+      h('p', { class: 'muted', id: 'play-format' }, d.open?.format ?? ''),
+      box,
+      h('div', {}, h('button', { id: 'play-submit', onclick: () => answer({ answer: openValue(d, box.value) }) }, 'Send')),
+      error,
+    );
+  }
+
+  function draw() {
+    frame = 0;
+    const s = state.seat;
+    mount(
+      header,
+      h('h2', {}, s ? h('span', { class: 'env-tag' }, s.env) : 'Your seat', s ? ` you are seat ${s.seat} (${s.role})` : ''),
+      h('div', { class: 'match-meta' }, h('span', { class: `badge ${state.connected ? 'live' : ''}`, id: 'play-conn' }, state.connected ? 'connected' : 'offline'), s ? h('span', { class: 'match-id' }, s.matchId) : null),
+    );
+    if (state.error && !s) mount(board, h('p', { class: 'error', id: 'play-error' }, state.error));
+    else if (s) {
+      const obs = state.observations[state.observations.length - 1];
+      const started = state.events.find((e) => e.type === 'match.started');
+      const ctx = { events: state.events, obs: obs ? obs.obs : null, step: obs ? obs.step : 0, match: { env: s.env, agents: started?.agents ?? [] }, view: `seat:${s.seat}`, seats: started?.agents.length ?? 0, live: true };
+      const renderer = pickRenderer(s.env);
+      try {
+        renderer.render(board, ctx);
+      } catch (e) {
+        mount(board, h('p', { class: 'error' }, `renderer ${renderer.name} failed: ${e.message}`));
+      }
+    }
+    text.textContent = state.text ?? '';
+    mount(timeline, state.events.slice(-300).map((e) => h('li', { class: `ev ev-${e.type.replace('.', '-')}`, dataset: { seq: e.seq, type: e.type } }, h('span', { class: 'seq' }, `#${e.seq}`), h('span', { class: 'etype' }, e.type === 'env' ? e.name : e.type), h('span', { class: 'edesc' }, describeEvent(e)))));
+    timeline.scrollTop = timeline.scrollHeight;
+    drawDecision();
+  }
+
+  const tick = setInterval(() => state.decision?.deadline && schedule(), 1000);
+  draw();
+  return () => {
+    clearInterval(tick);
+    if (frame) cancelAnimationFrame(frame);
+    socket.close();
+  };
+}
