@@ -46,8 +46,10 @@ export interface MatchOptions {
   faultPolicy?: FaultPolicy;
   /** Stops the match (code "aborted") at the next decision. */
   signal?: AbortSignal;
-  /** Called after every accepted decision, and after every effect (seat EFFECT_SEAT, its result as the action). */
+  /** Called after every accepted decision of a seat's agent. */
   onDecision?: (d: Decision) => void;
+  /** Called after every performed effect, with its result (applied as EFFECT_SEAT's action). */
+  onEffect?: (e: { step: number; kind: string; result: JsonValue }) => void;
   /** Handlers for the effects the env may request (running code...); see src/core/effects.ts. */
   effects?: EffectHandlers;
 }
@@ -281,7 +283,7 @@ class MatchRun {
         if (o.signal?.aborted) return { code: 'aborted', outcome: 'aborted' };
         const check = env.validateAction(this.state, EFFECT_SEAT, result);
         if (check.ok) {
-          o.onDecision?.({ step: this.step, seat: EFFECT_SEAT, observation: null, legal: null, action: result });
+          o.onEffect?.({ step: this.step, kind: effect.kind, result });
           this.apply([EFFECT_SEAT], { [EFFECT_SEAT]: result });
           return null;
         }

@@ -5,6 +5,7 @@
  * conversation; other seats (scripted, neural) the conversation a text player would have had
  * with their answers (`SyntheticTranscript`), so scripted play doubles as SFT data.
  */
+import type { EffectHandlers } from '../core/effects';
 import type { Agent } from '../core/agent';
 import type { Env } from '../core/env';
 import type { JsonValue } from '../core/json';
@@ -74,6 +75,8 @@ export interface RolloutOptions {
   deadlineMs?: number;
   faultPolicy?: FaultPolicy;
   signal?: AbortSignal;
+  /** Handlers of the env's effects (the registry's: running code in the sandbox). */
+  effects?: EffectHandlers;
 }
 
 interface Captured {
@@ -121,6 +124,7 @@ async function episode(o: RolloutOptions, k: number, member: number, seed: numbe
     deadlineMs: o.deadlineMs,
     faultPolicy: o.faultPolicy,
     signal: o.signal,
+    effects: o.effects,
     onDecision,
   });
   // LLM seats: their own conversation and completion per step.

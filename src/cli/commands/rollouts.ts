@@ -57,7 +57,7 @@ export async function rolloutsCommand(registry: Registry, ref: string, args: Rol
   let written = 0;
   try {
     written = await collectRollouts(
-      { env, params, agents, groups, groupSize: args.groupSize, seed: args.seed, roles, deadlineMs: args.deadline, faultPolicy, signal: stop.signal },
+      { env, params, agents, groups, groupSize: args.groupSize, seed: args.seed, roles, deadlineMs: args.deadline, faultPolicy, signal: stop.signal, effects: registry.effects() },
       async (records) => {
         if (records.length) await write(out, records.map((r) => JSON.stringify(r)).join('\n') + '\n');
         for (const r of records) {

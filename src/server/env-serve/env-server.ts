@@ -146,7 +146,7 @@ export async function startEnvServer(o: EnvServerOptions): Promise<EnvServer> {
         throw new HttpError(422, fieldError(`agents.${specs.length === 1 ? 0 : i}`, (e as Error).message));
       }
     }
-    const session = new EnvSession({ env, params, seat, agents, deadlineMs: o.deadlineMs, faultPolicy: o.faultPolicy });
+    const session = new EnvSession({ env, params, seat, agents, deadlineMs: o.deadlineMs, faultPolicy: o.faultPolicy, effects: o.registry.effects() });
     const entry: Entry = { session, index: created++, episodes: 0 };
     sessions.set(session.id, entry);
     return entry;

@@ -6,6 +6,7 @@
  * trainer's first observation; `step` plays its action and returns its next observation, the
  * reward earned since its previous decision, and whether the episode is over.
  */
+import type { EffectHandlers } from '../../core/effects';
 import { randomUUID } from 'node:crypto';
 import type { Agent, AgentContext } from '../../core/agent';
 import type { Env, StepReward } from '../../core/env';
@@ -63,6 +64,8 @@ export interface SessionOptions {
   agents: (Agent | null)[];
   deadlineMs?: number;
   faultPolicy?: FaultPolicy;
+  /** Handlers of the env's effects (the registry's). */
+  effects?: EffectHandlers;
 }
 
 interface Pending {
@@ -139,6 +142,7 @@ export class EnvSession {
       deadlineMs: this.o.deadlineMs ?? Infinity,
       faultPolicy: this.o.faultPolicy,
       signal: this.abort.signal,
+      effects: this.o.effects,
     });
     this.run.then(
       (r) => {
