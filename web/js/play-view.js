@@ -111,7 +111,15 @@ export function showPlay(app, token) {
     return t;
   }
 
+  let drawnKey = null;
+  /**
+   * The decision panel is rebuilt only when the decision itself changes (a new request, an
+   * error, the end): other events arrive while a person types, and rebuilding would wipe the box.
+   */
   function drawDecision() {
+    const key = JSON.stringify([state.seat?.matchId ?? null, state.connected, state.decision?.requestId ?? null, state.error, state.events.some((e) => e.type === 'match.ended')]);
+    if (key === drawnKey) return;
+    drawnKey = key;
     const d = state.decision;
     if (!state.seat) return mount(decide, h('p', { class: 'muted', id: 'play-status' }, state.connected ? 'Waiting for the match to start…' : 'Connecting…'));
     const ended = state.events.find((e) => e.type === 'match.ended');
