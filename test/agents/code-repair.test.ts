@@ -61,3 +61,17 @@ describe('task generators as fast-check arbitraries', () => {
     for (const t of bundledTasks('js')) expect(fc.sample(argumentsArbitrary(t.generator!), { numRuns: 5, seed: 2 }).every(Array.isArray)).toBe(true);
   });
 });
+
+describe('what the baselines need from the host', () => {
+  test('without a lent code runner the searching agents say so by name', async () => {
+    const { mutationFixer } = await import('../../agents/code-repair/fixers');
+    const { fuzzAuditor } = await import('../../agents/code-repair/auditors');
+    const { countOption } = await import('../../agents/code-repair/lent');
+    const t = bundledTasks('js')[0];
+    const obs = { task: { ...t, properties: t.properties ?? [], generator: t.generator }, candidate: t.buggy![0].source, audit: [], ask: null, phase: 'code' };
+    const ctx = { rng: { int: () => 1 }, signal: new AbortController().signal } as never;
+    await expect(Promise.resolve().then(() => mutationFixer.create({ env: null as never, params: {}, seed: 1 }).act(obs, null, ctx))).rejects.toThrow('mutation-fixer needs a code runner (the arena lends one through the registry)');
+    await expect(Promise.resolve().then(() => fuzzAuditor.create({ env: null as never, params: {}, seed: 1 }).act(obs, null, ctx))).rejects.toThrow('fuzz-auditor needs a code runner');
+    expect([countOption({ budget: 7.9 }, 'budget', 3), countOption({ budget: -1 }, 'budget', 3), countOption({ budget: 'x' }, 'budget', 3), countOption(undefined, 'budget', 3)]).toEqual([7, 3, 3, 3]);
+  });
+});
