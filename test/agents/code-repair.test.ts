@@ -1,6 +1,9 @@
 import fc from 'fast-check';
 import { argumentsArbitrary, toArbitrary } from '../../agents/code-repair/arbitrary';
 import { mutants } from '../../agents/code-repair/mutations';
+import { mutationFixer } from '../../agents/code-repair/fixers';
+import { fuzzAuditor } from '../../agents/code-repair/auditors';
+import { countOption } from '../../agents/code-repair/lent';
 import { bundledTasks } from '../../envs/code-repair';
 import type { JsonValue } from '../../src/core/json';
 
@@ -64,9 +67,6 @@ describe('task generators as fast-check arbitraries', () => {
 
 describe('what the baselines need from the host', () => {
   test('without a lent code runner the searching agents say so by name', async () => {
-    const { mutationFixer } = await import('../../agents/code-repair/fixers');
-    const { fuzzAuditor } = await import('../../agents/code-repair/auditors');
-    const { countOption } = await import('../../agents/code-repair/lent');
     const t = bundledTasks('js')[0];
     const obs = { task: { ...t, properties: t.properties ?? [], generator: t.generator }, candidate: t.buggy![0].source, audit: [], ask: null, phase: 'code' };
     const ctx = { rng: { int: () => 1 }, signal: new AbortController().signal } as never;
