@@ -127,8 +127,9 @@ export class Store {
       .run(league, p.id, p.kind, p.agent, p.version, JSON.stringify(p.roles), p.parent, p.checkpoint, p.createdAt);
   }
 
+  /** The players of a league in the order they joined (the league's pairing order, the same after a resume). */
   players(league: string): PlayerRecord[] {
-    const rows = this.db.prepare('SELECT * FROM players WHERE league = ? ORDER BY created_at, id').all(league) as Record<string, unknown>[];
+    const rows = this.db.prepare('SELECT * FROM players WHERE league = ? ORDER BY rowid').all(league) as Record<string, unknown>[];
     return rows.map((r) => ({
       id: r.id as string,
       kind: r.kind as PlayerRecord['kind'],
@@ -251,9 +252,27 @@ export class Store {
 
   /** Records (or replaces, on resume) one training iteration's metrics for a role. */
   recordTraining(league: string, iteration: number, role: string, metrics: JsonValue): void {
-    this.db
-      .prepare('INSERT OR REPLACE INTO training_metrics (league, iteration, role, metrics, time) VALUES (?, ?, ?, ?, ?)')
-      .run(league, iteration, role, JSON.stringify(metrics), Date.now());
+    this.recordTrainingRound(league, [{ iteration, role, metrics }], []);
+  }
+
+  /**
+   * Records one training round of a league atomically: each trained learner's iteration
+   * metrics and the snapshot players the round added. Either all of it is stored or none, so
+   * a killed league knows exactly which rounds it completed (see {@link trainedIterations}).
+   */
+  recordTrainingRound(league: string, rows: readonly { iteration: number; role: string; metrics: JsonValue }[], players: readonly PlayerRecord[]): void {
+    const insert = this.db.prepare('INSERT OR REPLACE INTO training_metrics (league, iteration, role, metrics, time) VALUES (?, ?, ?, ?, ?)');
+    this.db.transaction(() => {
+      const now = Date.now();
+      for (const r of rows) insert.run(league, r.iteration, r.role, JSON.stringify(r.metrics), now);
+      for (const p of players) this.addPlayer(league, p);
+    })();
+  }
+
+  /** The last recorded training iteration of each learner (by its id, the `role` column) of a league. */
+  trainedIterations(league: string): Map<string, number> {
+    const rows = this.db.prepare('SELECT role, MAX(iteration) AS it FROM training_metrics WHERE league = ? GROUP BY role').all(league) as { role: string; it: number }[];
+    return new Map(rows.map((r) => [r.role, r.it]));
   }
 
   trainingMetrics(league: string): { iteration: number; role: string; metrics: JsonValue; time: number }[] {

@@ -15,6 +15,7 @@ import type { Env } from '../core/env';
 import type { JsonValue } from '../core/json';
 import type { Params } from '../core/params';
 import type { Registry } from '../core/registry';
+import { EventLoopTurn } from '../core/event-loop';
 import { Rng, deriveSeed } from '../core/rng';
 import { runMatch } from '../match/runner';
 import { describeChoice, type BackendChoice } from './backend';
@@ -56,6 +57,12 @@ export interface TrainerOptions {
   outDir?: string;
   /** Continue the run saved in outDir. */
   resume?: boolean;
+  /**
+   * With `resume`: continue from the state saved after this many iterations (its numbered
+   * checkpoints), not the latest; what was saved later is redone. The league uses it to resume
+   * at the iteration its database recorded.
+   */
+  resumeAt?: number;
   bus?: EventBus;
   runId?: string;
   log?: (line: string) => void;
@@ -67,6 +74,13 @@ interface Snapshot {
   label: string;
   model: PolicyModel;
   file?: string;
+}
+
+/** What an iteration's rollouts produced. */
+interface Batch {
+  tallies: Map<Entry, LearnerTally>;
+  outcomes: Record<string, number>;
+  summaries: JsonValue[];
 }
 
 interface Entry {
@@ -163,7 +177,7 @@ export class Trainer {
   private restore(): void {
     const dir = this.o.outDir;
     if (!dir) throw new Error('--resume needs --out DIR (the folder of the run to resume)');
-    const s = loadRunState(dir);
+    const s = loadRunState(dir, this.o.resumeAt);
     if (s.env !== this.o.env.meta.id) throw new Error(`--resume: the run in ${dir} trained ${s.env}, not ${this.o.env.meta.id}`);
     const ids = this.entries.map((e) => e.id).join(',');
     if (s.roles.map(learnerId).join(',') !== ids) throw new Error(`--resume: the run in ${dir} trained ${s.roles.map(learnerId).join(',')}, not ${ids}`);
@@ -242,83 +256,136 @@ export class Trainer {
   async run(): Promise<IterationMetrics | undefined> {
     let last: IterationMetrics | undefined;
     while (this.iteration < this.o.iterations && !this.o.signal?.aborted) {
-      last = await this.step();
-      this.o.onIteration?.(last);
+      const m = await this.step();
+      if (!m) break;
+      this.o.onIteration?.((last = m));
     }
     if (this.o.signal?.aborted) this.saveCheckpoints();
     return last;
   }
 
-  /** One iteration: rollouts, updates, snapshots, evaluation, metrics and checkpoints. */
-  async step(): Promise<IterationMetrics> {
+  /**
+   * One iteration: rollouts, updates, snapshots, evaluation, metrics and checkpoints. When
+   * `signal` aborts during the rollouts, the iteration is abandoned before anything changed
+   * (weights, iteration count, files) and null is returned.
+   */
+  async step(signal: AbortSignal | undefined = this.o.signal): Promise<IterationMetrics | null> {
     const it = this.iteration;
     const cfg = this.cfg;
-    const { env, params } = this.o;
     const lr = learningRate({ kind: cfg.lrSchedule, lr: cfg.lr, minLr: cfg.minLr, warmupIterations: cfg.warmupIterations, iterations: this.o.iterations }, it);
-    const tallies = new Map<Entry, LearnerTally>(this.entries.map((e) => [e, emptyTally()]));
-    const outcomes: Record<string, number> = {};
-    const summaries: JsonValue[] = [];
+    const t0 = performance.now();
+    const batch = await this.collect(it, signal);
+    if (!batch) return null;
+    const t1 = performance.now();
+    const updated = this.updateLearners(it, lr, batch.tallies);
+    const t2 = performance.now();
+    this.iteration = it + 1;
+    if (this.iteration % cfg.snapshotEvery === 0) for (const e of this.entries) this.addSnapshot(e, String(this.iteration), this.iteration);
+    const metrics: IterationMetrics = {
+      run: this.runId,
+      env: this.o.env.meta.id,
+      backend: this.o.backend.name,
+      iteration: this.iteration,
+      lr,
+      episodes: cfg.episodesPerIteration,
+      samples: updated.samples,
+      seconds: (t2 - t0) / 1000,
+      rolloutSeconds: (t1 - t0) / 1000,
+      updateSeconds: (t2 - t1) / 1000,
+      episodesPerSec: cfg.episodesPerIteration / Math.max(1e-9, (t1 - t0) / 1000),
+      samplesPerSec: updated.samples / Math.max(1e-9, (t2 - t0) / 1000),
+      updateSamplesPerSec: updated.processed / Math.max(1e-9, (t2 - t1) / 1000),
+      outcomes: batch.outcomes,
+      ...(this.o.env.aggregate ? { envStats: this.o.env.aggregate(batch.summaries) } : {}),
+      learners: updated.learners,
+    };
+    const last = this.iteration >= this.o.iterations;
+    if (cfg.evalEvery > 0 && (this.iteration % cfg.evalEvery === 0 || last)) metrics.eval = await this.evaluateAll();
+    this.metricsLog.write(this.iteration, metrics as unknown as { [key: string]: JsonValue });
+    if (this.iteration % cfg.checkpointEvery === 0 || last) this.saveCheckpoints();
+    return metrics;
+  }
+
+  /** The iteration's episodes (recorded into the learners' buffers); null when `signal` aborted them. */
+  private async collect(it: number, signal: AbortSignal | undefined): Promise<Batch | null> {
+    const batch: Batch = { tallies: new Map(this.entries.map((e) => [e, emptyTally()])), outcomes: {}, summaries: [] };
     for (const e of this.entries) e.buf.clear();
     const base = this.baseContext();
-    const tries = env.capabilities.tries;
-    const t0 = performance.now();
-    for (let k = 0; k < cfg.episodesPerIteration; k++) {
-      const modes = this.o.opponents;
-      const mode = modes[k % modes.length];
-      const g = Math.floor(k / cfg.groupSize);
-      const actSeed = (seat: number) => deriveSeed(cfg.seed, 'act', it, k, seat);
-      const ctx: PlanContext<Entry> = {
-        ...base,
-        training: (e) => this.training(e, it),
-        learnerAgent: (e, seat, record): Agent =>
-          record
-            ? new RecordingAgent(e.id, e.learner.model, Rng.fromSeed(actSeed(seat)), {
-                buf: e.buf,
-                episode: k,
-                group: String(g),
-                rewardScale: cfg.rewardScale,
-                recordSteps: tries,
-              })
-            : policyAgent(e.id, e.learner.model, Rng.fromSeed(actSeed(seat))),
-      };
-      const pool = this.opponentBaselines();
-      if (mode === 'baselines' && pool.length === 0) throw new Error('--opponents baselines needs at least one baseline agent other than "self" in config.baselines');
-      const opponent = mode === 'baselines' ? pool[Math.floor(k / modes.length) % pool.length] : undefined;
-      let plan: ReturnType<typeof planSeats<Entry>> | undefined;
-      const result = await runMatch({
-        env,
-        params,
-        seed: deriveSeed(cfg.seed, 'env', it, g),
-        matchId: `${this.runId}:${it}:${k}`,
-        agents: (seats) => {
-          plan = planSeats(mode, seats, k, ctx, Rng.fromSeed(deriveSeed(cfg.seed, 'plan', it, k)), { opponent });
-          return plan.agents;
-        },
-      });
-      outcomes[result.outcome] = (outcomes[result.outcome] ?? 0) + 1;
-      summaries.push(result.summary);
-      if (tries) {
-        for (const e of this.entries) {
-          const trajs = e.buf.trajectories;
-          let first = trajs.length;
-          while (first > 0 && trajs[first - 1].episode === k) first--;
-          if (first < trajs.length) trajs.push(...cutTries(trajs.splice(first), result.rewards, cfg.rewardScale));
-        }
+    const turn = new EventLoopTurn();
+    for (let k = 0; k < this.cfg.episodesPerIteration; k++) {
+      await turn.maybe();
+      if (signal?.aborted) {
+        for (const e of this.entries) e.buf.clear();
+        return null;
       }
-      const p = plan!;
+      await this.playEpisode(it, k, base, batch);
+    }
+    return batch;
+  }
+
+  /** Plays episode `k` of iteration `it`: seats planned by the opponent mode, learners recording; tallies it. */
+  private async playEpisode(it: number, k: number, base: ReturnType<Trainer['baseContext']>, batch: Batch): Promise<void> {
+    const cfg = this.cfg;
+    const { env, params } = this.o;
+    const tries = env.capabilities.tries;
+    const modes = this.o.opponents;
+    const mode = modes[k % modes.length];
+    const g = Math.floor(k / cfg.groupSize);
+    const actSeed = (seat: number) => deriveSeed(cfg.seed, 'act', it, k, seat);
+    const ctx: PlanContext<Entry> = {
+      ...base,
+      training: (e) => this.training(e, it),
+      learnerAgent: (e, seat, record): Agent =>
+        record
+          ? new RecordingAgent(e.id, e.learner.model, Rng.fromSeed(actSeed(seat)), {
+              buf: e.buf,
+              episode: k,
+              group: String(g),
+              rewardScale: cfg.rewardScale,
+              recordSteps: tries,
+            })
+          : policyAgent(e.id, e.learner.model, Rng.fromSeed(actSeed(seat))),
+    };
+    const pool = this.opponentBaselines();
+    if (mode === 'baselines' && pool.length === 0) throw new Error('--opponents baselines needs at least one baseline agent other than "self" in config.baselines');
+    const opponent = mode === 'baselines' ? pool[Math.floor(k / modes.length) % pool.length] : undefined;
+    let plan: ReturnType<typeof planSeats<Entry>> | undefined;
+    const result = await runMatch({
+      env,
+      params,
+      seed: deriveSeed(cfg.seed, 'env', it, g),
+      matchId: `${this.runId}:${it}:${k}`,
+      agents: (seats) => {
+        plan = planSeats(mode, seats, k, ctx, Rng.fromSeed(deriveSeed(cfg.seed, 'plan', it, k)), { opponent });
+        return plan.agents;
+      },
+    });
+    batch.outcomes[result.outcome] = (batch.outcomes[result.outcome] ?? 0) + 1;
+    batch.summaries.push(result.summary);
+    if (tries) {
       for (const e of this.entries) {
-        const mine = [...p.learnerSeats].filter(([, l]) => l === e).map(([seat]) => seat);
-        if (mine.length) tallyEpisode(tallies.get(e)!, mine, result.returns, result.seats, p.label === 'self' ? selfLabel(p.agents, p.learnerSeats) : p.label);
+        const trajs = e.buf.trajectories;
+        let first = trajs.length;
+        while (first > 0 && trajs[first - 1].episode === k) first--;
+        if (first < trajs.length) trajs.push(...cutTries(trajs.splice(first), result.rewards, cfg.rewardScale));
       }
     }
-    const t1 = performance.now();
+    const p = plan!;
+    for (const e of this.entries) {
+      const mine = [...p.learnerSeats].filter(([, l]) => l === e).map(([seat]) => seat);
+      if (mine.length) tallyEpisode(batch.tallies.get(e)!, mine, result.returns, result.seats, p.label === 'self' ? selfLabel(p.agents, p.learnerSeats) : p.label);
+    }
+  }
+
+  /** Updates every learner that trains at `it` on its buffer; their metrics and the sample counts. */
+  private updateLearners(it: number, lr: number, tallies: Map<Entry, LearnerTally>): { learners: Record<string, LearnerMetrics>; samples: number; processed: number } {
+    const cfg = this.cfg;
     const learners: Record<string, LearnerMetrics> = {};
     let samples = 0;
     let processed = 0;
     for (const e of this.entries) {
       const training = this.training(e, it);
-      const s = summarizeTally(tallies.get(e)!);
-      const m: LearnerMetrics = { training, ...s, updates: e.learner.updates };
+      const m: LearnerMetrics = { training, ...summarizeTally(tallies.get(e)!), updates: e.learner.updates };
       if (training && e.buf.size > 0) {
         const targets = computeTargets(e.buf, { algorithm: cfg.algorithm, gamma: cfg.gamma, lambda: cfg.lambda, normalizeAdvantages: cfg.normalizeAdvantages, groupBy: cfg.groupBy });
         const own = cfg.learners[e.id] ?? {};
@@ -338,32 +405,7 @@ export class Trainer {
       }
       learners[e.id] = m;
     }
-    const t2 = performance.now();
-    this.iteration = it + 1;
-    if (this.iteration % cfg.snapshotEvery === 0) for (const e of this.entries) this.addSnapshot(e, String(this.iteration), this.iteration);
-    const metrics: IterationMetrics = {
-      run: this.runId,
-      env: env.meta.id,
-      backend: this.o.backend.name,
-      iteration: this.iteration,
-      lr,
-      episodes: cfg.episodesPerIteration,
-      samples,
-      seconds: (t2 - t0) / 1000,
-      rolloutSeconds: (t1 - t0) / 1000,
-      updateSeconds: (t2 - t1) / 1000,
-      episodesPerSec: cfg.episodesPerIteration / Math.max(1e-9, (t1 - t0) / 1000),
-      samplesPerSec: samples / Math.max(1e-9, (t2 - t0) / 1000),
-      updateSamplesPerSec: processed / Math.max(1e-9, (t2 - t1) / 1000),
-      outcomes,
-      ...(env.aggregate ? { envStats: env.aggregate(summaries) } : {}),
-      learners,
-    };
-    const last = this.iteration >= this.o.iterations;
-    if (cfg.evalEvery > 0 && (this.iteration % cfg.evalEvery === 0 || last)) metrics.eval = await this.evaluateAll();
-    this.metricsLog.write(this.iteration, metrics as unknown as { [key: string]: JsonValue });
-    if (this.iteration % cfg.checkpointEvery === 0 || last) this.saveCheckpoints();
-    return metrics;
+    return { learners, samples, processed };
   }
 
   /** Every learner against every baseline (once, labelled "solo", when it has no opponents). */
