@@ -64,7 +64,11 @@ export const LeagueConfigSchema = z.object({
     })
     .prefault({}),
   budget: z.object({ matches: z.number().int().positive() }),
-  deadlineMs: z.number().int().positive().optional(),
+  /**
+   * Per-decision time limit in ms, or "none" (no limit, not even for promises). Absent: none for
+   * synchronous answers, the runner's default (10 minutes) for promises.
+   */
+  deadlineMs: z.union([z.number().int().positive(), z.literal('none')]).optional(),
   /** Minimum milliseconds per decision (a watchable pace for demos); 0 = full speed. */
   paceMs: z.number().int().min(0).default(0),
   faults: z.string().default('retry:0,forfeit'),

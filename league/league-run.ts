@@ -8,6 +8,7 @@ import type { Params } from '../src/core/params';
 import { Rng, deriveSeed } from '../src/core/rng';
 import type { Registry } from '../src/core/registry';
 import { EventLoopTurn } from '../src/core/event-loop';
+import { heartbeat } from '../src/core/heartbeat';
 import { parseFaultPolicy, type FaultPolicy } from '../src/match/fault-policy';
 import { runMatch } from '../src/match/runner';
 import { pacedAgent } from '../src/match/paced-agent';
@@ -223,10 +224,11 @@ class LeagueRun {
     const matchId = `${config.name}:${idx}`;
     const events: MatchEvent[] = [];
     const sub: Subscription | undefined = o.bus?.match(matchId).subscribe((e) => events.push(e));
+    heartbeat()?.context({ league: config.name, players: chosen.map((p) => p.id) });
     const startedAt = Date.now();
     let result;
     try {
-      result = await runMatch({ env, params, seed, agents, matchId, bus: o.bus, deadlineMs: config.deadlineMs, faultPolicy: this.faultPolicy, signal: o.signal });
+      result = await runMatch({ env, params, seed, agents, matchId, bus: o.bus, deadlineMs: config.deadlineMs === 'none' ? Infinity : config.deadlineMs, faultPolicy: this.faultPolicy, signal: o.signal });
     } finally {
       sub?.unsubscribe();
     }

@@ -32,6 +32,18 @@ export function parseIntOption(option: string, text: string | undefined, fallbac
   return n;
 }
 
+/**
+ * Parses `--deadline`: milliseconds (a positive integer), or "none" for no deadline at all
+ * (Infinity: a promise that never settles then waits forever, and the CLI reports it by name
+ * when nothing else is left to run). Absent: the runner's defaults.
+ */
+export function parseDeadlineOption(text: string): number {
+  if (text.trim().toLowerCase() === 'none') return Infinity;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`--deadline: expected milliseconds (a positive integer) or "none", got "${oneLine(text, 40)}"`);
+  return n;
+}
+
 /** Splits "a,b:{"x":1,"y":2},c" at top-level commas (commas inside braces belong to options). */
 export function splitAgentList(text: string): string[] {
   const out: string[] = [];
@@ -75,4 +87,15 @@ export async function agentsForSeats(
     agents.push(agent);
   }
   return agents;
+}
+
+/**
+ * A message as one line of reasonable length: newlines collapsed, the middle of an overlong
+ * message cut (errors never echo megabytes of input).
+ */
+export function oneLine(text: string, max = 400): string {
+  const flat = text.replace(/\s*\n\s*/g, ' ').trim();
+  if (flat.length <= max) return flat;
+  const keep = Math.floor((max - 30) / 2);
+  return `${flat.slice(0, keep)} …(${flat.length - 2 * keep} characters cut)… ${flat.slice(-keep)}`;
 }

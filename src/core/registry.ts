@@ -2,6 +2,7 @@ import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 import type { Agent, AgentFactory, AgentOptions } from './agent';
 import type { Env, EnvDefinition } from './env';
+import { heartbeat, Phase } from './heartbeat';
 import { normalizeEnv } from './normalize-env';
 import type { Params } from './params';
 
@@ -160,6 +161,9 @@ export class Registry {
   async loadModule(path: string): Promise<{ envs: string[]; agents: string[] }> {
     const abs = resolve(path);
     let mod: ArenaModule;
+    const hb = heartbeat();
+    hb?.context({ module: path });
+    hb?.enter(Phase.Load, 0);
     try {
       try {
         // CommonJS, and ESM through require(esm) on Node 20.19+ (also works under jest).
@@ -170,6 +174,8 @@ export class Registry {
       }
     } catch (e) {
       throw new RegistryError(`cannot load module ${path}: ${(e as Error).message}`);
+    } finally {
+      hb?.leave();
     }
     const root = (mod.default && typeof mod.default === 'object' ? mod.default : mod) as ArenaModule;
     const defs: EnvDefinition[] = [];

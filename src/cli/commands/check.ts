@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { checkEnv, formatReport } from '../../core/conformance/check-env';
 import { parseGolden, type Golden } from '../../core/conformance/golden';
+import { heartbeat } from '../../core/heartbeat';
 import type { Registry } from '../../core/registry';
 import { parseJsonOption } from '../options';
 
@@ -15,6 +16,7 @@ export interface CheckArgs {
 /** `arena check <env>`: runs the conformance kit; returns the exit code (0 only if every check passes). */
 export async function checkCommand(registry: Registry, ref: string, args: CheckArgs): Promise<number> {
   const env = await registry.resolveEnv(ref);
+  heartbeat()?.context({ command: 'check', json: !!args.json, env: env.meta.id });
   const goldens: { name: string; golden: Golden }[] = (args.golden ?? []).map((file) => ({
     name: file,
     golden: parseGolden(readFileSync(file, 'utf8')),

@@ -9,6 +9,8 @@ import { summarize } from '../../match/summary';
 import { formatEvent } from '../format-event';
 import { agentsForSeats, envAndParams, splitAgentList, UsageError } from '../options';
 import { createProgress } from '../progress';
+import { stopOnSignals } from '../stop-signal';
+import { EventLoopTurn } from '../../core/event-loop';
 
 export interface PlayArgs {
   agents: string;
@@ -41,9 +43,14 @@ export async function playCommand(registry: Registry, ref: string, args: PlayArg
   }
   const progress = createProgress('play', args.episodes, { quiet: !!args.watch });
   const results: MatchResult[] = [];
+  const stop = stopOnSignals('stopping after the current episode');
+  const turn = new EventLoopTurn();
   for (let k = 0; k < args.episodes; k++) {
+    await turn.maybe(); // lets Ctrl-C in between synchronous episodes
+    if (stop.signal.aborted) break;
     const seed = args.seed + k;
-    const r = await runMatch({ env, params, seed, agents, bus, deadlineMs: args.deadline, faultPolicy });
+    const r = await runMatch({ env, params, seed, agents, bus, deadlineMs: args.deadline, faultPolicy, signal: stop.signal });
+    if (r.code === 'aborted' && stop.signal.aborted) break;
     results.push(r);
     if (args.json) {
       const line = {
@@ -64,6 +71,7 @@ export async function playCommand(registry: Registry, ref: string, args: PlayArg
     progress.tick();
   }
   progress.stop();
+  stop.dispose();
   const summary = summarize(env, results);
   if (args.json) process.stdout.write(JSON.stringify({ summary }) + '\n');
   else {

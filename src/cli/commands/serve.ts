@@ -3,6 +3,7 @@ import { leagueLeaderboardProvider } from '../../server/league-leaderboard';
 import { startServer, type ArenaServer } from '../../server/start-server';
 import { Store } from '../../store/store';
 import { UsageError } from '../options';
+import { stopOnSignals } from '../stop-signal';
 
 export interface ServeArgs {
   db: string;
@@ -38,15 +39,9 @@ export async function serveCommand(args: ServeArgs, options: { onListening?: (se
   }
   process.stdout.write(`arena: serving ${args.db} at ${server.url}${args.allowOmniscient ? ' (omniscient views allowed)' : ''}\n`);
   options.onListening?.(server);
-  await new Promise<void>((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
+  const stop = stopOnSignals('closing the server');
+  await new Promise<void>((resolve) => stop.signal.addEventListener('abort', () => resolve(), { once: true }));
+  stop.dispose();
   await server.close();
   bus.complete();
   store.close();

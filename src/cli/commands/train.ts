@@ -4,8 +4,9 @@
  * [--resume] [--schedule simultaneous|alternate:K] [--seed N] [--json]`
  *
  * Prints the chosen backend first, then progress (a bar on a TTY, one line per iteration
- * otherwise, on stderr); with --json one metrics object per iteration on stdout. Ctrl-C stops
- * after the current iteration and saves a checkpoint.
+ * otherwise, on stderr); with --json one metrics object per iteration on stdout. Ctrl-C or
+ * SIGTERM stops within an episode: the iteration under way is dropped and the last completed one
+ * is saved (the resumed run redoes it exactly).
  */
 import type { Command } from 'commander';
 import { EventBus } from '../../bus/event-bus';
@@ -21,6 +22,7 @@ import { Trainer, type IterationMetrics } from '../../train/trainer';
 import { PolicyLayoutError } from '../../train/policy-model';
 import { envAndParams, parseIntOption, parseJsonOption, UsageError } from '../options';
 import { createProgress } from '../progress';
+import { stopOnSignals } from '../stop-signal';
 
 export interface TrainArgs {
   roles?: string;
@@ -109,12 +111,7 @@ async function run(registry: Registry, ref: string, args: TrainArgs): Promise<nu
   const schedule = parseSchedule(state ? state.schedule : args.schedule);
   const backend = await selectBackend(args.backend);
   const bus = new EventBus();
-  const controller = new AbortController();
-  const onSigint = () => {
-    process.stderr.write('\nstopping after this iteration (checkpoint follows)...\n');
-    controller.abort();
-  };
-  process.once('SIGINT', onSigint);
+  const stop = stopOnSignals('stopping: the iteration under way is dropped, the last completed one is saved');
   const tty = !!process.stderr.isTTY && !args.quiet;
   const progress = tty ? createProgress('train', args.iterations) : null;
   const say = (line: string) => {
@@ -135,7 +132,7 @@ async function run(registry: Registry, ref: string, args: TrainArgs): Promise<nu
     bus,
     runId: state?.runId,
     log: say,
-    signal: controller.signal,
+    signal: stop.signal,
     onIteration: (m) => {
       if (args.json) process.stdout.write(JSON.stringify(m) + '\n');
       if (progress) progress.tick(1, formatIteration(m).replace(/^iter \d+ /, ''));
@@ -148,7 +145,7 @@ async function run(registry: Registry, ref: string, args: TrainArgs): Promise<nu
     await trainer.run();
   } finally {
     progress?.stop();
-    process.removeListener('SIGINT', onSigint);
+    stop.dispose();
     trainer.dispose();
   }
   if (args.out) say(`checkpoints: ${args.out}/checkpoints (${trainer.entries.map((e) => `${e.id}-latest.json`).join(', ')})`);
