@@ -4,8 +4,8 @@ import { isMatchEvent } from '../../core/events';
 import type { Registry } from '../../core/registry';
 import { canSee, parseViewer } from '../../core/visibility';
 import { parseFaultPolicy } from '../../match/fault-policy';
-import { runMatch, type MatchResult } from '../../match/runner';
-import { summarize } from '../../match/summary';
+import { runMatch } from '../../match/runner';
+import { SeriesTally } from '../../match/summary';
 import { formatEvent } from '../format-event';
 import { agentsForSeats, envAndParams, splitAgentList, UsageError } from '../options';
 import { createProgress } from '../progress';
@@ -42,7 +42,7 @@ export async function playCommand(registry: Registry, ref: string, args: PlayArg
     });
   }
   const progress = createProgress('play', args.episodes, { quiet: !!args.watch });
-  const results: MatchResult[] = [];
+  const tally = new SeriesTally(env); // constant memory: play --episodes 1e12 stays flat
   const stop = stopOnSignals('stopping after the current episode');
   const turn = new EventLoopTurn();
   for (let k = 0; k < args.episodes; k++) {
@@ -51,7 +51,7 @@ export async function playCommand(registry: Registry, ref: string, args: PlayArg
     const seed = args.seed + k;
     const r = await runMatch({ env, params, seed, agents, bus, deadlineMs: args.deadline, faultPolicy, signal: stop.signal });
     if (r.code === 'aborted' && stop.signal.aborted) break;
-    results.push(r);
+    tally.add(r);
     if (args.json) {
       const line = {
         episode: k,
@@ -72,7 +72,7 @@ export async function playCommand(registry: Registry, ref: string, args: PlayArg
   }
   progress.stop();
   stop.dispose();
-  const summary = summarize(env, results);
+  const summary = tally.summary();
   if (args.json) process.stdout.write(JSON.stringify({ summary }) + '\n');
   else {
     process.stdout.write(`${env.meta.id}: ${summary.episodes} episodes, mean returns ${summary.meanReturns.map((x) => x.toFixed(3)).join(' / ')}, mean length ${summary.meanLength.toFixed(1)}\n`);
