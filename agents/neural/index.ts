@@ -11,7 +11,7 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Agent, AgentFactory, AgentOptions } from '../../src/core/agent';
 import { loadCheckpoint, type Checkpoint } from '../../src/train/checkpoint';
-import { checkLayout, PolicyModel } from '../../src/train/policy-model';
+import { checkLayoutFor, PolicyModel } from '../../src/train/policy-model';
 
 /** Options of the neural agent. */
 export interface NeuralOptions {
@@ -47,7 +47,7 @@ export function parseNeuralOptions(options: Record<string, unknown> | undefined)
 
 /** A neural agent from an already loaded checkpoint. */
 export function neuralAgentFrom(ckpt: Checkpoint, opts: Omit<NeuralOptions, 'checkpoint'> & { name?: string }, { env }: Pick<AgentOptions, 'env'>): Agent {
-  const encoder = checkLayout(ckpt.layout, env.meta.id, env.encoder);
+  const encoder = checkLayoutFor(ckpt.layout, env);
   const model = new PolicyModel(ckpt.layout, encoder, ckpt.weights);
   const sample = opts.mode === 'sample';
   const temperature = opts.temperature ?? 1;

@@ -12,14 +12,27 @@ import { DEFAULT_DB, leagueExportCommand, leagueMatchesCommand, leagueRunCommand
 import { LeagueConfigError } from '../../league/config';
 import { StoreConflictError } from '../store/store';
 import { demoCommand } from './commands/demo';
+import { CheckpointError } from '../train/checkpoint';
+import { PolicyLayoutError } from '../train/policy-model';
+import { RunStateError } from '../train/run-state';
 import { packageRoot } from '../package-root';
 import { join } from 'node:path';
 import { unsettledDecisions } from '../match/runner';
-import { oneLine, parseDeadlineOption, parseIntOption, UsageError } from './options';
+import { FailureError, oneLine, parseDeadlineOption, parseIntOption, UsageError } from './options';
 
 /** Errors that are the user's input, printed as one line (exit 2) instead of a stack trace. */
 function isUserError(e: unknown): e is Error {
-  return e instanceof UsageError || e instanceof LeagueConfigError || e instanceof StoreConflictError || e instanceof ParamError || e instanceof RegistryError || e instanceof EnvDefinitionError;
+  return (
+    e instanceof UsageError ||
+    e instanceof LeagueConfigError ||
+    e instanceof StoreConflictError ||
+    e instanceof ParamError ||
+    e instanceof RegistryError ||
+    e instanceof EnvDefinitionError ||
+    e instanceof CheckpointError ||
+    e instanceof PolicyLayoutError ||
+    e instanceof RunStateError
+  );
 }
 
 /** Builds the `arena` command; `exit` receives the exit code. */
@@ -169,6 +182,9 @@ export async function runCli(argv: string[]): Promise<number> {
     } else if (isUserError(e)) {
       process.stderr.write(`arena: ${oneLine(e.message)}\n`);
       code = 2;
+    } else if (e instanceof FailureError) {
+      process.stderr.write(`arena: ${oneLine(e.message)}\n`);
+      code = 1;
     } else {
       process.stderr.write(`arena: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
       code = 1;

@@ -13,6 +13,14 @@ export class UsageError extends Error {
   }
 }
 
+/** A failure that is not the user's input but needs no stack trace either (printed as one line, exit 1). */
+export class FailureError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'FailureError';
+  }
+}
+
 /** Parses a JSON option (inline text, or a file path when the text is an existing file). */
 export function parseJsonOption(option: string, text: string | undefined): unknown {
   if (text === undefined) return undefined;

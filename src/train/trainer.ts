@@ -19,8 +19,8 @@ import { EventLoopTurn } from '../core/event-loop';
 import { Rng, deriveSeed } from '../core/rng';
 import { runMatch } from '../match/runner';
 import { describeChoice, type BackendChoice } from './backend';
-import { checkpointFile, loadRunState, RUN_STATE_FORMAT, saveRunState, snapshotRelPath, type RunState } from './run-state';
-import { loadCheckpoint, saveCheckpoint } from './checkpoint';
+import { checkpointFile, loadRunState, RUN_STATE_FORMAT, RunStateError, saveRunState, snapshotRelPath, type RunState } from './run-state';
+import { checkFits, finiteWeights, loadCheckpoint, saveCheckpoint, TrainingDivergedError } from './checkpoint';
 import type { TrainConfig } from './config';
 import { emptyTally, selfLabel, summarizeTally, tallyEpisode, type LearnerTally } from './episode-stats';
 import { evaluate, isSolo, type EvalResult } from './evaluate';
@@ -31,7 +31,7 @@ import { MetricsLog, type IterationMetrics, type LearnerMetrics } from './metric
 
 export type { IterationMetrics, LearnerMetrics } from './metrics-log';
 import { initMlp, cloneWeights } from './mlp';
-import { checkLayout, inputSize, outputUnits, PolicyModel, type PolicyLayout } from './policy-model';
+import { checkLayoutFor, inputSize, outputUnits, PolicyModel, type PolicyLayout } from './policy-model';
 import { probeLegalIndices, resolveActionSubset } from './action-subset';
 import { policyAgent, RecordingAgent } from './policy-agents';
 import { learnerId } from './role-groups';
@@ -76,6 +76,11 @@ interface Snapshot {
   file?: string;
 }
 
+const oneLineJson = (v: unknown) => {
+  const t = JSON.stringify(v);
+  return t.length > 200 ? `${t.slice(0, 200)}…` : t;
+};
+
 /** What an iteration's rollouts produced. */
 interface Batch {
   tallies: Map<Entry, LearnerTally>;
@@ -100,6 +105,8 @@ export class Trainer {
   private fixed!: FixedAgents;
   private metricsLog!: MetricsLog;
   private snapshotFiles: RunState['snapshots'] = [];
+  /** Iteration of the last saved checkpoints (null: none saved yet). */
+  private lastSaved: number | null = null;
   readonly runId: string;
   private readonly log: (line: string) => void;
 
@@ -155,7 +162,7 @@ export class Trainer {
     const ckpt = loadCheckpoint(file);
     const entry = this.entries.find((e) => ckpt.layout.roles.some((r) => e.roles.includes(r)));
     if (!entry) throw new Error(`opponentCheckpoints: ${file} plays ${ckpt.layout.roles.join('+')}, which no learner trains`);
-    const model = new PolicyModel(ckpt.layout, checkLayout(ckpt.layout, this.o.env.meta.id, this.o.env.encoder), ckpt.weights);
+    const model = new PolicyModel(ckpt.layout, checkLayoutFor(ckpt.layout, this.o.env), ckpt.weights);
     entry.pool.push({ label: `${ckpt.id}@${ckpt.step}`, model });
   }
 
@@ -178,18 +185,25 @@ export class Trainer {
     const dir = this.o.outDir;
     if (!dir) throw new Error('--resume needs --out DIR (the folder of the run to resume)');
     const s = loadRunState(dir, this.o.resumeAt);
-    if (s.env !== this.o.env.meta.id) throw new Error(`--resume: the run in ${dir} trained ${s.env}, not ${this.o.env.meta.id}`);
+    if (s.env !== this.o.env.meta.id) throw new RunStateError(`--resume: the run in ${dir} trained ${s.env}, not ${this.o.env.meta.id}`);
     const ids = this.entries.map((e) => e.id).join(',');
-    if (s.roles.map(learnerId).join(',') !== ids) throw new Error(`--resume: the run in ${dir} trained ${s.roles.map(learnerId).join(',')}, not ${ids}`);
+    if (s.roles.map(learnerId).join(',') !== ids) throw new RunStateError(`--resume: the run in ${dir} trained ${s.roles.map(learnerId).join(',')}, not ${ids}`);
+    if (JSON.stringify(s.params) !== JSON.stringify(this.o.params)) {
+      throw new RunStateError(`--resume: the run in ${dir} trained with params ${oneLineJson(s.params)}, not ${oneLineJson(this.o.params)} (resume without --params to keep the run's)`);
+    }
     for (const e of this.entries) {
-      const ckpt = loadCheckpoint(checkpointFile(dir, e.id, s.iteration));
+      const file = checkpointFile(dir, e.id, s.iteration);
+      const ckpt = loadCheckpoint(file);
+      checkFits(ckpt, e.learner.layout, e.learner.weights.spec, file);
       e.learner.restore(ckpt.weights, ckpt.optimizer);
     }
+    this.lastSaved = s.iteration;
     this.iteration = s.iteration;
     for (const f of s.snapshots) {
       const e = this.entries.find((x) => x.id === f.learner);
       if (!e) continue;
       const ckpt = loadCheckpoint(join(dir, f.file));
+      checkFits(ckpt, e.learner.layout, e.learner.weights.spec, join(dir, f.file));
       e.pool.push({ label: f.label, model: new PolicyModel(e.learner.layout, e.learner.model.encoder, ckpt.weights), file: f.file });
     }
     this.snapshotFiles = [...s.snapshots];
@@ -215,6 +229,7 @@ export class Trainer {
       saveCheckpoint(checkpointFile(dir, e.id, this.iteration), ckpt);
       saveCheckpoint(checkpointFile(dir, e.id, 'latest'), ckpt);
     }
+    this.lastSaved = this.iteration;
     saveRunState(dir, {
       format: RUN_STATE_FORMAT,
       runId: this.runId,
@@ -400,12 +415,24 @@ export class Trainer {
           seed: deriveSeed(cfg.seed, 'shuffle', it, e.id),
         });
         m.updates = e.learner.updates;
+        if (!Number.isFinite(m.update.loss) || !finiteWeights(e.learner.weights)) throw this.diverged(e, it, m.update.loss);
         samples += e.buf.size;
         processed += e.buf.size * m.update.epochs;
       }
       learners[e.id] = m;
     }
     return { learners, samples, processed };
+  }
+
+  /** The error that stops training when a learner's loss or weights stop being finite (nothing is saved after it). */
+  private diverged(e: Entry, it: number, loss: number): TrainingDivergedError {
+    const keep =
+      this.o.outDir && this.lastSaved !== null
+        ? `the last good checkpoint is ${checkpointFile(this.o.outDir, e.id, this.lastSaved)} (iteration ${this.lastSaved})`
+        : 'no checkpoint was saved';
+    return new TrainingDivergedError(
+      `training stopped: learner ${e.id}'s ${Number.isFinite(loss) ? 'weights' : `loss (${loss})`} became non-finite in iteration ${it + 1} (rewards too large for rewardScale, or the learning rate too high?); ${keep}`,
+    );
   }
 
   /** Every learner against every baseline (once, labelled "solo", when it has no opponents). */

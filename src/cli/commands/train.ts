@@ -12,15 +12,15 @@ import type { Command } from 'commander';
 import { EventBus } from '../../bus/event-bus';
 import type { Registry } from '../../core/registry';
 import { BACKEND_ORDER, BackendError, probeBackends, selectBackend } from '../../train/backend';
-import { CheckpointError } from '../../train/checkpoint';
+import { CheckpointError, TrainingDivergedError } from '../../train/checkpoint';
 import { ConfigError, resolveConfig } from '../../train/config';
-import { loadRunState } from '../../train/run-state';
+import { loadRunState, RunStateError } from '../../train/run-state';
 import { parseRoleGroups, RolesError } from '../../train/role-groups';
 import { parseSchedule } from '../../train/schedule';
 import type { OpponentMode } from '../../train/seat-plan';
 import { Trainer, type IterationMetrics } from '../../train/trainer';
 import { PolicyLayoutError } from '../../train/policy-model';
-import { envAndParams, parseIntOption, parseJsonOption, UsageError } from '../options';
+import { envAndParams, FailureError, parseIntOption, parseJsonOption, UsageError } from '../options';
 import { createProgress } from '../progress';
 import { stopOnSignals } from '../stop-signal';
 
@@ -80,9 +80,10 @@ export async function trainCommand(registry: Registry, ref: string, args: TrainA
   try {
     return await run(registry, ref, args);
   } catch (e) {
-    if (e instanceof BackendError || e instanceof ConfigError || e instanceof RolesError || e instanceof CheckpointError || e instanceof PolicyLayoutError) {
+    if (e instanceof BackendError || e instanceof ConfigError || e instanceof RolesError || e instanceof CheckpointError || e instanceof PolicyLayoutError || e instanceof RunStateError) {
       throw new UsageError(e.message);
     }
+    if (e instanceof TrainingDivergedError) throw new FailureError(e.message);
     throw e;
   }
 }
@@ -96,8 +97,9 @@ async function run(registry: Registry, ref: string, args: TrainArgs): Promise<nu
     throw new UsageError(`--backend: expected one of ${BACKEND_ORDER.join(', ')} (or "list"), got "${args.backend}"`);
   }
   if (args.resume && !args.out) throw new UsageError('--resume needs --out DIR (the folder of the run to resume)');
-  const { env, params } = await envAndParams(registry, ref, args.params);
   const state = args.resume ? loadRunState(args.out!) : undefined;
+  // a resumed run keeps its params (different ones are refused by the trainer)
+  const { env, params } = await envAndParams(registry, ref, args.params ?? (state ? JSON.stringify(state.params) : undefined));
   let rawConfig = (state?.config ?? parseJsonOption('--config', args.config) ?? {}) as Record<string, unknown>;
   if (typeof rawConfig !== 'object' || rawConfig === null || Array.isArray(rawConfig)) throw new UsageError('--config: expected a JSON object');
   if (!state) {
