@@ -10,13 +10,15 @@ import type { Registry } from '../src/core/registry';
 import { EventLoopTurn } from '../src/core/event-loop';
 import { heartbeat } from '../src/core/heartbeat';
 import { parseFaultPolicy, type FaultPolicy } from '../src/match/fault-policy';
+import { MatchFailureError } from '../src/match/match-failure';
 import { runMatch } from '../src/match/runner';
 import { pacedAgent } from '../src/match/paced-agent';
 import type { MatchRecord, PlayerRecord, Store } from '../src/store/store';
-import type { LeagueConfig, LearnerSpec } from './config';
+import { LeagueConfigError, type LeagueConfig, type LearnerSpec } from './config';
 import { RatingBook } from './rating-book';
 import { pickSeats } from './seat-picker';
 import { LeagueLearners } from './learners';
+import { lockLeague } from './league-lock';
 import { sidesOf } from './sides';
 import { forEachPairResult } from './pair-results';
 import { HeadToHead } from './matchmaking/head-to-head';
@@ -70,16 +72,16 @@ async function prepare(o: LeagueRunOptions): Promise<Prepared> {
   const allRoles = [...new Set(env.meta.roles.map((r) => r.name))];
   for (const p of config.players) {
     for (const r of p.roles ?? []) {
-      if (!allRoles.includes(r)) throw new Error(`league config: player "${p.id}": role "${r}" is not a role of ${env.meta.id} (${allRoles.join(', ')})`);
+      if (!allRoles.includes(r)) throw new LeagueConfigError(`league config: player "${p.id}": role "${r}" is not a role of ${env.meta.id} (${allRoles.join(', ')})`);
     }
     let factory;
     try {
       factory = (await registry.createAgent(p.agent, { env, params, seed: 0 })).factory;
     } catch (e) {
-      throw new Error(`league config: player "${p.id}": ${(e as Error).message}`);
+      throw new LeagueConfigError(`league config: player "${p.id}": ${(e as Error).message}`);
     }
     if (factory.rated === false) {
-      throw new Error(`league config: player "${p.id}": agent "${factory.name}" is evaluation-only (omniscient) and cannot play rated league matches`);
+      throw new LeagueConfigError(`league config: player "${p.id}": agent "${factory.name}" is evaluation-only (omniscient) and cannot play rated league matches`);
     }
     store.addPlayer(config.name, {
       id: p.id,
@@ -104,11 +106,16 @@ async function prepare(o: LeagueRunOptions): Promise<Prepared> {
  * loop between matches, so the signal stops it after the current match.
  */
 export async function runLeague(o: LeagueRunOptions): Promise<LeagueRunResult> {
-  const run = await LeagueRun.open(o);
+  const unlock = lockLeague(o.store.db.name, o.config.name);
   try {
-    return await run.play();
+    const run = await LeagueRun.open(o);
+    try {
+      return await run.play();
+    } finally {
+      run.dispose();
+    }
   } finally {
-    run.dispose();
+    unlock();
   }
 }
 
@@ -148,6 +155,8 @@ class LeagueRun {
     for (const p of learners.players()) store.addPlayer(config.name, p);
     // in the order they joined, as an uninterrupted run holds them (pairings depend on it)
     prepared.players = store.players(config.name);
+    const done = store.matchCount(config.name);
+    if (done > 0) o.log?.(`resuming league "${config.name}" at match ${done}/${config.budget.matches}`);
     const book = new RatingBook(config.ratings, store.ratings(config.name));
     const h2h = new HeadToHead();
     for (const m of store.matches(config.name)) forEachPairResult(m, (a, b, score) => h2h.record(a.player, b.player, score));
@@ -229,6 +238,9 @@ class LeagueRun {
     let result;
     try {
       result = await runMatch({ env, params, seed, agents, matchId, bus: o.bus, deadlineMs: config.deadlineMs === 'none' ? Infinity : config.deadlineMs, faultPolicy: this.faultPolicy, signal: o.signal });
+    } catch (e) {
+      if (e instanceof MatchFailureError) e.message += ` (league ${config.name}, players ${chosen.map((p) => p.id).join(', ')}; nothing of this match was recorded)`;
+      throw e;
     } finally {
       sub?.unsubscribe();
     }

@@ -137,6 +137,9 @@ export function solvablePuzzle(rules: Rules, contract: Contract, rng: Rng, tries
 /** Which action form an agent uses: text / JSON (default) or indices (option `answer: "steps"`). */
 export type Form = 'text' | 'steps';
 
+/** The `answer` option declared by the baselines (validated by the registry). */
+export const ANSWER_OPTION = { type: 'enum', values: ['text', 'steps'], default: 'text', description: 'action form: text (an expression) or steps (indices)' } as const;
+
 /** The `answer` option of a baseline ("text" or "steps"); throws on anything else. */
 export function formOption(name: string, options: Record<string, unknown> | undefined): Form {
   const v = options?.answer ?? 'text';

@@ -174,5 +174,6 @@ export const ruleBasedAgent: AgentFactory = {
   name: 'rule-based',
   description: 'werewolf-v1 baseline: seer reveals found wolves, villagers follow the claimed seer, doctor/guard protect it, wolves kill it and never vote for each other',
   envs: ['werewolf-v1'],
+  options: {},
   create: () => scriptedAgent<WerewolfObservation, number>('rule-based', ruleBasedPolicy),
 };

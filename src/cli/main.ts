@@ -10,11 +10,15 @@ import { playCommand } from './commands/play';
 import { replayCommand } from './commands/replay';
 import { DEFAULT_DB, leagueExportCommand, leagueMatchesCommand, leagueRunCommand, leagueTableCommand } from './commands/league';
 import { LeagueConfigError } from '../../league/config';
-import { StoreConflictError } from '../store/store';
+import { LeagueLockedError } from '../../league/league-lock';
+import { StoreConflictError, StoreError } from '../store/store';
+import { FaultPolicyError } from '../match/fault-policy';
+import { MatchFailureError } from '../match/match-failure';
 import { demoCommand } from './commands/demo';
 import { CheckpointError } from '../train/checkpoint';
 import { PolicyLayoutError } from '../train/policy-model';
 import { RunStateError } from '../train/run-state';
+import { ConfigError } from '../train/config';
 import { packageRoot } from '../package-root';
 import { join } from 'node:path';
 import { unsettledDecisions } from '../match/runner';
@@ -31,7 +35,11 @@ function isUserError(e: unknown): e is Error {
     e instanceof EnvDefinitionError ||
     e instanceof CheckpointError ||
     e instanceof PolicyLayoutError ||
-    e instanceof RunStateError
+    e instanceof RunStateError ||
+    e instanceof StoreError ||
+    e instanceof FaultPolicyError ||
+    e instanceof ConfigError ||
+    e instanceof LeagueLockedError
   );
 }
 
@@ -182,7 +190,7 @@ export async function runCli(argv: string[]): Promise<number> {
     } else if (isUserError(e)) {
       process.stderr.write(`arena: ${oneLine(e.message)}\n`);
       code = 2;
-    } else if (e instanceof FailureError) {
+    } else if (e instanceof FailureError || e instanceof MatchFailureError) {
       process.stderr.write(`arena: ${oneLine(e.message)}\n`);
       code = 1;
     } else {

@@ -1,5 +1,5 @@
 import type { Env } from './env';
-import type { Params } from './params';
+import type { ParamSchema, Params } from './params';
 import type { Rng } from './rng';
 
 /** What an agent knows about the decision it is asked to make, besides the observation. */
@@ -60,5 +60,11 @@ export interface AgentFactory {
   roles?: readonly string[];
   /** False for evaluation-only agents (e.g. omniscient oracles) that rated play must refuse. */
   rated?: boolean;
+  /**
+   * The options it accepts (`name:{"option": value}`), declared like env params. When given, the
+   * registry refuses unknown or ill-typed options with an error naming the option (`{}`: none);
+   * when absent, options are passed through unchecked (the factory checks them).
+   */
+  options?: ParamSchema;
   create(options: AgentOptions): Agent;
 }

@@ -4,7 +4,7 @@ import type { Agent, AgentFactory, AgentOptions } from './agent';
 import type { Env, EnvDefinition } from './env';
 import { heartbeat, Phase } from './heartbeat';
 import { normalizeEnv } from './normalize-env';
-import type { Params } from './params';
+import { ParamError, resolveParams, type Params } from './params';
 
 /** An env bound to resolved params: what `make` returns. */
 export interface EnvHandle<S = any, A = any, O = any> {
@@ -130,7 +130,17 @@ export class Registry {
       name = wanted || loaded.agents[0];
     }
     const factory = this.agentFactory(name, options.env.meta.id);
-    return { agent: factory.create({ ...options, options: opts ?? options.options }), factory };
+    const given = opts ?? options.options;
+    if (factory.options) {
+      if (given !== undefined && (given === null || typeof given !== 'object' || Array.isArray(given))) throw new RegistryError(`agent "${name}": options must be a JSON object`);
+      try {
+        resolveParams(`agent "${name}"`, factory.options, given ?? {});
+      } catch (e) {
+        if (e instanceof ParamError) throw new RegistryError(`${e.envId}: option "${e.field}" ${e.problem.replace(/^is not a parameter/, 'is not an option')}`);
+        throw e;
+      }
+    }
+    return { agent: factory.create({ ...options, options: given }), factory };
   }
 
   /** Resolves an env reference: a registered id, or a path to a JS module exporting an env. */

@@ -11,6 +11,7 @@ import { Rng, deriveSeed } from '../core/rng';
 import type { EventBus } from '../bus/event-bus';
 import { SeatContext } from './agent-context';
 import { DEFAULT_FAULT_POLICY, type FaultPolicy } from './fault-policy';
+import { MatchFailureError } from './match-failure';
 import { FORFEIT, SeatDecisions, STOPPED, type Decision, type DecisionHost } from './seat-decisions';
 
 export { unsettledDecisions, type Decision, type UnsettledDecision } from './seat-decisions';
@@ -115,6 +116,8 @@ class MatchRun implements DecisionHost {
   private decider!: SeatDecisions;
   private readonly log: MatchLogBuilder;
   step = 0;
+  /** The env member (or agent hook) running now: named when it throws. */
+  member = 'init';
   readonly faults: FaultRecord[] = [];
   private readonly rewards: StepRewardRecord[] = [];
 
@@ -135,17 +138,25 @@ class MatchRun implements DecisionHost {
   }
 
   async run(): Promise<MatchResult> {
-    this.begin();
-    const stop = await this.loop();
-    return this.finish(stop);
+    try {
+      this.begin();
+      const stop = await this.loop();
+      return this.finish(stop);
+    } catch (e) {
+      if (this.member === 'agents' || e instanceof MatchFailureError) throw e; // the caller's own mistake
+      throw new MatchFailureError(this.env.meta.id, this.member, this.o.seed, this.step, this.matchId, e);
+    }
   }
 
   /** Initial state, seats, agents and their contexts; the opening events. */
   private begin(): void {
     const { env, o } = this;
     this.hb?.at(o.seed, 0);
+    this.member = 'init';
     this.state = env.init(o.params, o.seed);
+    this.member = 'seats';
     this.seats = env.seats(this.state);
+    this.member = 'agents';
     this.agents = typeof o.agents === 'function' ? o.agents(this.seats) : o.agents;
     if (this.agents.length !== this.seats.length) {
       throw new Error(`${env.meta.id}: ${this.seats.length} seats but ${this.agents.length} agents given`);
@@ -170,13 +181,15 @@ class MatchRun implements DecisionHost {
     if (this.bus?.active) {
       const agentNames = this.agents.map((a) => a.name);
       this.emit(this.log.created(env.meta.id, o.params, o.seed, this.seats, agentNames));
+      this.member = 'publicParams';
       this.emit(this.log.started(env.meta.id, env.publicParams ? env.publicParams(o.params) : o.params, agentNames, env.meta.hiddenRoles === true));
     }
-    for (let i = 0; i < this.agents.length; i++) this.agentHook(i, () => this.agents[i].start?.(this.ctxs[i]));
+    for (let i = 0; i < this.agents.length; i++) this.agentHook(i, 'start', () => this.agents[i].start?.(this.ctxs[i]));
   }
 
   /** Runs an agent's synchronous hook (start, end) marked in the heartbeat. */
-  private agentHook(seat: number, f: () => void): void {
+  private agentHook(seat: number, hook: 'start' | 'end', f: () => void): void {
+    this.member = `agent "${this.agents[seat].name}" (seat ${seat}) ${hook}`;
     if (!this.hb) return f();
     this.hb.enter(Phase.Agent, seat);
     try {
@@ -190,16 +203,20 @@ class MatchRun implements DecisionHost {
   private async loop(): Promise<Stop | null> {
     const { env, o } = this;
     const maxLength = env.maxLengthFor(o.params);
-    while (!env.isTerminal(this.state)) {
+    for (;;) {
+      this.member = 'isTerminal';
+      if (env.isTerminal(this.state)) break;
       this.hb?.atStep(this.step);
       if (o.signal?.aborted) return { code: 'aborted', outcome: 'aborted' };
       if (this.step >= maxLength) return { code: 'aborted', outcome: 'max-length' };
+      this.member = 'effect';
       const effect = env.effect(this.state);
       if (effect) {
         const stop = await this.performEffect(effect);
         if (stop) return stop;
         continue;
       }
+      this.member = 'toAct';
       const toAct = env.toAct(this.state);
       if (this.bus?.active) this.emit(this.log.turn(this.step, toAct));
       const actions: ActionMap<unknown> = {};
@@ -232,9 +249,11 @@ class MatchRun implements DecisionHost {
     if (this.bus?.active) {
       for (const seat of toAct) {
         const action = actions[seat] as JsonValue;
+        this.member = 'actionVisibility';
         this.emit(this.log.action(this.step, seat, action, env.actionVisibility(this.state, seat, action)));
       }
     }
+    this.member = 'step';
     const result = env.step(this.state, actions);
     this.state = result.state;
     if (this.bus?.active) for (const e of this.log.envEvents(this.step, result.events)) this.emit(e);
@@ -266,6 +285,7 @@ class MatchRun implements DecisionHost {
           signal: controller.signal,
         });
         if (o.signal?.aborted) return { code: 'aborted', outcome: 'aborted' };
+        this.member = 'validateAction';
         const check = env.validateAction(this.state, EFFECT_SEAT, result);
         if (check.ok) {
           this.apply([EFFECT_SEAT], { [EFFECT_SEAT]: result });
@@ -288,6 +308,7 @@ class MatchRun implements DecisionHost {
     const { env } = this;
     let returns: number[];
     let outcome: string;
+    this.member = stop ? 'forfeitReturns' : 'returns';
     if (stop?.code === 'forfeit') {
       returns = env.forfeitReturns?.(this.state, stop.forfeitedBy!) ?? this.defaultForfeitReturns(stop.forfeitedBy!);
       outcome = stop.outcome;
@@ -296,12 +317,14 @@ class MatchRun implements DecisionHost {
       outcome = stop.outcome;
     } else {
       returns = env.returns(this.state);
+      this.member = 'outcome';
       outcome = env.outcome(this.state);
     }
     const code: MatchCode = stop?.code ?? 'ok';
     const forfeitedBy = stop?.forfeitedBy;
+    this.member = 'summary';
     const summary = env.summary(this.state);
-    for (let i = 0; i < this.agents.length; i++) this.agentHook(i, () => this.agents[i].end?.(returns, this.ctxs[i], { outcome, summary }));
+    for (let i = 0; i < this.agents.length; i++) this.agentHook(i, 'end', () => this.agents[i].end?.(returns, this.ctxs[i], { outcome, summary }));
     if (this.bus?.active) {
       this.emit(this.log.reward(returns));
       this.emit(this.log.ended(returns, outcome, code, this.step, this.faults.length, forfeitedBy));

@@ -61,6 +61,8 @@ export interface DecisionHost {
   readonly matchId: string;
   readonly state: unknown;
   readonly step: number;
+  /** The env member running now (named when it throws). */
+  member: string;
   /** Faults so far (the last one's resolution may still change to a forfeit). */
   readonly faults: readonly FaultRecord[];
   recordFault(record: FaultRecord): void;
@@ -106,7 +108,9 @@ export class SeatDecisions {
     const agent = this.agents[seat];
     const ctx = this.ctxs[seat];
     const hb = this.s.heartbeat;
+    this.host.member = 'observe';
     const obs = env.observe(state, agent.omniscient ? 'omniscient' : seat);
+    this.host.member = 'legalActions';
     const legal = env.legalActions ? env.legalActions(state, seat) : null;
     for (let attempt = 0; ; attempt++) {
       const started = this.beginDecision(ctx);
@@ -203,6 +207,7 @@ export class SeatDecisions {
   private rejection(seat: number, legal: readonly unknown[] | null, action: unknown): Verdict | null {
     if (legal !== null && containsAction(legal, action)) return null;
     // validateAction is authoritative: it may accept forms beyond the legal list (an act with free text).
+    this.host.member = 'validateAction';
     const check = this.host.env.validateAction(this.host.state, seat, action);
     return check.ok ? null : { kind: 'illegal', reason: check.reason };
   }

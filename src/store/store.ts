@@ -1,3 +1,5 @@
+import { accessSync, constants, existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import type { MatchEvent } from '../core/events';
 import type { JsonValue } from '../core/json';
@@ -69,6 +71,31 @@ export class StoreConflictError extends Error {
   }
 }
 
+/** The database file cannot be used (not a database, damaged, read-only, missing); the message names the file and what to do. */
+export class StoreError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StoreError';
+  }
+}
+
+/** Options of {@link Store}. */
+export interface StoreOptions {
+  /** Open for reading only (tables, exports, serving); the file must exist. */
+  readonly?: boolean;
+}
+
+/** A one-line explanation of why `path` cannot be opened, with what to do. */
+function openProblem(path: string, e: unknown, readonly: boolean): string {
+  const code = (e as { code?: string }).code ?? '';
+  const msg = (e as Error).message;
+  if (code.startsWith('SQLITE_NOTADB')) return `${path} is not an arena database (${msg}); give another --db, or move the file away`;
+  if (code.startsWith('SQLITE_CORRUPT')) return `${path} is damaged (${msg}); restore a backup, or start afresh with another --db`;
+  if (code.startsWith('SQLITE_READONLY') || code === 'EACCES') return `${path} is read-only (${msg}); make the file and its folder writable, or copy the database elsewhere`;
+  if (code.startsWith('SQLITE_CANTOPEN')) return readonly && !existsSync(path) ? `${path} does not exist` : `cannot open ${path} (${msg}); check that its folder exists and is writable`;
+  return `cannot open ${path} (${msg})`;
+}
+
 const parse = <T>(text: string | null): T => (text === null ? (null as T) : (JSON.parse(text) as T));
 
 /**
@@ -80,17 +107,37 @@ const parse = <T>(text: string | null): T => (text === null ? (null as T) : (JSO
 export class Store {
   readonly db: Database.Database;
 
-  constructor(path: string) {
-    this.db = new Database(path);
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = NORMAL');
-    this.db.pragma('busy_timeout = 5000');
-    const version = this.db.pragma('user_version', { simple: true }) as number;
-    for (let v = version; v < MIGRATIONS.length; v++) {
-      this.db.transaction(() => {
-        this.db.exec(MIGRATIONS[v]);
-        this.db.pragma(`user_version = ${v + 1}`);
-      })();
+  /**
+   * Opens (creating and migrating when needed) the database at `path`. A file that is not a
+   * database, a damaged or read-only one throws a {@link StoreError} saying which file and what to do.
+   */
+  constructor(path: string, options: StoreOptions = {}) {
+    const readonly = !!options.readonly;
+    try {
+      if (!readonly && path !== ':memory:') {
+        // better-sqlite3 opens a read-only file without complaint and fails at the first write
+        const target = existsSync(path) ? path : dirname(resolve(path));
+        accessSync(target, constants.W_OK);
+        if (existsSync(path)) accessSync(dirname(resolve(path)), constants.W_OK); // the -wal and -shm files
+      }
+      this.db = new Database(path, readonly ? { readonly: true, fileMustExist: true } : {});
+      this.db.pragma('busy_timeout = 5000');
+      const version = this.db.pragma('user_version', { simple: true }) as number;
+      if (readonly) {
+        if (version !== MIGRATIONS.length) throw new StoreError(`${path} has an older schema (version ${version}); open it once with write access to upgrade it`);
+        return;
+      }
+      this.db.pragma('journal_mode = WAL');
+      this.db.pragma('synchronous = NORMAL');
+      for (let v = version; v < MIGRATIONS.length; v++) {
+        this.db.transaction(() => {
+          this.db.exec(MIGRATIONS[v]);
+          this.db.pragma(`user_version = ${v + 1}`);
+        })();
+      }
+    } catch (e) {
+      if (e instanceof StoreError) throw e;
+      throw new StoreError(openProblem(path, e, readonly));
     }
   }
 

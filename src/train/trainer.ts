@@ -21,7 +21,7 @@ import { runMatch } from '../match/runner';
 import { describeChoice, type BackendChoice } from './backend';
 import { checkpointFile, loadRunState, RUN_STATE_FORMAT, RunStateError, saveRunState, snapshotRelPath, type RunState } from './run-state';
 import { checkFits, finiteWeights, loadCheckpoint, saveCheckpoint, TrainingDivergedError } from './checkpoint';
-import type { TrainConfig } from './config';
+import { ConfigError, MAX_PARAMETERS, type TrainConfig } from './config';
 import { emptyTally, selfLabel, summarizeTally, tallyEpisode, type LearnerTally } from './episode-stats';
 import { evaluate, isSolo, type EvalResult } from './evaluate';
 import { FixedAgents } from './fixed-agents';
@@ -30,7 +30,7 @@ import { learningRate } from './lr-schedule';
 import { MetricsLog, type IterationMetrics, type LearnerMetrics } from './metrics-log';
 
 export type { IterationMetrics, LearnerMetrics } from './metrics-log';
-import { initMlp, cloneWeights } from './mlp';
+import { initMlp, cloneWeights, paramCount } from './mlp';
 import { checkLayoutFor, inputSize, outputUnits, PolicyModel, type PolicyLayout } from './policy-model';
 import { probeLegalIndices, resolveActionSubset } from './action-subset';
 import { policyAgent, RecordingAgent } from './policy-agents';
@@ -140,6 +140,10 @@ export class Trainer {
       const layout: PolicyLayout = { env: env.meta.id, roles, roleInput: roles.length > 1, obsSize: encoder.size, numActions: encoder.numActions, ...(actions ? { actions } : {}) };
       const units = outputUnits(layout);
       const spec = { inputSize: inputSize(layout), hidden: cfg.hidden, outputSize: units + 1, activation: cfg.activation };
+      const size = paramCount(spec);
+      if (size > MAX_PARAMETERS) {
+        throw new ConfigError(`training config: hidden ${JSON.stringify(cfg.hidden)} makes learner ${id} a network of ${size.toLocaleString('en-US')} parameters; the limit is ${MAX_PARAMETERS.toLocaleString('en-US')}`);
+      }
       const scale = Array.from({ length: units + 1 }, (_, j) => (j < units ? cfg.policyInitScale : 1));
       const weights = initMlp(spec, deriveSeed(cfg.seed, 'init', id), scale);
       const learner = new Learner(id, layout, encoder, weights, this.o.backend, adam);

@@ -3,11 +3,11 @@ import { teamsFromCreated } from '../../bus/view-filter';
 import { isMatchEvent } from '../../core/events';
 import type { Registry } from '../../core/registry';
 import { canSee, parseViewer } from '../../core/visibility';
-import { parseFaultPolicy } from '../../match/fault-policy';
+import { FaultPolicyError, parseFaultPolicy, type FaultPolicy } from '../../match/fault-policy';
 import { runMatch } from '../../match/runner';
 import { SeriesTally } from '../../match/summary';
 import { formatEvent } from '../format-event';
-import { agentsForSeats, envAndParams, splitAgentList, UsageError } from '../options';
+import { agentsForSeats, envAndParams, oneLine, splitAgentList, UsageError } from '../options';
 import { createProgress } from '../progress';
 import { stopOnSignals } from '../stop-signal';
 import { EventLoopTurn } from '../../core/event-loop';
@@ -24,16 +24,27 @@ export interface PlayArgs {
   watch?: string;
 }
 
+/** `--faults`: the fault policy, or a usage error naming the option. */
+function parseFaultOption(text: string): FaultPolicy {
+  try {
+    return parseFaultPolicy(text);
+  } catch (e) {
+    if (e instanceof FaultPolicyError) throw new UsageError(`--faults: ${e.message.replace(/^fault policy: /, '')}`);
+    throw e;
+  }
+}
+
 /** `arena play <env> --agents ...`: plays episodes and prints one line per episode plus a summary. */
 export async function playCommand(registry: Registry, ref: string, args: PlayArgs): Promise<number> {
   const { env, params } = await envAndParams(registry, ref, args.params);
   const seats = env.seats(env.init(params, args.seed)).length;
   const agents = await agentsForSeats(registry, env, params, splitAgentList(args.agents), seats, args.seed);
-  const faultPolicy = args.faults ? parseFaultPolicy(args.faults) : undefined;
+  const faultPolicy = args.faults ? parseFaultOption(args.faults) : undefined;
   const bus = new EventBus();
   if (args.watch) {
     const viewer = parseViewer(args.watch);
-    if (viewer === null) throw new UsageError(`--watch: expected public, omniscient or a seat number, got "${args.watch}"`);
+    if (viewer === null) throw new UsageError(`--watch: expected public, omniscient or a seat number, got "${oneLine(args.watch, 40)}"`);
+    if (typeof viewer === 'number' && viewer >= seats) throw new UsageError(`--watch: ${env.meta.id} has seats 0-${seats - 1} here, not ${viewer}`);
     let teams = teamsFromCreated(undefined);
     bus.events$.subscribe((e) => {
       if (!isMatchEvent(e)) return;
