@@ -145,6 +145,27 @@ export class Store {
     this.db.close();
   }
 
+  /**
+   * The database's state for health checks: its file, schema version, whether it is open
+   * read-only, and how many leagues and matches it holds. Throws when the database cannot
+   * answer (closed, damaged, locked past the busy timeout).
+   */
+  health(): { file: string; schemaVersion: number; readonly: boolean; leagues: number; matches: number } {
+    const count = (table: string) => (this.db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+    return {
+      file: this.db.name,
+      schemaVersion: this.db.pragma('user_version', { simple: true }) as number,
+      readonly: this.db.readonly,
+      leagues: count('leagues'),
+      matches: count('matches'),
+    };
+  }
+
+  /** Whether the league exists in this database. */
+  hasLeague(id: string): boolean {
+    return this.db.prepare('SELECT 1 FROM leagues WHERE id = ?').get(id) !== undefined;
+  }
+
   /** Creates the league, or checks that the stored config is the same (a resume). */
   ensureLeague(id: string, config: JsonValue): { created: boolean } {
     const text = JSON.stringify(config);
