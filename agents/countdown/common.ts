@@ -3,17 +3,10 @@
  * a solver's expression tree into step indices, greedy play, and drawing solvable puzzles.
  */
 import type { Rng } from '../../src/core/rng';
-import { NUMBER_BASE, PAIRS, STEP_OPS, STOP, TARGET_BASE, applyMove, attemptAnswer, initialPool, legalMoves, slotValue, stepIndex } from '../../envs/countdown/actions';
-import type { Contract } from '../../envs/countdown/contract';
-import { generatePuzzle } from '../../envs/countdown/generator';
-import type { Tree } from '../../envs/countdown/infix';
-import { qValue, type Q } from '../../envs/countdown/rational';
-import type { Rules } from '../../envs/countdown/scoring';
-import type { CountdownObservation, Proposal } from '../../envs/countdown/types';
-import { verdictFor } from '../../envs/countdown/verdict';
+import { applyMove, attemptAnswer, ENV_ID, generatePuzzle, initialPool, legalMoves, NUMBER_BASE, PAIRS, qValue, slotValue, STEP_OPS, stepIndex, STOP, TARGET_BASE, verdictFor, type Contract, type CountdownObservation, type Proposal, type Q, type Rules, type Tree } from '../../envs/countdown/index';
 
 /** Env id the baselines play. */
-export const COUNTDOWN = 'countdown-v1';
+export const COUNTDOWN = ENV_ID;
 
 /** The flat pool of a steps-mode solver observation (the puzzle's start when absent). */
 export function poolOf(o: CountdownObservation): number[] {

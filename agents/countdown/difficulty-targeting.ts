@@ -21,8 +21,7 @@
  * `answer: "steps"` composes the puzzle by index).
  */
 import type { Agent, AgentFactory } from '../../src/core/agent';
-import { maxScore, type Rules } from '../../envs/countdown/scoring';
-import type { CountdownAction, CountdownObservation, Proposal } from '../../envs/countdown/types';
+import { maxScore, type CountdownAction, type CountdownObservation, type Proposal, type Rules } from '../../envs/countdown/index';
 import { ANSWER_OPTION, COUNTDOWN, formOption, proposalAction, solvablePuzzle, type Candidate } from './common';
 
 /** Model state of a difficulty-targeting agent (exposed for tests and reports). */

@@ -10,11 +10,7 @@
  * (the same as `random-valid`).
  */
 import type { Agent, AgentFactory } from '../../src/core/agent';
-import { PREDICT_RIGHT, PREDICT_WRONG, STOP } from '../../envs/countdown/actions';
-import { scoreAnswer } from '../../envs/countdown/scoring';
-import { solveAllNumbers } from '../../envs/countdown/solver-rational';
-import { solveUk } from '../../envs/countdown/solver-uk';
-import type { CountdownAction, CountdownObservation, Proposal } from '../../envs/countdown/types';
+import { PREDICT_RIGHT, PREDICT_WRONG, scoreAnswer, solveAllNumbers, solveUk, STOP, type CountdownAction, type CountdownObservation, type Proposal } from '../../envs/countdown/index';
 import { ANSWER_OPTION, COUNTDOWN, formOption, greedyExpression, greedyMoves, poolOf, proposalAction, slots, solvablePuzzle, treeMoves, wrapAnswer } from './common';
 
 /** The exact solver's text answer for an observation's puzzle. */

@@ -10,8 +10,7 @@
  * solver that sometimes succeeds and sometimes fails: `greedy:{"epsilon":0.3}`.
  */
 import type { Agent, AgentFactory } from '../../src/core/agent';
-import { STOP } from '../../envs/countdown/actions';
-import type { CountdownAction, CountdownObservation } from '../../envs/countdown/types';
+import { STOP, type CountdownAction, type CountdownObservation } from '../../envs/countdown/index';
 import { ANSWER_OPTION, COUNTDOWN, formOption, greedyExpression, greedyMoves, poolOf, wrapAnswer } from './common';
 
 export const greedyAgent: AgentFactory = {

@@ -5,7 +5,7 @@
  * index by index (numbers, then the target).
  */
 import type { Agent, AgentFactory } from '../../src/core/agent';
-import type { CountdownAction, CountdownObservation, Proposal } from '../../envs/countdown/types';
+import type { CountdownAction, CountdownObservation, Proposal } from '../../envs/countdown/index';
 import { ANSWER_OPTION, COUNTDOWN, formOption, proposalAction, solvablePuzzle } from './common';
 
 export const randomValidAgent: AgentFactory = {

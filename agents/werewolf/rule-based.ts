@@ -14,8 +14,7 @@
 import type { AgentContext, AgentFactory } from '../../src/core/agent';
 import type { Rng } from '../../src/core/rng';
 import { scriptedAgent } from '../scripted';
-import { ACCUSE, AGREE, ANTIDOTE, BID, NONE, POISON, REVEAL_WOLF, SILENT, TARGET } from '../../envs/werewolf/actions';
-import type { WerewolfObservation } from '../../envs/werewolf/observation';
+import { ACCUSE, AGREE, ANTIDOTE, BID, NONE, POISON, REVEAL_WOLF, SILENT, TARGET, type WerewolfObservation } from '../../envs/werewolf/index';
 
 /** What the public talk says, as this baseline reads it. */
 interface Beliefs {
