@@ -10,19 +10,16 @@
  */
 import { join } from 'node:path';
 import type { EventBus } from '../bus/event-bus';
-import type { Agent } from '../core/agent';
 import type { Env } from '../core/env';
 import type { JsonValue } from '../core/json';
 import type { Params } from '../core/params';
 import type { Registry } from '../core/registry';
-import { EventLoopTurn } from '../core/event-loop';
 import { Rng, deriveSeed } from '../core/rng';
-import { runMatch } from '../match/runner';
 import { describeChoice, type BackendChoice } from './backend';
 import { checkpointFile, loadRunState, RUN_STATE_FORMAT, RunStateError, saveRunState, snapshotRelPath, type RunState } from './run-state';
 import { checkFits, finiteWeights, loadCheckpoint, saveCheckpoint, TrainingDivergedError } from './checkpoint';
 import { ConfigError, MAX_PARAMETERS, type TrainConfig } from './config';
-import { emptyTally, selfLabel, summarizeTally, tallyEpisode, type LearnerTally } from './episode-stats';
+import { summarizeTally, type LearnerTally } from './episode-stats';
 import { evaluate, isSolo, type EvalResult } from './evaluate';
 import { FixedAgents } from './fixed-agents';
 import { Learner } from './learner';
@@ -33,13 +30,13 @@ export type { IterationMetrics, LearnerMetrics } from './metrics-log';
 import { initMlp, cloneWeights, paramCount } from './mlp';
 import { checkLayoutFor, inputSize, outputUnits, PolicyModel, type PolicyLayout } from './policy-model';
 import { probeLegalIndices, resolveActionSubset } from './action-subset';
-import { policyAgent, RecordingAgent } from './policy-agents';
+import { collectEpisodes, type Entry, type RolloutSetup, type Snapshot } from './rollouts';
+import { policyAgent } from './policy-agents';
 import { learnerId } from './role-groups';
 import { SampleBuffer } from './sample-buffer';
 import { formatSchedule, trainsAt, type Schedule } from './schedule';
-import { planSeats, type OpponentMode, type PlanContext } from './seat-plan';
+import type { OpponentMode, PlanContext } from './seat-plan';
 import { computeTargets } from './targets';
-import { cutTries } from './tries';
 
 /** Everything a training run needs. */
 export interface TrainerOptions {
@@ -70,32 +67,10 @@ export interface TrainerOptions {
   signal?: AbortSignal;
 }
 
-interface Snapshot {
-  label: string;
-  model: PolicyModel;
-  file?: string;
-}
-
 const oneLineJson = (v: unknown) => {
   const t = JSON.stringify(v);
   return t.length > 200 ? `${t.slice(0, 200)}…` : t;
 };
-
-/** What an iteration's rollouts produced. */
-interface Batch {
-  tallies: Map<Entry, LearnerTally>;
-  outcomes: Record<string, number>;
-  summaries: JsonValue[];
-}
-
-interface Entry {
-  index: number;
-  id: string;
-  roles: string[];
-  learner: Learner;
-  buf: SampleBuffer;
-  pool: Snapshot[];
-}
 
 /** A training run. Create with {@link Trainer.create}, then {@link Trainer.run}. */
 export class Trainer {
@@ -271,6 +246,22 @@ export class Trainer {
     };
   }
 
+  /** What the rollouts of iteration `it` need: the env, the learners, who plays which seat. */
+  private rolloutSetup(it: number): RolloutSetup {
+    return {
+      env: this.o.env,
+      params: this.o.params,
+      cfg: this.cfg,
+      runId: this.runId,
+      opponents: this.o.opponents,
+      baselines: this.opponentBaselines(),
+      entries: this.entries,
+      iteration: it,
+      base: this.baseContext(),
+      training: (e) => this.training(e, it),
+    };
+  }
+
   /** Runs iterations until `iterations` are done (or the signal aborts); returns the last metrics. */
   async run(): Promise<IterationMetrics | undefined> {
     let last: IterationMetrics | undefined;
@@ -293,7 +284,7 @@ export class Trainer {
     const cfg = this.cfg;
     const lr = learningRate({ kind: cfg.lrSchedule, lr: cfg.lr, minLr: cfg.minLr, warmupIterations: cfg.warmupIterations, iterations: this.o.iterations }, it);
     const t0 = performance.now();
-    const batch = await this.collect(it, signal);
+    const batch = await collectEpisodes(this.rolloutSetup(it), signal);
     if (!batch) return null;
     const t1 = performance.now();
     const updated = this.updateLearners(it, lr, batch.tallies);
@@ -323,77 +314,6 @@ export class Trainer {
     this.metricsLog.write(this.iteration, metrics as unknown as { [key: string]: JsonValue });
     if (this.iteration % cfg.checkpointEvery === 0 || last) this.saveCheckpoints();
     return metrics;
-  }
-
-  /** The iteration's episodes (recorded into the learners' buffers); null when `signal` aborted them. */
-  private async collect(it: number, signal: AbortSignal | undefined): Promise<Batch | null> {
-    const batch: Batch = { tallies: new Map(this.entries.map((e) => [e, emptyTally()])), outcomes: {}, summaries: [] };
-    for (const e of this.entries) e.buf.clear();
-    const base = this.baseContext();
-    const turn = new EventLoopTurn();
-    for (let k = 0; k < this.cfg.episodesPerIteration; k++) {
-      await turn.maybe();
-      if (signal?.aborted) {
-        for (const e of this.entries) e.buf.clear();
-        return null;
-      }
-      await this.playEpisode(it, k, base, batch);
-    }
-    return batch;
-  }
-
-  /** Plays episode `k` of iteration `it`: seats planned by the opponent mode, learners recording; tallies it. */
-  private async playEpisode(it: number, k: number, base: ReturnType<Trainer['baseContext']>, batch: Batch): Promise<void> {
-    const cfg = this.cfg;
-    const { env, params } = this.o;
-    const tries = env.capabilities.tries;
-    const modes = this.o.opponents;
-    const mode = modes[k % modes.length];
-    const g = Math.floor(k / cfg.groupSize);
-    const actSeed = (seat: number) => deriveSeed(cfg.seed, 'act', it, k, seat);
-    const ctx: PlanContext<Entry> = {
-      ...base,
-      training: (e) => this.training(e, it),
-      learnerAgent: (e, seat, record): Agent =>
-        record
-          ? new RecordingAgent(e.id, e.learner.model, Rng.fromSeed(actSeed(seat)), {
-              buf: e.buf,
-              episode: k,
-              group: String(g),
-              rewardScale: cfg.rewardScale,
-              recordSteps: tries,
-            })
-          : policyAgent(e.id, e.learner.model, Rng.fromSeed(actSeed(seat))),
-    };
-    const pool = this.opponentBaselines();
-    if (mode === 'baselines' && pool.length === 0) throw new Error('--opponents baselines needs at least one baseline agent other than "self" in config.baselines');
-    const opponent = mode === 'baselines' ? pool[Math.floor(k / modes.length) % pool.length] : undefined;
-    let plan: ReturnType<typeof planSeats<Entry>> | undefined;
-    const result = await runMatch({
-      env,
-      params,
-      seed: deriveSeed(cfg.seed, 'env', it, g),
-      matchId: `${this.runId}:${it}:${k}`,
-      agents: (seats) => {
-        plan = planSeats(mode, seats, k, ctx, Rng.fromSeed(deriveSeed(cfg.seed, 'plan', it, k)), { opponent });
-        return plan.agents;
-      },
-    });
-    batch.outcomes[result.outcome] = (batch.outcomes[result.outcome] ?? 0) + 1;
-    batch.summaries.push(result.summary);
-    if (tries) {
-      for (const e of this.entries) {
-        const trajs = e.buf.trajectories;
-        let first = trajs.length;
-        while (first > 0 && trajs[first - 1].episode === k) first--;
-        if (first < trajs.length) trajs.push(...cutTries(trajs.splice(first), result.rewards, cfg.rewardScale));
-      }
-    }
-    const p = plan!;
-    for (const e of this.entries) {
-      const mine = [...p.learnerSeats].filter(([, l]) => l === e).map(([seat]) => seat);
-      if (mine.length) tallyEpisode(batch.tallies.get(e)!, mine, result.returns, result.seats, p.label === 'self' ? selfLabel(p.agents, p.learnerSeats) : p.label);
-    }
   }
 
   /** Updates every learner that trains at `it` on its buffer; their metrics and the sample counts. */
