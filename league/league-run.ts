@@ -268,7 +268,7 @@ class LeagueRun {
     if (o.bus?.active) {
       o.bus.publish({
         type: 'rating.updated',
-        matchId: config.name,
+        league: config.name,
         seq: idx,
         time: Date.now(),
         visibility: 'public',

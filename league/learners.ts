@@ -101,6 +101,7 @@ export class LeagueLearners {
         resumeAt: trained.get(spec.id) ?? 0,
         bus: o.bus,
         runId: `${o.config.name}/${spec.id}`,
+        league: o.config.name,
       });
       const mine = stored.filter((p) => learnerOf(p.id, byId) === spec.id);
       l.learners.push({ spec, trainer, lastSnapshot: mine.length ? mine[mine.length - 1].id : null });
@@ -229,7 +230,7 @@ export class LeagueLearners {
     if (!this.o.bus?.active) return;
     this.o.bus.publish({
       type: 'snapshot.added',
-      matchId: this.o.config.name,
+      league: this.o.config.name,
       seq: record.version,
       time: Date.now(),
       visibility: 'public',

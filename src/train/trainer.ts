@@ -62,6 +62,8 @@ export interface TrainerOptions {
   resumeAt?: number;
   bus?: EventBus;
   runId?: string;
+  /** The league whose learner this run is (its training events carry it). */
+  league?: string;
   log?: (line: string) => void;
   onIteration?: (m: IterationMetrics) => void;
   signal?: AbortSignal;
@@ -134,7 +136,7 @@ export class Trainer {
       for (const e of this.entries) this.addSnapshot(e, 'init', 0);
       for (const file of cfg.opponentCheckpoints) this.addCheckpointOpponent(file);
     }
-    this.metricsLog = new MetricsLog(this.runId, this.o.outDir, this.o.bus, this.o.resume ? this.iteration : undefined);
+    this.metricsLog = new MetricsLog(this.runId, this.o.outDir, this.o.bus, this.o.resume ? this.iteration : undefined, this.o.league);
   }
 
   private addCheckpointOpponent(file: string): void {
