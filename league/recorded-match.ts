@@ -65,7 +65,7 @@ export async function playRecordedMatch(input: RecordedMatchInput): Promise<{ re
   if (bus?.active) {
     bus.publish({
       type: 'rating.updated',
-      matchId: input.league,
+      league: input.league,
       seq: input.idx,
       time: Date.now(),
       visibility: 'public',

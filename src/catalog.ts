@@ -4,6 +4,7 @@ import { Registry, type EnvHandle } from './core/registry';
 import { CODE_RUNS_EFFECT, type CodeRunner } from './core/sandbox';
 import { createSandbox, type Sandbox } from './sandbox';
 import { codeRunsHandler } from './sandbox/effects';
+import { neuralAgent } from './train/neural-agent';
 
 let sandbox: Sandbox | undefined;
 
@@ -29,6 +30,7 @@ export function createRegistry(): Registry {
   for (const agent of builtinAgents) registry.registerAgent(agent);
   registry.registerEffect(CODE_RUNS_EFFECT, codeRunsHandler(lazyRunner));
   registry.services = { code: lazyRunner };
+  registry.registerAgent(neuralAgent); // plays checkpoints; it belongs to src/train
   return registry;
 }
 

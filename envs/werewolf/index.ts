@@ -221,3 +221,6 @@ export const werewolfEnv: EnvDefinition<WerewolfState, WerewolfAction, WerewolfO
 export { werewolfPrompt, werewolfLabel } from './prompt';
 
 export type { WerewolfState, WerewolfObservation, WerewolfAction };
+
+// The public API of the env for agents (agents import only this file).
+export { ACCUSE, AGREE, ANTIDOTE, BID, NONE, POISON, REVEAL_WOLF, SILENT, TARGET } from './actions';

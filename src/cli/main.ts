@@ -10,19 +10,44 @@ import { playCommand } from './commands/play';
 import { replayCommand } from './commands/replay';
 import { DEFAULT_DB, leagueExportCommand, leagueMatchesCommand, leagueRunCommand, leagueTableCommand } from './commands/league';
 import { LeagueConfigError } from '../../league/config';
+import { LeagueLockedError } from '../../league/league-lock';
+import { StoreConflictError, StoreError } from '../store/store';
 import { TournamentConfigError } from '../../league/tournament/config';
 import { SwissPairingError } from '../../league/tournament/swiss';
 import { tournamentListCommand, tournamentRunCommand, tournamentShowCommand } from './commands/tournament';
 import { sprtCommand } from './commands/sprt';
-import { StoreConflictError } from '../store/store';
-import { demoCommand } from './commands/demo';
 import { tasksCheckCommand } from './commands/tasks';
+import { FaultPolicyError } from '../match/fault-policy';
+import { MatchFailureError } from '../match/match-failure';
+import { demoCommand } from './commands/demo';
+import { CheckpointError } from '../train/checkpoint';
+import { PolicyLayoutError } from '../train/policy-model';
+import { RunStateError } from '../train/run-state';
+import { ConfigError } from '../train/config';
 import { packageRoot } from '../package-root';
-import { parseIntOption, parseNumberOption, UsageError } from './options';
+import { join } from 'node:path';
+import { unsettledDecisions } from '../match/runner';
+import { FailureError, oneLine, parseDeadlineOption, parseIntOption, parseNumberOption, UsageError } from './options';
 
 /** Errors that are the user's input, printed as one line (exit 2) instead of a stack trace. */
 function isUserError(e: unknown): e is Error {
-  return e instanceof UsageError || e instanceof LeagueConfigError || e instanceof TournamentConfigError || e instanceof SwissPairingError || e instanceof StoreConflictError || e instanceof ParamError || e instanceof RegistryError || e instanceof EnvDefinitionError;
+  return (
+    e instanceof UsageError ||
+    e instanceof LeagueConfigError ||
+    e instanceof TournamentConfigError ||
+    e instanceof SwissPairingError ||
+    e instanceof StoreConflictError ||
+    e instanceof ParamError ||
+    e instanceof RegistryError ||
+    e instanceof EnvDefinitionError ||
+    e instanceof CheckpointError ||
+    e instanceof PolicyLayoutError ||
+    e instanceof RunStateError ||
+    e instanceof StoreError ||
+    e instanceof FaultPolicyError ||
+    e instanceof ConfigError ||
+    e instanceof LeagueLockedError
+  );
 }
 
 /** Builds the `arena` command; `exit` receives the exit code. */
@@ -57,7 +82,7 @@ export function buildProgram(exit: (code: number) => void): Command {
     .option('--params <json>', 'env params (JSON or a file)')
     .option('--seed <n>', 'seed of the first episode (episode k uses seed+k)', seedOpt, 0)
     .option('--episodes <n>', 'number of episodes', countOpt('--episodes'), 1)
-    .option('--deadline <ms>', 'per-decision time limit', countOpt('--deadline'))
+    .option('--deadline <ms>', 'per-decision time limit in ms, or "none" (default: none for synchronous answers, 10 minutes for promises)', parseDeadlineOption)
     .option('--faults <policy>', 'fault policy: retry:N and forfeit|default (default forfeit)')
     .option('--watch <viewer>', 'print events as they happen for a viewer: public, omniscient or a seat')
     .option('--json', 'one JSON line per episode, then a summary line')
@@ -240,8 +265,26 @@ export function buildProgram(exit: (code: number) => void): Command {
   return program;
 }
 
-/** Entry point of the `arena` bin. */
-export async function main(argv: string[]): Promise<void> {
+/**
+ * Runs the `arena` command line in this thread; resolves to the exit code. A decision whose
+ * promise never settles, with no deadline to end it, would let the event loop empty and the
+ * process exit silently: it is reported by agent and seat, with exit code 1.
+ */
+export async function runCli(argv: string[]): Promise<number> {
+  let settled = false;
+  const onBeforeExit = () => {
+    if (settled) return;
+    const stuck = unsettledDecisions();
+    if (!stuck.length) return;
+    settled = true;
+    for (const d of stuck) {
+      process.stderr.write(
+        `arena: agent "${d.agent}" (seat ${d.seat}) never answered at step ${d.step} of ${d.env} match ${d.matchId}: its promise never settled and no deadline was set (--deadline none); give a deadline (--deadline MS) to make it a timeout\n`,
+      );
+    }
+    process.exitCode = 1;
+  };
+  process.on('beforeExit', onBeforeExit);
   let code = 0;
   const program = buildProgram((c) => (code = c));
   program.exitOverride();
@@ -251,12 +294,33 @@ export async function main(argv: string[]): Promise<void> {
     if (e instanceof CommanderError) {
       code = e.exitCode;
     } else if (isUserError(e)) {
-      process.stderr.write(`arena: ${e.message}\n`);
+      process.stderr.write(`arena: ${oneLine(e.message)}\n`);
       code = 2;
+    } else if (e instanceof FailureError || e instanceof MatchFailureError) {
+      process.stderr.write(`arena: ${oneLine(e.message)}\n`);
+      code = 1;
     } else {
       process.stderr.write(`arena: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
       code = 1;
     }
   }
-  process.exitCode = code;
+  settled = true;
+  process.off('beforeExit', onBeforeExit);
+  return code;
+}
+
+/**
+ * Entry point of the `arena` bin: the command runs in a worker thread watched by this one
+ * (src/cli/supervisor.ts), so that Ctrl-C always works and user code that never returns is
+ * stopped with a message naming it. `ARENA_WORKER=0` runs it in this thread instead (no watchdog;
+ * for debuggers and profilers).
+ */
+export async function main(argv: string[]): Promise<void> {
+  if (process.env.ARENA_WORKER === '0') {
+    process.exitCode = await runCli(argv);
+    return;
+  }
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { superviseInWorker } = require('./supervisor') as typeof import('./supervisor');
+  process.exitCode = await superviseInWorker(argv, join(__dirname, 'worker-entry.js'));
 }

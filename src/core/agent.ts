@@ -1,6 +1,6 @@
 import type { ActionCheck, Env } from './env';
 import type { JsonObject } from './json';
-import type { Params } from './params';
+import type { ParamSchema, Params } from './params';
 import type { Rng } from './rng';
 import type { CodeRunner } from './sandbox';
 
@@ -92,5 +92,11 @@ export interface AgentFactory {
   roles?: readonly string[];
   /** False for evaluation-only agents (e.g. omniscient oracles) that rated play must refuse. */
   rated?: boolean;
+  /**
+   * The options it accepts (`name:{"option": value}`), declared like env params. When given, the
+   * registry refuses unknown or ill-typed options with an error naming the option (`{}`: none);
+   * when absent, options are passed through unchecked (the factory checks them).
+   */
+  options?: ParamSchema;
   create(options: AgentOptions): Agent;
 }

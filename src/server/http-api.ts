@@ -34,8 +34,11 @@ const RecentQuery = z.object({
 });
 const LiveQuery = z.object({ env: z.string().max(128).optional() });
 const EventsQuery = z.object({ view: ViewSchema.default('public') });
-const BoardQuery = z.object({ role: z.string().max(128).optional(), system: z.string().max(32).optional() });
-const HistoryQuery = z.object({ system: z.string().max(32).default('elo'), limit: z.coerce.number().int().min(1).max(100_000).default(20_000) });
+/** Rating systems of the leaderboard (Bradley–Terry with intervals, or the online ratings) and of the stored rating history. */
+const BOARD_SYSTEMS = ['bt', 'elo', 'openskill'] as const;
+const HISTORY_SYSTEMS = ['elo', 'openskill'] as const;
+const BoardQuery = z.object({ role: z.string().max(128).optional(), system: z.enum(BOARD_SYSTEMS).optional() });
+const HistoryQuery = z.object({ system: z.enum(HISTORY_SYSTEMS).default('elo'), limit: z.coerce.number().int().min(1).max(100_000).default(20_000) });
 const TournamentQuery = z.object({ recent: z.coerce.number().int().min(0).max(500).default(20) });
 const ID = /^[A-Za-z0-9_.:-]{1,128}$/;
 
@@ -64,7 +67,7 @@ function send(res: ServerResponse, status: number, body: unknown): void {
 export function createApi(deps: ApiDeps): (req: IncomingMessage, res: ServerResponse) => Promise<boolean> {
   const { live, store } = deps;
   const routes: [RegExp, (m: RegExpExecArray, q: URLSearchParams) => unknown][] = [
-    [/^\/api\/health$/, () => ({ ok: true, live: live.live().length, store: !!store })],
+    [/^\/api\/health$/, () => health(live, store)],
     [
       /^\/api\/matches\/live$/,
       (_m, q) => {
@@ -131,7 +134,7 @@ export function createApi(deps: ApiDeps): (req: IncomingMessage, res: ServerResp
     [
       /^\/api\/leagues\/([^/]+)\/leaderboard$/,
       async (m, q) => {
-        const league = checkId(m[1]);
+        const league = knownLeague(m[1], store);
         const query = parse(BoardQuery, q, 'leaderboard');
         if (!deps.leaderboard) return { league, rows: [] };
         return { league, rows: await deps.leaderboard(league, query) };
@@ -140,7 +143,7 @@ export function createApi(deps: ApiDeps): (req: IncomingMessage, res: ServerResp
     [
       /^\/api\/leagues\/([^/]+)\/ratings$/,
       (m, q) => {
-        const league = checkId(m[1]);
+        const league = knownLeague(m[1], store);
         const { system, limit } = parse(HistoryQuery, q, 'ratings');
         const points = store?.ratingHistory(league, system) ?? [];
         return { league, system, points: points.slice(-limit) };
@@ -157,7 +160,13 @@ export function createApi(deps: ApiDeps): (req: IncomingMessage, res: ServerResp
         return { tournament: t.report, recent: t.recent };
       },
     ],
-    [/^\/api\/leagues\/([^/]+)\/training$/, (m) => ({ league: checkId(m[1]), iterations: store?.trainingMetrics(checkId(m[1])) ?? [] })],
+    [
+      /^\/api\/leagues\/([^/]+)\/training$/,
+      (m) => {
+        const league = knownLeague(m[1], store);
+        return { league, iterations: store?.trainingMetrics(league) ?? [] };
+      },
+    ],
   ];
 
   return async (req, res) => {
@@ -171,7 +180,8 @@ export function createApi(deps: ApiDeps): (req: IncomingMessage, res: ServerResp
       const m = re.exec(url.pathname);
       if (!m) continue;
       try {
-        send(res, 200, await handler(m, url.searchParams));
+        const body = await handler(m, url.searchParams);
+        send(res, body instanceof Status ? body.status : 200, body instanceof Status ? body.body : body);
       } catch (e) {
         if (e instanceof HttpError) send(res, e.status, { error: e.message });
         else send(res, 500, { error: `server error: ${e instanceof Error ? e.message : String(e)}` });
@@ -181,6 +191,32 @@ export function createApi(deps: ApiDeps): (req: IncomingMessage, res: ServerResp
     send(res, 404, { error: `no such endpoint: ${url.pathname}` });
     return true;
   };
+}
+
+/** A response with a status other than 200. */
+class Status {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+  ) {}
+}
+
+/** `/api/health`: 200 with the database's state when it answers, 503 when it does not. */
+function health(live: LiveMatches, store: Store | undefined): unknown {
+  const base = { live: live.live().length };
+  if (!store) return { ok: true, ...base, store: null };
+  try {
+    return { ok: true, ...base, store: { ok: true, ...store.health() } };
+  } catch (e) {
+    return new Status(503, { ok: false, ...base, store: { ok: false, file: store.db.name, error: e instanceof Error ? e.message : String(e) } });
+  }
+}
+
+/** A league id that exists in the store (404 otherwise). */
+function knownLeague(raw: string, store: Store | undefined): string {
+  const id = checkId(raw);
+  if (!store || !store.hasLeague(id)) throw new HttpError(404, `no league "${id}"`);
+  return id;
 }
 
 function checkId(raw: string): string {

@@ -107,7 +107,9 @@ export class SpectatorHub implements LiveMatchListener {
   }
 
   onLeagueEvent(event: LeagueEvent): void {
-    this.o.io.to(`league:${event.matchId}`).emit('league', { league: event.matchId, event });
+    const league = event.league;
+    if (league === undefined) return; // a standalone training run: no league room
+    this.o.io.to(`league:${league}`).emit('league', { league, event });
   }
 
   private connect(socket: Socket): void {

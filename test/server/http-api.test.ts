@@ -58,6 +58,41 @@ describe('JSON API and static files', () => {
     expect((await get('/api/leagues/L1/training')).body.iterations).toEqual([expect.objectContaining({ iteration: 0, role: 'player', metrics: { meanReturn: 0.25, winRate: 0.5 } })]);
   });
 
+  test('unknown rating system: 400; a league that does not exist: 404 (issue 15 item 9)', async () => {
+    const sys = await get('/api/leagues/L1/ratings?system=glicko');
+    expect(sys.status).toBe(400);
+    expect(sys.body.error).toMatch(/^ratings: system: .*"elo".*"openskill"/);
+    expect((await get('/api/leagues/L1/leaderboard?system=glicko')).status).toBe(400);
+    expect((await get('/api/leagues/L1/leaderboard?system=openskill')).status).toBe(200);
+    for (const path of ['leaderboard', 'ratings', 'training']) {
+      const r = await get(`/api/leagues/nope/${path}`);
+      expect(r).toEqual({ status: 404, body: { error: 'no league "nope"' } });
+    }
+  });
+
+  test('/api/health reports the database state; 503 when it cannot answer', async () => {
+    expect(await get('/api/health')).toEqual({
+      status: 200,
+      body: { ok: true, live: 0, store: { ok: true, file: join(dir, 'a.db'), schemaVersion: 1, readonly: false, leagues: 1, matches: 1 } },
+    });
+    const other = new Store(join(dir, 'closed.db'));
+    const broken = await startServer({ bus: new EventBus(), store: other, port: 0 });
+    try {
+      other.close();
+      const res = await fetch(broken.url + 'api/health');
+      expect(res.status).toBe(503);
+      expect(await res.json()).toEqual({ ok: false, live: 0, store: { ok: false, file: join(dir, 'closed.db'), error: expect.stringMatching(/database connection is not open/) } });
+    } finally {
+      await broken.close();
+    }
+    const none = await startServer({ bus: new EventBus(), port: 0 });
+    try {
+      expect(await (await fetch(none.url + 'api/health')).json()).toEqual({ ok: true, live: 0, store: null });
+    } finally {
+      await none.close();
+    }
+  });
+
   test('POST is refused; static files served; traversal refused; chart.js and socket.io client served', async () => {
     expect((await fetch(server.url + 'api/health', { method: 'POST' })).status).toBe(405);
     const page = await fetch(server.url);

@@ -151,8 +151,9 @@ export function showLeaderboard(app, params) {
 
   const socket = getSocket();
   let pendingRefresh = null;
-  const onLeague = () => {
-    if (pendingRefresh) return;
+  const onLeague = (m) => {
+    // events of the league on show (rating.updated, snapshot.added, a learner's training.iteration)
+    if (!m || m.league !== subscribed || pendingRefresh) return;
     pendingRefresh = setTimeout(() => { pendingRefresh = null; load(); }, 1000);
   };
   socket.on('league', onLeague);

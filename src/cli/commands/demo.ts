@@ -8,6 +8,7 @@ import { leagueLeaderboardProvider } from '../../server/league-leaderboard';
 import { parseLeagueConfig, type LeagueConfig } from '../../../league/config';
 import { runLeague } from '../../../league/league-run';
 import { stopOnSignals } from '../stop-signal';
+import { listenError } from '../options';
 
 /** The demo's league configs, in examples/leagues/ (one per env). */
 export const DEMO_LEAGUES = ['countdown', 'deal-or-no-deal', 'werewolf'] as const;
@@ -42,7 +43,13 @@ export function demoConfigs(root: string, args: Pick<DemoArgs, 'pace' | 'learner
 export async function demoCommand(registry: Registry, root: string, args: DemoArgs): Promise<number> {
   const store = new Store(args.db);
   const bus = new EventBus();
-  const server = await startServer({ bus, store, port: args.port, host: args.host, leaderboard: leagueLeaderboardProvider(store, { resamples: 200 }) });
+  let server;
+  try {
+    server = await startServer({ bus, store, port: args.port, host: args.host, leaderboard: leagueLeaderboardProvider(store, { resamples: 200 }) });
+  } catch (e) {
+    store.close();
+    throw listenError(e, args.port);
+  }
   process.stdout.write(`selfplay-arena demo: watch live at ${server.url}\n`);
   process.stdout.write(`  leagues ${DEMO_LEAGUES.map((l) => `demo-${l}`).join(', ')} on ${args.db}; Ctrl-C to stop (rerun to resume)\n`);
   const stop = stopOnSignals('stopping after the current matches');

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { EventBus } from '../../bus/event-bus';
 import type { Registry } from '../../core/registry';
 import { Store } from '../../store/store';
@@ -8,7 +8,7 @@ import { runLeague } from '../../../league/league-run';
 import { leagueUsage } from '../../../league/agent-usage';
 import { formatUsage, snapshotOf, usageJson } from '../../match/usage';
 import type { AgentReport } from '../../core/agent';
-import { parseJsonOption, UsageError } from '../options';
+import { oneLine, parseJsonOption, UsageError, writeOutput } from '../options';
 import { createProgress } from '../progress';
 import { stopOnSignals } from '../stop-signal';
 import { nameSeatSpec, needsPlayServer, startPlayServer } from '../play-server';
@@ -24,7 +24,13 @@ function loadConfig(file: string): LeagueConfig {
   } catch (e) {
     throw new UsageError(`--config: cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
   }
-  return parseLeagueConfig(parseJsonOption('--config', text));
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    throw new UsageError(`--config: ${file} is not valid JSON (${oneLine((e as Error).message, 160)})`);
+  }
+  return parseLeagueConfig(raw);
 }
 
 /** The league named by --league, or the only/most recent one in the database. */
@@ -68,7 +74,6 @@ export async function leagueRunCommand(registry: Registry, args: LeagueRunArgs):
   }
   const stop = stopOnSignals('stopping after the current match');
   const done0 = store.matchCount(config.name);
-  if (done0 > 0) process.stderr.write(`resuming league "${config.name}" at match ${done0}/${config.budget.matches}\n`);
   const progress = createProgress(`league ${config.name}`, config.budget.matches - done0, { quiet: args.quiet, everyMs: 5000 });
   try {
     const r = await runLeague({
@@ -108,7 +113,7 @@ function formatTable(rows: LeaderboardRow[]): string {
 
 /** `arena league table`: ratings with intervals; tied ranks (overlapping intervals) are marked "=". */
 export function leagueTableCommand(args: { db: string; league?: string; json?: boolean; resamples?: number }): number {
-  const store = new Store(args.db);
+  const store = new Store(args.db, { readonly: true });
   try {
     const league = pickLeague(store, args.league);
     const rows = leaderboard(store, league, { resamples: args.resamples });
@@ -123,7 +128,7 @@ export function leagueTableCommand(args: { db: string; league?: string; json?: b
 
 /** `arena league matches`: the newest matches with players, returns and outcome codes. */
 export function leagueMatchesCommand(args: { db: string; league?: string; limit: number; json?: boolean }): number {
-  const store = new Store(args.db);
+  const store = new Store(args.db, { readonly: true });
   try {
     const league = pickLeague(store, args.league);
     const matches = store.matches(league, { limit: args.limit, newestFirst: true });
@@ -143,7 +148,7 @@ export function leagueMatchesCommand(args: { db: string; league?: string; limit:
 
 /** `arena league export`: every match and its events as JSONL ({"match": ...} then {"event": ...} lines). */
 export function leagueExportCommand(args: { db: string; league?: string; out?: string }): number {
-  const store = new Store(args.db);
+  const store = new Store(args.db, { readonly: true });
   try {
     const league = pickLeague(store, args.league);
     const lines: string[] = [];
@@ -152,8 +157,7 @@ export function leagueExportCommand(args: { db: string; league?: string; out?: s
       for (const e of store.events(m.id)) lines.push(JSON.stringify({ event: e }));
     }
     const text = lines.join('\n') + (lines.length ? '\n' : '');
-    if (args.out) writeFileSync(args.out, text);
-    else process.stdout.write(text);
+    writeOutput(args.out, text);
   } finally {
     store.close();
   }
