@@ -1,14 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
-import { projectEvents } from '../core/view-stream';
 import type { Store } from '../store/store';
 import type { LeaderboardProvider } from './leaderboard';
 import type { LiveMatches } from './live-matches';
 import type { TournamentSource } from './tournament-source';
 import { findMatch, storedSummary } from './match-source';
-import { ViewSchema, describeZodError, viewKey, viewerOf, type MatchSummary } from './protocol';
+import { ViewSchema, describeZodError, viewerOf, type MatchSummary } from './protocol';
 import type { EnvResolver } from './state-tracker';
-import { authorizeView, type ViewPolicy } from './view-policy';
+import { authorizeView, viewOptions, type ViewPolicy } from './view-policy';
+import { viewSnapshot } from './view-snapshot';
 
 export interface ApiDeps {
   live: LiveMatches;
@@ -94,7 +94,7 @@ export function createApi(deps: ApiDeps): (req: IncomingMessage, res: ServerResp
       (m) => {
         const src = findMatch(checkId(m[1]), live, store, deps.resolveEnv);
         if (!src) throw new HttpError(404, `no match "${m[1]}"`);
-        return { match: src.summary };
+        return { match: src.summary, views: viewOptions({ live: src.live, seats: src.seats }, deps.policy) };
       },
     ],
     [
@@ -106,17 +106,8 @@ export function createApi(deps: ApiDeps): (req: IncomingMessage, res: ServerResp
         const viewer = viewerOf(view);
         const decision = authorizeView(viewer, { live: src.live, seats: src.seats }, deps.policy);
         if (!decision.ok) throw new HttpError(decision.code === 'forbidden' ? 403 : 400, decision.message);
-        const all = src.events;
-        const events = projectEvents(all, viewer, src.teamOf);
-        return {
-          matchId: src.summary.id,
-          view: viewKey(viewer),
-          live: src.live,
-          upTo: events.length - 1,
-          events,
-          observations: src.tracker?.history(viewer, all, src.teamOf) ?? [],
-          match: src.summary,
-        };
+        const { ok: _ok, ...snapshot } = viewSnapshot(src, viewer, deps.policy);
+        return snapshot;
       },
     ],
     [
