@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
+import { leagueOverview } from '../../league/league-overview';
 import type { Store } from '../store/store';
 import type { LeaderboardProvider } from './leaderboard';
 import type { LiveMatches } from './live-matches';
@@ -59,6 +60,7 @@ function send(res: ServerResponse, status: number, body: unknown): void {
  * - `/api/health`
  * - `/api/matches/live?env=` · `/api/matches/recent?limit=&env=` · `/api/matches/:id` · `/api/matches/:id/events?view=`
  * - `/api/leagues` · `/api/leagues/:id/leaderboard?role=&system=` · `/api/leagues/:id/ratings?system=` · `/api/leagues/:id/training`
+ *   · `/api/leagues/:id/overview` (per learner: snapshots, training progress, Elo against the baselines, best recent games)
  * - `/api/tournaments` · `/api/tournaments/:id?recent=` (crosstable, standings, rounds, SPRT state, newest games)
  */
 export function createApi(deps: ApiDeps): (req: IncomingMessage, res: ServerResponse) => Promise<boolean> {
@@ -149,6 +151,15 @@ export function createApi(deps: ApiDeps): (req: IncomingMessage, res: ServerResp
       },
     ],
     [/^\/api\/leagues\/([^/]+)\/training$/, (m) => ({ league: checkId(m[1]), iterations: store?.trainingMetrics(checkId(m[1])) ?? [] })],
+    [
+      /^\/api\/leagues\/([^/]+)\/overview$/,
+      (m) => {
+        const id = checkId(m[1]);
+        const overview = store ? leagueOverview(store, id) : null;
+        if (!overview) throw new HttpError(404, `no league "${id}"`);
+        return { overview };
+      },
+    ],
   ];
 
   return async (req, res) => {
