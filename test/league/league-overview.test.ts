@@ -70,7 +70,7 @@ describe('league overview', () => {
     expect(series[0].points).toHaveLength(12);
     // best: the highest returns of the learner (1) among its 11 games, newest first; m11 is not its game
     expect(l.best.map((g) => g.id)).toEqual(['m10', 'm9', 'm8', 'm6', 'm5']);
-    expect(l.best[0]).toMatchObject({ return: 1, outcome: 'x', opponents: [{ player: 'random', seats: 1 }] });
+    expect(l.best[0]).toMatchObject({ return: 1, outcome: 'x', opponents: [{ player: 'greedy', seats: 1 }] });
   });
 
   test('an unknown league is null; series are thinned to the cap, first and last kept', () => {
