@@ -1,6 +1,19 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { leagueOverview } from '../../league/league-overview';
+import type {
+  HealthResponse,
+  LeaderboardResponse,
+  LeaguesResponse,
+  MatchEventsResponse,
+  MatchListResponse,
+  MatchResponse,
+  OverviewResponse,
+  RatingsResponse,
+  TournamentResponse,
+  TournamentsResponse,
+  TrainingResponse,
+} from './api-types';
 import type { Store } from '../store/store';
 import type { LeaderboardProvider } from './leaderboard';
 import type { LiveMatches } from './live-matches';
@@ -53,7 +66,7 @@ function send(res: ServerResponse, status: number, body: unknown): void {
 }
 
 /**
- * The page's JSON API (GET only). Returns a handler that answers `/api/...` requests and
+ * The page's JSON API (GET only); every answer's type is in api-types.ts (the page reads the same types). Returns a handler that answers `/api/...` requests and
  * returns false for any other path. Matches come from memory (live, recently ended) and the
  * store; a match's events pass through the same view filter and view policy as the sockets.
  *
@@ -66,17 +79,17 @@ function send(res: ServerResponse, status: number, body: unknown): void {
 export function createApi(deps: ApiDeps): (req: IncomingMessage, res: ServerResponse) => Promise<boolean> {
   const { live, store } = deps;
   const routes: [RegExp, (m: RegExpExecArray, q: URLSearchParams) => unknown][] = [
-    [/^\/api\/health$/, () => ({ ok: true, live: live.live().length, store: !!store })],
+    [/^\/api\/health$/, (): HealthResponse => ({ ok: true, live: live.live().length, store: !!store })],
     [
       /^\/api\/matches\/live$/,
-      (_m, q) => {
+      (_m, q): MatchListResponse => {
         const { env } = parse(LiveQuery, q, 'live');
         return { matches: live.live().filter((m) => !env || m.env === env).map((m) => live.summary(m)) };
       },
     ],
     [
       /^\/api\/matches\/recent$/,
-      (_m, q) => {
+      (_m, q): MatchListResponse => {
         const { limit, env } = parse(RecentQuery, q, 'recent');
         const seen = new Set<string>();
         const out: MatchSummary[] = [];
@@ -93,7 +106,7 @@ export function createApi(deps: ApiDeps): (req: IncomingMessage, res: ServerResp
     ],
     [
       /^\/api\/matches\/([^/]+)$/,
-      (m) => {
+      (m): MatchResponse => {
         const src = findMatch(checkId(m[1]), live, store, deps.resolveEnv);
         if (!src) throw new HttpError(404, `no match "${m[1]}"`);
         return { match: src.summary, views: viewOptions({ live: src.live, seats: src.seats }, deps.policy) };
@@ -101,7 +114,7 @@ export function createApi(deps: ApiDeps): (req: IncomingMessage, res: ServerResp
     ],
     [
       /^\/api\/matches\/([^/]+)\/events$/,
-      (m, q) => {
+      (m, q): MatchEventsResponse => {
         const { view } = parse(EventsQuery, q, 'events');
         const src = findMatch(checkId(m[1]), live, store, deps.resolveEnv);
         if (!src) throw new HttpError(404, `no match "${m[1]}"`);
@@ -114,7 +127,7 @@ export function createApi(deps: ApiDeps): (req: IncomingMessage, res: ServerResp
     ],
     [
       /^\/api\/leagues$/,
-      () => ({
+      (): LeaguesResponse => ({
         leagues: (store?.leagues() ?? []).map((l) => {
           const c = l.config && typeof l.config === 'object' && !Array.isArray(l.config) ? l.config : {};
           return { id: l.id, env: typeof c.env === 'string' ? c.env : null, createdAt: l.createdAt, matches: store!.matchCount(l.id) };
@@ -123,7 +136,7 @@ export function createApi(deps: ApiDeps): (req: IncomingMessage, res: ServerResp
     ],
     [
       /^\/api\/leagues\/([^/]+)\/leaderboard$/,
-      async (m, q) => {
+      async (m, q): Promise<LeaderboardResponse> => {
         const league = checkId(m[1]);
         const query = parse(BoardQuery, q, 'leaderboard');
         if (!deps.leaderboard) return { league, rows: [] };
@@ -132,17 +145,17 @@ export function createApi(deps: ApiDeps): (req: IncomingMessage, res: ServerResp
     ],
     [
       /^\/api\/leagues\/([^/]+)\/ratings$/,
-      (m, q) => {
+      (m, q): RatingsResponse => {
         const league = checkId(m[1]);
         const { system, limit } = parse(HistoryQuery, q, 'ratings');
         const points = store?.ratingHistory(league, system) ?? [];
         return { league, system, points: points.slice(-limit) };
       },
     ],
-    [/^\/api\/tournaments$/, () => ({ tournaments: deps.tournaments?.list() ?? [] })],
+    [/^\/api\/tournaments$/, (): TournamentsResponse => ({ tournaments: deps.tournaments?.list() ?? [] })],
     [
       /^\/api\/tournaments\/([^/]+)$/,
-      (m, q) => {
+      (m, q): TournamentResponse => {
         const id = checkId(m[1]);
         const { recent } = parse(TournamentQuery, q, 'tournament');
         const t = deps.tournaments?.get(id, { recent });
@@ -150,10 +163,10 @@ export function createApi(deps: ApiDeps): (req: IncomingMessage, res: ServerResp
         return { tournament: t.report, recent: t.recent };
       },
     ],
-    [/^\/api\/leagues\/([^/]+)\/training$/, (m) => ({ league: checkId(m[1]), iterations: store?.trainingMetrics(checkId(m[1])) ?? [] })],
+    [/^\/api\/leagues\/([^/]+)\/training$/, (m): TrainingResponse => ({ league: checkId(m[1]), iterations: store?.trainingMetrics(checkId(m[1])) ?? [] })],
     [
       /^\/api\/leagues\/([^/]+)\/overview$/,
-      (m) => {
+      (m): OverviewResponse => {
         const id = checkId(m[1]);
         const overview = store ? leagueOverview(store, id) : null;
         if (!overview) throw new HttpError(404, `no league "${id}"`);
