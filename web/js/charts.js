@@ -22,7 +22,7 @@ export const colour = (i) => PALETTE[i % PALETTE.length];
 
 /**
  * A line chart in `canvas` that can be refreshed in place. Points are drawn when a series is
- * short (a lone point is still seen); x ticks are whole numbers when `integerX`.
+ * short (a lone point is still seen); ticks are whole numbers on `integerX` / `integerY` axes.
  * Returns { update(series), destroy() }; without chart.js it draws nothing and says so.
  * @param {HTMLCanvasElement} canvas
  * @param {ChartOptions} options
@@ -67,7 +67,8 @@ export function lineChart(canvas, options) {
         backgroundColor: colour(i),
         borderDash: s.dashed ? [6, 4] : [],
         borderWidth: s.bold ? 3 : 2,
-        pointRadius: s.points.length <= 30 ? 3 : 0,
+        // a lone point must be seen; short series show their points; long ones are lines
+        pointRadius: s.points.length <= 1 ? 4 : s.points.length <= 12 ? 3 : 0,
         pointHitRadius: 6,
       }));
       chart.update('none');

@@ -19,7 +19,7 @@ import { trainingPanels } from './training-charts.js';
 /** @typedef {import('./types.js').RatingsResponse} RatingsResponse */
 /** @typedef {import('./types.js').TrainingResponse} TrainingResponse */
 
-/** @typedef {{ name: string, table: string, note: string, history: string, historyName: string }} RatingSystem */
+/** @typedef {{ name: string, table: string, note: string, history: string, historyName: string, historyAxis: string }} RatingSystem */
 /** @type {Record<string, RatingSystem>} */
 export const SYSTEMS = {
   bt: {
@@ -27,7 +27,8 @@ export const SYSTEMS = {
     table: 'rating',
     note: 'Bradley–Terry: one fit of every stored result (Elo-like points, league mean 1500). The bar is the 95% bootstrap interval; the rank range is where the player ranks in 95% of the bootstrap refits (a single number: the order is sure). Equal ratings share a rank.',
     history: 'elo',
-    historyName: 'online Elo (Bradley–Terry is refitted, it has no history)',
+    historyName: 'online Elo (the table’s Bradley–Terry is one fit of all results, so it has no history)',
+    historyAxis: 'online Elo',
   },
   elo: {
     name: 'Elo',
@@ -35,13 +36,15 @@ export const SYSTEMS = {
     note: 'Online Elo: updated after every match, starting at 1500. It has no interval; use Bradley–Terry to see how sure the order is. Equal ratings share a rank.',
     history: 'elo',
     historyName: 'online Elo',
+    historyAxis: 'online Elo',
   },
   openskill: {
     name: 'OpenSkill',
     table: 'skill μ',
     note: 'OpenSkill (Weng–Lin, Plackett–Luce): μ is the skill estimate and σ its uncertainty; a new player starts at μ = 25, σ ≈ 8.33. The bar is μ ± 1.96σ (95%). The league’s matchmaking and the chart use the conservative μ − 3σ, which starts at 0 (25 − 3 × 8.33) and is negative while a player is uncertain or below 25. Equal ratings share a rank.',
     history: 'openskill',
-    historyName: 'OpenSkill μ − 3σ',
+    historyName: 'OpenSkill μ − 3σ (the conservative rating matchmaking uses)',
+    historyAxis: 'μ − 3σ',
   },
 };
 
@@ -87,7 +90,7 @@ export function showLeaderboard(app, params) {
       h('div', { class: 'charts' }, h('section', { class: 'panel chart wide' }, ratingTitle, h('div', { class: 'chart-box' }, ratingCanvas))),
       training.el,
     ));
-  const ratingChart = lineChart(ratingCanvas, { xLabel: 'league match', yLabel: system.historyName, integerX: true });
+  const ratingChart = lineChart(ratingCanvas, { xLabel: 'league match', yLabel: system.historyAxis, integerX: true });
 
   async function load() {
     /** @type {LeagueListing[]} */
@@ -161,7 +164,7 @@ export function showLeaderboard(app, params) {
   }
 
   async function loadRatings() {
-    ratingTitle.textContent = `Rating over time: ${system.historyName}, after each league match`;
+    ratingTitle.textContent = `Rating over time, after each league match: ${system.historyName}`;
     /** @type {RatingsResponse['points']} */
     let points;
     try {

@@ -141,7 +141,7 @@ export function showLeague(app, params) {
         : h('p', { class: 'muted' }, 'None yet: a snapshot joins the league every few training iterations.'),
       h('h3', {}, 'Best recent games'),
       l.best.length
-        ? h('table', { class: 'best-games matches' }, h('tbody', {}, l.best.map((g) => h('tr', { key: g.id, class: 'match-row', dataset: { matchId: g.id } },
+        ? h('table', { class: 'best-games' }, h('tbody', {}, l.best.map((g) => h('tr', { key: g.id, class: 'match-row', dataset: { matchId: g.id } },
             h('td', { class: 'num' }, `#${g.idx}`),
             h('td', { class: 'num' }, `return ${num(g.return, 3)}`),
             h('td', {}, g.outcome),

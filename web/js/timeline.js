@@ -47,9 +47,10 @@ export class Timeline {
    * @param {readonly ViewEvent[]} events
    * @param {number} cursor
    * @param {number | null} selected the selected event's seq
-   * @param {boolean} follow scroll to the newest row
+   * @param {boolean} follow scroll to the newest row whenever rows change (live)
    */
   sync(events, cursor, selected, follow) {
+    const before = `${this.start}:${this.end}`;
     if (selected !== this.selected) {
       for (const li of this.el.querySelectorAll('li.selected')) li.classList.remove('selected');
       if (selected !== null) this.el.querySelector(`li[data-seq="${selected}"]`)?.classList.add('selected');
@@ -71,6 +72,7 @@ export class Timeline {
     }
     while (this.start > start) this.el.prepend(this.row(events[--this.start]));
     while (this.end < end) this.el.append(this.row(events[this.end++]));
-    if (follow) this.el.scrollTop = this.el.scrollHeight;
+    // live, or a replay shown up to its last event: the newest row in sight
+    if ((follow || end === events.length) && before !== `${this.start}:${this.end}`) this.el.scrollTop = this.el.scrollHeight;
   }
 }

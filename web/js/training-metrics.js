@@ -39,6 +39,15 @@ export function opponentWords(spec) {
   return spec;
 }
 
+/**
+ * Members of the trainer's record: read by name above or left out (timings, settings); anything
+ * else is classed by its name. Typed against IterationMetrics: a member added there fails the
+ * page's type check until it is placed here.
+ * @type {Record<keyof IterationMetrics, true>}
+ */
+const MEMBERS = { run: true, env: true, backend: true, iteration: true, lr: true, episodes: true, samples: true, seconds: true, rolloutSeconds: true, updateSeconds: true, episodesPerSec: true, samplesPerSec: true, updateSamplesPerSec: true, outcomes: true, envStats: true, learners: true, eval: true };
+const KNOWN = new Set(Object.keys(MEMBERS));
+
 /** @param {JsonValue | undefined} v @returns {v is { [key: string]: JsonValue }} */
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 /** @param {JsonValue | undefined} v @returns {v is number} */
@@ -80,20 +89,18 @@ export function metricsOf(metrics) {
   add('episodes', 'episodes played', 'count', m.episodes);
   for (const [o, v] of Object.entries(isObject(m.outcomes) ? m.outcomes : {})) add(`outcome.${o}`, `episodes ending “${o}”`, 'count', v);
   for (const [k, v] of Object.entries(isObject(m.envStats) ? m.envStats : {})) if (/rate$/i.test(k)) add(`env.${k}`, words(k), 'rate', v);
-  if (!out.length) {
-    // a flat or custom record: its numeric leaves, classed by name
-    /** @param {JsonValue} v @param {string[]} path */
-    const walk = (v, path) => {
-      if (isObject(v)) for (const [k, x] of Object.entries(v)) walk(x, [...path, k]);
-      else if (isNumber(v) && path.length) {
-        const last = path[path.length - 1];
-        const kind = /rate$/i.test(last) ? 'rate' : /return/i.test(last) ? 'return' : /^(games|episodes|count|samples)$/i.test(last) ? 'count' : null;
-        const where = path.slice(0, -1).map((p) => (p === 'eval' ? 'evaluation' : opponentWords(p))).join(' · ');
-        if (kind) add(path.join('.'), `${where ? `${where}: ` : ''}${words(last)}`, kind, v);
-      }
-    };
-    walk(m, []);
-  }
+  // any other member (a flat or custom record): its numeric leaves, classed by name
+  /** @param {JsonValue} v @param {string[]} path */
+  const walk = (v, path) => {
+    if (isObject(v)) for (const [k, x] of Object.entries(v)) walk(x, [...path, k]);
+    else if (isNumber(v) && path.length) {
+      const last = path[path.length - 1];
+      const kind = /rate$/i.test(last) ? 'rate' : /return/i.test(last) ? 'return' : /^(games|count)$/i.test(last) ? 'count' : null;
+      const where = path.slice(0, -1).map(opponentWords).join(' · ');
+      if (kind) add(path.join('.'), `${where ? `${where}: ` : ''}${words(last)}`, kind, v);
+    }
+  };
+  for (const [k, v] of Object.entries(m)) if (!KNOWN.has(k)) walk(v, [k]);
   return out;
 }
 
