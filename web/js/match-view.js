@@ -262,8 +262,9 @@ export function showMatch(app, matchId, params) {
       console.error(e);
       patch(main, h('p', { class: 'error' }, `renderer ${renderer.name} failed: ${e instanceof Error ? e.message : String(e)}`));
     }
-    timeline.sync(index.events, cursor, state.selected, controls.following);
+    const scroll = timeline.sync(index.events, cursor, state.selected, controls.following);
     drawDetail(cursor);
+    if (scroll) timeline.scrollToEnd();
   }
 
   socket.on('connect', join);

@@ -214,8 +214,9 @@ export function showPlay(app, token) {
       }
     }
     text.textContent = state.text ?? '';
-    timeline.sync(state.index.events, state.index.length, null, true);
+    const scroll = timeline.sync(state.index.events, state.index.length, null, true);
     drawDecision();
+    if (scroll) timeline.scrollToEnd();
   }
 
   const tick = setInterval(() => state.decision?.deadline && schedule(), 1000);

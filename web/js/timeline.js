@@ -48,6 +48,8 @@ export class Timeline {
    * @param {number} cursor
    * @param {number | null} selected the selected event's seq
    * @param {boolean} follow scroll to the newest row whenever rows change (live)
+   * @returns {boolean} whether the newest row should be brought into sight: call `scrollToEnd`
+   *   once the frame's layout is done (the box below the list may change height)
    */
   sync(events, cursor, selected, follow) {
     const before = `${this.start}:${this.end}`;
@@ -73,6 +75,10 @@ export class Timeline {
     while (this.start > start) this.el.prepend(this.row(events[--this.start]));
     while (this.end < end) this.el.append(this.row(events[this.end++]));
     // live, or a replay shown up to its last event: the newest row in sight
-    if ((follow || end === events.length) && before !== `${this.start}:${this.end}`) this.el.scrollTop = this.el.scrollHeight;
+    return (follow || end === events.length) && before !== `${this.start}:${this.end}`;
+  }
+
+  scrollToEnd() {
+    this.el.scrollTop = this.el.scrollHeight;
   }
 }

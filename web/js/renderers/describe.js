@@ -21,7 +21,7 @@ export function describeEvent(e) {
     case 'match.started':
       return e.seatsHidden ? `players (seats secret): ${e.agents.join(', ')}` : e.agents.map((a, i) => `P${i} ${a}`).join(' vs ');
     case 'turn':
-      return e.toAct.length ? `step ${e.step}: ${e.toAct.map((s) => `P${s}`).join(', ')} to act` : `step ${e.step}`;
+      return e.toAct.length ? `step ${e.step}: ${e.toAct.map((s) => (s < 0 ? 'the effect (work outside the env)' : `P${s}`)).join(', ')} to act` : `step ${e.step}`;
     case 'action':
       return `${e.seat < 0 ? "the env's effect" : `P${e.seat}`}: ${short(e.action, 80)}`;
     case 'env':
