@@ -82,12 +82,14 @@ export function showLeaderboard(app, params) {
   const board = h('section', { class: 'panel', id: 'leaderboard' });
   const ratingCanvas = h('canvas', { id: 'rating-chart' });
   const ratingTitle = h('h3', { id: 'rating-chart-title' });
+  const ratingBox = h('div', { class: 'chart-box' }, ratingCanvas);
+  const ratingEmpty = h('p', { class: 'muted', id: 'rating-chart-empty', hidden: true }, 'No rated match yet.');
   const training = trainingPanels();
   mount(app,
     h('div', { class: 'leaderboard-page' },
       h('div', { class: 'filters' }, h('label', {}, 'league ', leagueSelect), h('label', {}, 'role ', roleSelect), h('label', {}, 'rating ', systemSelect), overviewLink),
       board,
-      h('div', { class: 'charts' }, h('section', { class: 'panel chart wide' }, ratingTitle, h('div', { class: 'chart-box' }, ratingCanvas))),
+      h('div', { class: 'charts' }, h('section', { class: 'panel chart wide' }, ratingTitle, ratingBox, ratingEmpty)),
       training.el,
     ));
   const ratingChart = lineChart(ratingCanvas, { xLabel: 'league match', yLabel: system.historyAxis, integerX: true });
@@ -183,6 +185,8 @@ export function showLeaderboard(app, params) {
     }
     const last = (/** @type {{ x: number, y: number }[]} */ pts) => pts[pts.length - 1].y;
     const top = [...series.entries()].sort((a, b) => last(b[1]) - last(a[1])).slice(0, 12);
+    ratingBox.hidden = !top.length;
+    ratingEmpty.hidden = top.length > 0;
     ratingChart.update(top.map(([label, pts]) => ({ label, points: pts })));
   }
 
