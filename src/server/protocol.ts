@@ -6,7 +6,7 @@
  * the reply then goes to the callback instead of being emitted as an event):
  * - `join`   `{ matchId, view? }` -> `snapshot` (the match so far for that view, then live `event`s)
  * - `leave`  `{ matchId, view? }` -> `left`
- * - `subscribe` / `unsubscribe` `{ channel: "lobby" }` or `{ channel: "league", league }`
+ * - `subscribe` / `unsubscribe` `{ channel: "lobby" }` or `{ channel: "league", league }` -> {@link SubscribedMessage}
  *
  * Server -> client:
  * - `snapshot` {@link SnapshotMessage}; `event` {@link EventMessage}; `obs` {@link ObsMessage}; `left` `{ matchId, view }`
@@ -134,6 +134,13 @@ export interface EventMessage {
   matchId: string;
   view: string;
   event: ViewEvent;
+}
+
+/** Reply to `subscribe`: the lobby channel comes with the matches live now. */
+export interface SubscribedMessage {
+  ok: true;
+  channel: 'lobby' | 'league';
+  live?: MatchSummary[];
 }
 
 /** A lobby change: a match started or ended. */

@@ -19,6 +19,7 @@ import {
   type ErrorMessage,
   type EventMessage,
   type ObsMessage,
+  type SubscribedMessage,
 } from './protocol';
 import { TokenBucket, type RateLimit } from './rate-limiter';
 import type { EnvResolver } from './state-tracker';
@@ -218,6 +219,7 @@ export class SpectatorHub implements LiveMatchListener {
     }
     void socket.join(room);
     const live = parsed.data.channel === 'lobby' ? this.o.live.live().map((m) => this.o.live.summary(m)) : undefined;
-    reply('subscribed', { ok: true, channel: parsed.data.channel, ...(live ? { live } : {}) });
+    const msg: SubscribedMessage = { ok: true, channel: parsed.data.channel, ...(live ? { live } : {}) };
+    reply('subscribed', msg);
   }
 }

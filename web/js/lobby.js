@@ -110,7 +110,7 @@ export function showLobby(app, params) {
   socket.on('lobby', onLobby);
   const subscribe = () =>
     request('subscribe', { channel: 'lobby' })
-      .then((/** @type {{ ok: boolean, live?: MatchSummary[] }} */ reply) => {
+      .then((/** @type {import('./types.js').SubscribedMessage | import('./types.js').ErrorMessage} */ reply) => {
         if (reply.ok) for (const m of reply.live ?? []) live.set(m.id, m);
         draw();
       })

@@ -22,6 +22,7 @@
 /** @typedef {import('../../src/server/protocol').EventMessage} EventMessage */
 /** @typedef {import('../../src/server/protocol').ObsMessage} ObsMessage */
 /** @typedef {import('../../src/server/protocol').LobbyMessage} LobbyMessage */
+/** @typedef {import('../../src/server/protocol').SubscribedMessage} SubscribedMessage */
 /** @typedef {import('../../src/server/protocol').LeagueMessage} LeagueMessage */
 /** @typedef {import('../../src/server/protocol').ErrorMessage} ErrorMessage */
 /** @typedef {import('../../src/server/state-tracker').ObservationPoint} ObservationPoint */
