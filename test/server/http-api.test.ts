@@ -56,6 +56,8 @@ describe('JSON API and static files', () => {
     expect((await get('/api/leagues/L1/leaderboard?role=player')).body.rows).toEqual([{ player: 'best-of-L1', role: 'player', rating: 1, lo: 0, hi: 2, rank: 1 }]);
     expect((await get('/api/leagues/L1/ratings?system=elo')).body.points).toEqual([{ system: 'elo', player: 'p', role: 'player', matchIdx: 0, value: 1516, time: 2 }]);
     expect((await get('/api/leagues/L1/training')).body.iterations).toEqual([expect.objectContaining({ iteration: 0, role: 'player', metrics: { meanReturn: 0.25, winRate: 0.5 } })]);
+    expect((await get('/api/leagues/L1/overview')).body.overview).toMatchObject({ league: 'L1', env: 'rock-paper-scissors-v1', matches: 1, learners: [] });
+    expect(await get('/api/leagues/nope/overview')).toEqual({ status: 404, body: { error: 'no league "nope"' } });
   });
 
   test('unknown rating system: 400; a league that does not exist: 404 (issue 15 item 9)', async () => {
