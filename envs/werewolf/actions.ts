@@ -50,11 +50,6 @@ export type WerewolfAction = number | TextAction;
 /** Speech-act names (the `act` field of public speech events). */
 export type SpeechActName = 'claim' | 'accuse' | 'defend' | 'reveal' | 'agree' | 'silent';
 
-/** True for the indices of speech acts (CLAIM..SILENT). */
-export function isSpeechAct(index: number): boolean {
-  return index >= CLAIM && index <= SILENT;
-}
-
 /**
  * The index and text of a raw action, or a reason it is malformed. Accepts an integer index or
  * `{act, text?}` with no other keys; checks shape only (legality is `legal.ts`'s job).

@@ -410,10 +410,3 @@ export function popcount(mask: number): number {
   for (let m = mask; m; m &= m - 1) c++;
   return c;
 }
-
-/** Bitmask of living seats. */
-export function aliveMask(alive: readonly number[]): number {
-  let m = 0;
-  for (let i = 0; i < alive.length; i++) if (alive[i]) m |= 1 << i;
-  return m;
-}

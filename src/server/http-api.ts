@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { projectEvents } from '../core/view-stream';
+import type { BusMetrics } from '../bus/metrics';
 import type { Store } from '../store/store';
 import type { LeaderboardProvider } from './leaderboard';
 import type { LiveMatches } from './live-matches';
@@ -15,6 +16,8 @@ export interface ApiDeps {
   leaderboard?: LeaderboardProvider;
   policy: ViewPolicy;
   resolveEnv?: EnvResolver;
+  /** Counters over the bus since the server started (reported by /api/health). */
+  metrics?: BusMetrics;
 }
 
 class HttpError extends Error {
@@ -63,7 +66,7 @@ function send(res: ServerResponse, status: number, body: unknown): void {
 export function createApi(deps: ApiDeps): (req: IncomingMessage, res: ServerResponse) => Promise<boolean> {
   const { live, store } = deps;
   const routes: [RegExp, (m: RegExpExecArray, q: URLSearchParams) => unknown][] = [
-    [/^\/api\/health$/, () => health(live, store)],
+    [/^\/api\/health$/, () => health(live, store, deps.metrics)],
     [
       /^\/api\/matches\/live$/,
       (_m, q) => {
@@ -187,8 +190,8 @@ class Status {
 }
 
 /** `/api/health`: 200 with the database's state when it answers, 503 when it does not. */
-function health(live: LiveMatches, store: Store | undefined): unknown {
-  const base = { live: live.live().length };
+function health(live: LiveMatches, store: Store | undefined, metrics: BusMetrics | undefined): unknown {
+  const base = { live: live.live().length, ...(metrics ? { stream: { ...metrics, outcomes: { ...metrics.outcomes } } } : {}) };
   if (!store) return { ok: true, ...base, store: null };
   try {
     return { ok: true, ...base, store: { ok: true, ...store.health() } };
