@@ -21,11 +21,10 @@ import {
   W_VILLAGERS,
   W_WOLVES,
   WINNER_NAMES,
-  popcount,
-  seatsOf,
   type Draft,
   type WerewolfState,
 } from './state';
+import { popcount, seatsOf } from './seat-masks';
 
 /** Winner code for the living seats (W_NONE while the game goes on). No wolves left always means villagers. */
 export function checkWinner(s: WerewolfState, aliveBits: number): number {

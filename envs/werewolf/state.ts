@@ -10,6 +10,7 @@ import type { EnvEvent, SeatInfo } from '../../src/core/env';
 import type { JsonObject } from '../../src/core/json';
 import { Rng, type RngState } from '../../src/core/rng';
 import { append } from './arrays';
+import { seatsOf } from './seat-masks';
 import type { SpeechActName } from './actions';
 import { MAX_SEATS, type RoleName } from './roles';
 import type { Rules } from './rules';
@@ -390,23 +391,3 @@ export const NIGHT_INIT: NightChoices = copyNight({
   proposal: -1,
   wolfVotes: Array.from({ length: MAX_KILL_STEPS }, () => -1),
 });
-
-const seatLists: number[][] = [];
-
-/** The seats in a bitmask, ascending: a shared, cached array that must never be mutated. */
-export function seatsOf(mask: number): number[] {
-  let list = seatLists[mask];
-  if (!list) {
-    list = [];
-    for (let p = 0; mask >> p; p++) if ((mask >> p) & 1) list.push(p);
-    seatLists[mask] = list;
-  }
-  return list;
-}
-
-/** Number of set bits of a seat mask. */
-export function popcount(mask: number): number {
-  let c = 0;
-  for (let m = mask; m; m &= m - 1) c++;
-  return c;
-}

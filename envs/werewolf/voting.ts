@@ -9,7 +9,8 @@ import { NONE, TARGET } from './actions';
 import { endIfWon, endRound } from './flow';
 import { ROLE_NAMES } from './roles';
 import { filled } from './arrays';
-import { popcount, type Draft } from './state';
+import { popcount } from './seat-masks';
+import type { Draft } from './state';
 import { takeAction } from './take';
 
 /** Applies one vote step. */
