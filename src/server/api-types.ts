@@ -19,6 +19,8 @@ export interface HealthResponse {
   live: number;
   /** The database's state (file, schema version, read-only, counts), or null without one. */
   store: null | { ok: boolean; [key: string]: unknown };
+  /** Counts of the event stream this server watches (matches, events, outcomes). */
+  stream?: unknown;
 }
 /** `/api/matches/live`, `/api/matches/recent` */
 export interface MatchListResponse {

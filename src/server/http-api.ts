@@ -14,6 +14,7 @@ import type {
   TournamentsResponse,
   TrainingResponse,
 } from './api-types';
+import type { BusMetrics } from '../bus/metrics';
 import type { Store } from '../store/store';
 import type { LeaderboardProvider } from './leaderboard';
 import type { LiveMatches } from './live-matches';
@@ -31,6 +32,8 @@ export interface ApiDeps {
   tournaments?: TournamentSource;
   policy: ViewPolicy;
   resolveEnv?: EnvResolver;
+  /** Counters over the bus since the server started (reported by /api/health). */
+  metrics?: BusMetrics;
 }
 
 class HttpError extends Error {
@@ -82,7 +85,7 @@ function send(res: ServerResponse, status: number, body: unknown): void {
 export function createApi(deps: ApiDeps): (req: IncomingMessage, res: ServerResponse) => Promise<boolean> {
   const { live, store } = deps;
   const routes: [RegExp, (m: RegExpExecArray, q: URLSearchParams) => unknown][] = [
-    [/^\/api\/health$/, (): HealthResponse | Status => health(live, store)],
+    [/^\/api\/health$/, (): HealthResponse | Status => health(live, store, deps.metrics)],
     [
       /^\/api\/matches\/live$/,
       (_m, q): MatchListResponse => {
@@ -215,8 +218,8 @@ class Status {
 }
 
 /** `/api/health`: 200 with the database's state when it answers, 503 when it does not. */
-function health(live: LiveMatches, store: Store | undefined): HealthResponse | Status {
-  const base = { live: live.live().length };
+function health(live: LiveMatches, store: Store | undefined, metrics: BusMetrics | undefined): HealthResponse | Status {
+  const base = { live: live.live().length, ...(metrics ? { stream: { ...metrics, outcomes: { ...metrics.outcomes } } } : {}) };
   if (!store) return { ok: true, ...base, store: null };
   try {
     return { ok: true, ...base, store: { ok: true, ...store.health() } };

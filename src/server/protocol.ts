@@ -40,9 +40,6 @@ export const SubscribeSchema = z.discriminatedUnion('channel', [
   z.object({ channel: z.literal('league'), league: leagueId }).strict(),
 ]);
 
-export type JoinMessage = z.infer<typeof JoinSchema>;
-export type SubscribeMessage = z.infer<typeof SubscribeSchema>;
-
 /** Names of the messages a client may send. */
 export const CLIENT_MESSAGES = ['join', 'leave', 'subscribe', 'unsubscribe'] as const;
 export type ClientMessageName = (typeof CLIENT_MESSAGES)[number];
