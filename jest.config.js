@@ -7,4 +7,7 @@ module.exports = {
     '^.+\\.ts$': ['ts-jest', { diagnostics: false }],
   },
   testTimeout: 60000,
+  // A failed test that leaves a child process or server behind must not keep jest alive after the
+  // run (CI waits for the process): once every test has finished, jest exits.
+  forceExit: true,
 };

@@ -66,7 +66,7 @@ export function startArena(args: string[], env: NodeJS.ProcessEnv = {}): Running
     stdout: () => out,
     stderr: () => err,
     exited,
-    waitFor(re, ms = 60_000) {
+    waitFor(re, ms = 45_000) {
       if (re.test(out + err)) return Promise.resolve();
       return new Promise((ok, fail) => {
         const timer = setTimeout(() => fail(new Error(`no output matching ${re} within ${ms} ms; stdout: ${out.slice(-500)} stderr: ${err.slice(-500)}`)), ms);

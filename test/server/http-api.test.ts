@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { EventBus } from '../../src/bus/event-bus';
 import { startServer, type ArenaServer } from '../../src/server/start-server';
 import { Store } from '../../src/store/store';
+import { MIGRATIONS } from '../../src/store/schema';
 import { rps } from '../fixtures/load';
 import { play, slowAgent } from './helpers';
 import { scriptedAgent } from '../../agents/scripted';
@@ -80,7 +81,7 @@ describe('JSON API and static files', () => {
       ok: true,
       live: 0,
       stream: expect.objectContaining({ matchesEnded: before.stream.matchesStarted }),
-      store: { ok: true, file: join(dir, 'a.db'), schemaVersion: 1, readonly: false, leagues: 1, matches: 1 },
+      store: { ok: true, file: join(dir, 'a.db'), schemaVersion: MIGRATIONS.length, readonly: false, leagues: 1, matches: 1 },
     });
     await play(rps(), bus, { matchId: 'health-1', agents: [scriptedAgent('paper', () => 1), scriptedAgent('rock', () => 0)] });
     const after = (await get('/api/health')).body as unknown as Health;
