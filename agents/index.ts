@@ -4,7 +4,8 @@ import { codeRepairAgents } from './code-repair';
 import { countdownAgents } from './countdown';
 import { neuralAgent } from './neural';
 import { dealOrNoDealAgents } from './deal-or-no-deal';
+import { kernelSpeedupAgents } from './kernel-speedup';
 import { werewolfAgents } from './werewolf';
 
 /** Built-in agent kinds (generic ones here; env-specific baselines are added by each env's agents module). */
-export const builtinAgents: AgentFactory[] = [randomAgent, ...countdownAgents, neuralAgent, ...dealOrNoDealAgents, ...werewolfAgents, ...codeRepairAgents];
+export const builtinAgents: AgentFactory[] = [randomAgent, ...countdownAgents, neuralAgent, ...dealOrNoDealAgents, ...werewolfAgents, ...codeRepairAgents, ...kernelSpeedupAgents];

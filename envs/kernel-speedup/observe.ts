@@ -48,6 +48,8 @@ export function observeState(s: KernelState, viewer: Viewer): KernelObservation 
     reward: s.cfg.reward,
     timing: s.cfg.timing,
     task: publicTask(task, s),
+    shapes: s.cfg.shapes,
+    shapeIndex: s.shapeIndex,
     shape: { ...s.shape },
     revisions: s.revisions.map((r) => ({
       candidate: candidateView(task, r.candidate),

@@ -42,7 +42,7 @@ export function tierReward(m: Measurement, slowPenalty: number): number {
   if (!m.correct || !m.timing) return -1;
   const { lo, hi } = m.timing;
   for (const [threshold, value] of TIERS) if (lo >= threshold) return value;
-  return hi < 1 ? -slowPenalty : 0;
+  return hi < 1 ? 0 - slowPenalty : 0;
 }
 
 /** The log-speedup reward of a measurement. */

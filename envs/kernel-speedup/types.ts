@@ -121,6 +121,9 @@ export interface KernelObservation {
   reward: RewardScheme;
   timing: TimingMode;
   task: PublicTask;
+  /** The shape pool and the index of the episode's shape in it. */
+  shapes: ShapePool;
+  shapeIndex: number;
   shape: Dims;
   revisions: RevisionView[];
   revisionsLeft: number;

@@ -44,6 +44,11 @@ export interface MeasureOptions {
   resolution?: number;
   /** False: correctness only (no warm-up, no timing). Default true. */
   time?: boolean;
+  /**
+   * "full" (default): every edge shape and the seeded shapes; "timing-shape": the timing shape
+   * only (a tuner's quick comparison of schedules already known to be correct — never the env's).
+   */
+  check?: 'full' | 'timing-shape';
   /** The task's expert speedup; a lower bound above REVIEW_FACTOR × it is flagged for review. */
   expertCeiling?: number | null;
   timeMs?: number;
@@ -110,10 +115,13 @@ async function pairedCall(s: Session, dims: Dims, seed: number, ctx: Omit<JudgeC
 
 /** Correctness over edge and seeded shapes; stops at a fatal code. */
 async function correctness(s: Session, o: MeasureOptions): Promise<{ trials: TrialCheck[]; precision: [PrecisionCount, PrecisionCount] }> {
-  const shapes: [TrialCheck['kind'], Dims][] = [
-    ...s.task.edgeShapes.map((d): [TrialCheck['kind'], Dims] => ['edge', d]),
-    ...seededShapes(s.task, o.shape, Math.max(1, o.seededTrials ?? MEASURE_DEFAULTS.seededTrials), o.seed).map((d): [TrialCheck['kind'], Dims] => ['seeded', d]),
-  ];
+  const shapes: [TrialCheck['kind'], Dims][] =
+    o.check === 'timing-shape'
+      ? [['seeded', o.shape]]
+      : [
+          ...s.task.edgeShapes.map((d): [TrialCheck['kind'], Dims] => ['edge', d]),
+          ...seededShapes(s.task, o.shape, Math.max(1, o.seededTrials ?? MEASURE_DEFAULTS.seededTrials), o.seed).map((d): [TrialCheck['kind'], Dims] => ['seeded', d]),
+        ];
   const trials: TrialCheck[] = [];
   const cand: PrecisionCount = { values: 0, short: 0 };
   const ref: PrecisionCount = { values: 0, short: 0 };
