@@ -10,7 +10,7 @@ import { DEFAULT_RATE_LIMIT, type RateLimit } from './rate-limiter';
 import { SpectatorHub } from './spectator-hub';
 import { storeTournaments, type TournamentSource } from './tournament-source';
 import type { EnvResolver } from './state-tracker';
-import { chartJsFile, createStatic, defaultWebRoot } from './static-files';
+import { chartJsFile, createStatic, defaultWebRoot, highlightJsFiles } from './static-files';
 import { defaultRegistry } from '../catalog';
 
 /** How to start the spectator server. */
@@ -85,7 +85,7 @@ export async function startServer(options: ServerOptions): Promise<ArenaServer> 
   const leaderboard = options.leaderboard ?? (options.store ? storeLeaderboard(options.store) : undefined);
   const tournaments = options.tournaments ?? (options.store ? storeTournaments(options.store) : undefined);
   const api = createApi({ live, store: options.store, leaderboard, tournaments, policy, resolveEnv });
-  const serveStatic = createStatic(options.webRoot ?? defaultWebRoot(), { '/vendor/chart.umd.min.js': chartJsFile() });
+  const serveStatic = createStatic(options.webRoot ?? defaultWebRoot(), { '/vendor/chart.umd.min.js': chartJsFile(), ...highlightJsFiles() });
 
   const http: HttpServer = createServer((req, res) => {
     api(req, res)

@@ -32,6 +32,27 @@ export function chartJsFile(): string | null {
 }
 
 /**
+ * highlight.js as the page loads it: the CommonJS core (web/js/highlight.js evaluates it with a
+ * `module` object), the JavaScript and TypeScript grammars (ES modules) and a light theme.
+ * Paths are null when the package is missing (the page then shows plain source).
+ */
+export function highlightJsFiles(): Record<string, string | null> {
+  let root: string | null;
+  try {
+    root = dirname(require.resolve('highlight.js/package.json'));
+  } catch {
+    root = null;
+  }
+  const at = (rel: string) => (root ? join(root, rel) : null);
+  return {
+    '/vendor/highlight/core.js': at('lib/core.js'),
+    '/vendor/highlight/javascript.js': at('es/languages/javascript.js'),
+    '/vendor/highlight/typescript.js': at('es/languages/typescript.js'),
+    '/vendor/highlight/github.css': at('styles/github.min.css'),
+  };
+}
+
+/**
  * Serves files under `root` (and the fixed `/vendor/...` files in `extra`) for GET/HEAD.
  * Paths that leave the root, hidden files and unknown types are 404. Returns false when the
  * request is not for a static file it has.

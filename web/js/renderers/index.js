@@ -3,8 +3,9 @@ import { genericRenderer } from './generic.js';
 import { werewolfRenderer } from './werewolf.js';
 import { countdownRenderer } from './countdown.js';
 import { dealRenderer } from './deal-or-no-deal.js';
+import { kernelSpeedupRenderer } from './kernel-speedup.js';
 
-const RENDERERS = { werewolf: werewolfRenderer, countdown: countdownRenderer, 'deal-or-no-deal': dealRenderer };
+const RENDERERS = { werewolf: werewolfRenderer, countdown: countdownRenderer, 'deal-or-no-deal': dealRenderer, 'kernel-speedup': kernelSpeedupRenderer };
 
 export function pickRenderer(envId) {
   const base = String(envId).replace(/-v\d+$/, '');
