@@ -5,8 +5,10 @@ import { kernelTask, kernelTasks } from './tasks';
 import { tableShapes } from './table';
 import type { Config, Role } from './types';
 
+/** The env's id. */
 export const ENV_ID = 'kernel-speedup-v1';
 
+/** The parameter schema (`arena envs --json` prints it). */
 export const PARAMS: ParamSchema = {
   task: { type: 'enum', values: kernelTasks.map((t) => t.id), description: 'kernel task (default: drawn by the seed)' },
   shapes: { type: 'enum', values: ['timing', 'held-out'], default: 'timing', description: "which of the task's shapes the kernel is timed on: its timing shapes or its held-out ones" },

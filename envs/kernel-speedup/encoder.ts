@@ -30,6 +30,7 @@ export const SCHEDULE_SLOTS = 200;
 export const STOP_INDEX = SCHEDULE_SLOTS;
 /** Number of action indices. */
 export const NUM_ACTIONS = SCHEDULE_SLOTS + 1;
+/** Length of every encoded observation. */
 export const ENCODING_SIZE = 68;
 
 const ROLES = ['defender', 'attacker', 'evaluator'];

@@ -28,6 +28,7 @@ export function seatOf(s: KernelState, role: Role): number {
   return s.cfg.seats.indexOf(role);
 }
 
+/** A fresh episode: the task and shape from the params, or drawn by the seed. */
 export function initState(params: Params, seed: Seed): KernelState {
   const cfg = resolveConfig(params);
   const rng = Rng.fromSeed(seed);

@@ -19,6 +19,7 @@ import { summarize, aggregate } from './summary';
 import type { KernelObservation, KernelState } from './types';
 import { validate } from './validate';
 
+/** The env definition (registered by envs/index.ts). */
 export const kernelSpeedupEnv: EnvDefinition<KernelState, unknown, KernelObservation> = {
   meta: {
     id: ENV_ID,

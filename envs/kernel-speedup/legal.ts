@@ -9,6 +9,7 @@ import { kernelTask } from './tasks';
 import { legalScheduleIndices } from './tasks/schedule';
 import type { KernelState } from './types';
 
+/** The finite legal actions of `seat`, null for an open set, [] when it is not to act. */
 export function legalActions(s: KernelState, seat: number): readonly unknown[] | null {
   if (!actingSeats(s).includes(seat)) return [];
   if (seat === seatOf(s, 'defender') && s.cfg.candidates === 'schedule') {

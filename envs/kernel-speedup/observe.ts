@@ -33,6 +33,7 @@ function ask(s: KernelState): string {
   }
 }
 
+/** What `viewer` sees: everything but the expert's source; `legal` and `ask` for the seat to act. */
 export function observeState(s: KernelState, viewer: Viewer): KernelObservation {
   const task = kernelTask(s.task);
   const role: Role | null = typeof viewer === 'number' ? (s.cfg.seats[viewer] ?? null) : null;

@@ -19,6 +19,7 @@ export function measurementLine(m: Measurement): string {
   return `correct; speedup ${t.speedup.toFixed(2)}x (95% interval ${t.lo.toFixed(2)}–${t.hi.toFixed(2)}), reference ${(t.referenceNs / 1e6).toFixed(3)} ms vs ${(t.candidateNs / 1e6).toFixed(3)} ms over ${t.trials} trials${flags}`;
 }
 
+/** The observation as text: the contract, the reference, every revision with its measurement, the attack, the ask. */
 export function renderObservation(o: KernelObservation): string {
   const t = o.task;
   const lines: string[] = [];

@@ -3,6 +3,7 @@ import type { JsonValue } from '../../src/core/json';
 import { episodeOutcome, episodeReturns } from './flow';
 import type { KernelState } from './types';
 
+/** The episode's task, shape, final kernel, its code, speedup and interval, flags (noisy, review), the attack. */
 export function summarize(s: KernelState): JsonValue {
   const last = s.revisions[s.revisions.length - 1];
   const m = last?.measurement;
@@ -15,13 +16,14 @@ export function summarize(s: KernelState): JsonValue {
     speedup: m?.timing?.speedup ?? null,
     lo: m?.timing?.lo ?? null,
     hi: m?.timing?.hi ?? null,
+    flags: m?.flags ?? [],
     attack: s.attack ? { valid: s.attack.valid, score: s.attack.score ?? null } : null,
     outcome: episodeOutcome(s),
     returns: episodeReturns(s),
   };
 }
 
-/** Share of correct final kernels, median final speedup, attacks that broke the kernel. */
+/** Share of correct final kernels, median final speedup, attacks that broke the kernel, finals flagged for review. */
 export function aggregate(summaries: readonly JsonValue[]): { [key: string]: JsonValue } {
   const xs = summaries.filter((x): x is { [k: string]: JsonValue } => !!x && typeof x === 'object' && !Array.isArray(x));
   if (!xs.length) return {};
@@ -31,5 +33,6 @@ export function aggregate(summaries: readonly JsonValue[]): { [key: string]: Jso
     correct: xs.filter((x) => x.code === 'ok').length / xs.length,
     medianSpeedup: speedups.length ? speedups[Math.floor(speedups.length / 2)] : null,
     broken: attacks.length ? attacks.filter((x) => (x.attack as { score?: JsonValue }).score === 1).length / attacks.length : null,
+    review: xs.filter((x) => Array.isArray(x.flags) && x.flags.some((f) => typeof f === 'string' && f.startsWith('review'))).length,
   };
 }

@@ -7,6 +7,7 @@ import type { Measurement } from './measure/types';
 import { tableShape, tableSpeedup } from './table';
 import type { KernelState } from './types';
 
+/** The last revision's measurement from the table (a sandbox-error code when the schedule is missing). */
 export function tableMeasurement(s: KernelState): Measurement {
   const rev = s.revisions[s.revisions.length - 1];
   if (rev.candidate.kind !== 'schedule') throw new Error('kernel-speedup-v1: only schedules are looked up in the table');

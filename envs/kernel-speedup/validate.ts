@@ -22,6 +22,7 @@ function checkEffectResult(s: KernelState, result: unknown): ActionCheck {
   return { ok: false, reason: 'no effect is pending' };
 }
 
+/** Whether `seat` may play `action` now (the effect seat: a result of the pending effect's shape). */
 export function validate(s: KernelState, seat: number, action: unknown): ActionCheck {
   if (seat === EFFECT_SEAT) return checkEffectResult(s, action);
   if (!actingSeats(s).includes(seat)) return { ok: false, reason: `seat ${seat} is not to act now (${s.phase === 'done' ? 'the episode is over' : `phase ${s.phase}`})` };
