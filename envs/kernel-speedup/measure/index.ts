@@ -7,7 +7,7 @@ export { MEASURE_CODES, CODE_MEANING, HACK_CODES, isMeasureCode, type MeasureCod
 export { measureKernel, MEASURE_DEFAULTS, REVIEW_FACTOR, robustCv, type MeasureOptions } from './measure';
 export { prepareKernel, PROBE_OUTPUT, RESERVED_PREFIX, type PreparedKernel } from './instrument';
 export { compareOutputs, outputsHash, lowerPrecision, countShortMantissas, type Comparison } from './compare';
-export { bootstrapMedianInterval, median, coefficientOfVariation, quantileSorted } from './stats';
+export { bootstrapMedianInterval, median, coefficientOfVariation, quantileSorted, smoothingBandwidth, standardDeviation } from './stats';
 export { numel, outputSpecs, outputNames, trialInputs, dimsProblem, seededShapes, shapeText } from './inputs';
 export { assemblyScriptGlue, assemblyScriptSignature } from './assemblyscript';
 export { candidateSource, candidateProblem, type Candidate, type CandidateSource } from './candidate';

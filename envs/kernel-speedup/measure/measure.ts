@@ -9,7 +9,7 @@
  *    shapes came first, in each kernel's isolate), outputs checked;
  * 3. timing: ≥ 30 trials, each with fresh inputs, reference and candidate back to back with the
  *    order alternating (A B, B A, …), every output checked; speedup = median of the per-trial
- *    ratios, with a percentile-bootstrap 95% interval widened by the lab's resolution; a batch whose
+ *    ratios, with a smoothed-bootstrap 95% interval (on log ratios) widened by the lab's resolution; a batch whose
  *    robust CV is above the threshold is replaced by a second one, and reported noisy if that
  *    one is too.
  */
@@ -157,17 +157,19 @@ async function timedBatch(s: Session, o: MeasureOptions, batch: number, n: numbe
 /** Summary of a batch. */
 function summarize(o: MeasureOptions, batch: number, ref: number[], cand: number[], remeasured: boolean, noisy: boolean): TimingSummary {
   const ratios = ref.map((r, i) => r / cand[i]);
-  const ci = bootstrapMedianInterval(ratios, deriveSeed(o.seed, 'bootstrap', batch), o.resamples ?? MEASURE_DEFAULTS.resamples);
+  // the interval is computed on log ratios (speedups compose multiplicatively), then mapped back
+  const ci = bootstrapMedianInterval(ratios.map(Math.log), deriveSeed(o.seed, 'bootstrap', batch), o.resamples ?? MEASURE_DEFAULTS.resamples);
   const res = 1 + (o.resolution ?? MEASURE_DEFAULTS.resolution);
+  const speedup = median(ratios);
   return {
     dims: o.shape,
     warmup: Math.max(0, o.warmup ?? MEASURE_DEFAULTS.warmup),
     trials: ratios.length,
     referenceNs: median(ref),
     candidateNs: median(cand),
-    speedup: median(ratios),
-    lo: ci.lo / res,
-    hi: ci.hi * res,
+    speedup,
+    lo: Math.min(speedup, Math.exp(ci.lo)) / res,
+    hi: Math.max(speedup, Math.exp(ci.hi)) * res,
     cv: robustCv(ratios),
     remeasured,
     noisy,

@@ -34,7 +34,7 @@ export interface TimingSummary {
   candidateNs: number;
   /** Median over trials of referenceNs_t / candidateNs_t. */
   speedup: number;
-  /** Percentile bootstrap 95% interval of that median, widened by the lab's resolution (see README). */
+  /** Smoothed-bootstrap 95% interval of that median (log ratios), widened by the lab's resolution (see README). */
   lo: number;
   hi: number;
   /** Robust coefficient of variation of the per-trial ratios (1.4826·MAD / median). */
