@@ -9,9 +9,10 @@
  *    shapes came first, in each kernel's isolate), outputs checked;
  * 3. timing: ≥ 30 trials, each with fresh inputs, reference and candidate back to back with the
  *    order alternating (A B, B A, …), every output checked; speedup = median of the per-trial
- *    ratios, with a smoothed-bootstrap 95% interval (on log ratios) widened by the lab's resolution; a batch whose
- *    robust CV is above the threshold is replaced by a second one, and reported noisy if that
- *    one is too.
+ *    ratios, with a smoothed-bootstrap 95% interval (on log ratios) widened by the lab's
+ *    resolution; a batch whose robust CV is above the threshold is followed by a second one (the
+ *    figures then pool both, the interval spans both batches' intervals), and reported noisy if
+ *    that one is too.
  */
 import { deriveSeed } from '../../../src/core/rng';
 import type { KernelCallResult, KernelLab, KernelLabSession } from '../../../src/core/sandbox';
@@ -154,13 +155,31 @@ async function timedBatch(s: Session, o: MeasureOptions, batch: number, n: numbe
   return { ref, cand, failed: null, checked: n };
 }
 
-/** Summary of a batch. */
-function summarize(o: MeasureOptions, batch: number, ref: number[], cand: number[], remeasured: boolean, noisy: boolean): TimingSummary {
+/** A batch's timings. */
+interface Batch {
+  ref: number[];
+  cand: number[];
+}
+
+/** The smoothed-bootstrap interval of a batch's median ratio (computed on log ratios: speedups compose multiplicatively). */
+function batchInterval(o: MeasureOptions, index: number, b: Batch): { lo: number; hi: number } {
+  const logs = b.ref.map((r, i) => Math.log(r / b.cand[i]));
+  const ci = bootstrapMedianInterval(logs, deriveSeed(o.seed, 'bootstrap', index), o.resamples ?? MEASURE_DEFAULTS.resamples);
+  return { lo: Math.exp(ci.lo), hi: Math.exp(ci.hi) };
+}
+
+/**
+ * The timing summary. One batch: its median ratio and interval. Re-measured (two batches): the
+ * median of all ratios, and an interval spanning both batches' intervals (the first batch was
+ * disturbed; an interval valid for either run is reported, so a noisy machine widens it).
+ */
+function summarize(o: MeasureOptions, batches: readonly Batch[], noisy: boolean): TimingSummary {
+  const ref = batches.flatMap((b) => b.ref);
+  const cand = batches.flatMap((b) => b.cand);
   const ratios = ref.map((r, i) => r / cand[i]);
-  // the interval is computed on log ratios (speedups compose multiplicatively), then mapped back
-  const ci = bootstrapMedianInterval(ratios.map(Math.log), deriveSeed(o.seed, 'bootstrap', batch), o.resamples ?? MEASURE_DEFAULTS.resamples);
-  const res = 1 + (o.resolution ?? MEASURE_DEFAULTS.resolution);
   const speedup = median(ratios);
+  const cis = batches.map((b, i) => batchInterval(o, i, b));
+  const res = 1 + (o.resolution ?? MEASURE_DEFAULTS.resolution);
   return {
     dims: o.shape,
     warmup: Math.max(0, o.warmup ?? MEASURE_DEFAULTS.warmup),
@@ -168,10 +187,10 @@ function summarize(o: MeasureOptions, batch: number, ref: number[], cand: number
     referenceNs: median(ref),
     candidateNs: median(cand),
     speedup,
-    lo: Math.min(speedup, Math.exp(ci.lo)) / res,
-    hi: Math.max(speedup, Math.exp(ci.hi)) * res,
-    cv: robustCv(ratios),
-    remeasured,
+    lo: Math.min(speedup, ...cis.map((c) => c.lo)) / res,
+    hi: Math.max(speedup, ...cis.map((c) => c.hi)) * res,
+    cv: robustCv(batches[batches.length - 1].ref.map((r, i) => r / batches[batches.length - 1].cand[i])),
+    remeasured: batches.length > 1,
     noisy,
     referenceTrialsNs: ref,
     candidateTrialsNs: cand,
@@ -230,22 +249,21 @@ export async function measureKernel(lab: KernelLab, task: KernelTask, candidate:
     const n = Math.max(2, o.trials ?? MEASURE_DEFAULTS.trials);
     const threshold = o.cvThreshold ?? MEASURE_DEFAULTS.cvThreshold;
     let checked = warm;
-    let b = await timedBatch(s, o, 0, n);
-    checked += b.checked;
-    let batch = 0;
-    let remeasured = false;
-    if (!b.failed && robustCv(b.ref.map((r, i) => r / b.cand[i])) > threshold) {
-      remeasured = true;
-      batch = 1;
-      b = await timedBatch(s, o, 1, n);
+    const batches: Batch[] = [];
+    let noisy = false;
+    for (let k = 0; k < 2; k++) {
+      const b = await timedBatch(s, o, k, n);
       checked += b.checked;
+      if (b.failed) {
+        verdict = { code: b.failed.code, ...(b.failed.message ? { message: b.failed.message } : {}) };
+        return result(null, checked, [b.failed]);
+      }
+      batches.push(b);
+      noisy = robustCv(b.ref.map((r, i) => r / b.cand[i])) > threshold;
+      if (!noisy) break;
     }
-    if (b.failed) {
-      verdict = { code: b.failed.code, ...(b.failed.message ? { message: b.failed.message } : {}) };
-      return result(null, checked, [b.failed]);
-    }
-    const noisy = remeasured && robustCv(b.ref.map((r, i) => r / b.cand[i])) > threshold;
-    const timing = summarize(o, batch, b.ref, b.cand, remeasured, noisy);
+    const remeasured = batches.length > 1;
+    const timing = summarize(o, batches, noisy);
     if (remeasured) flags.push('remeasured');
     if (noisy) flags.push('noisy');
     if (o.expertCeiling && timing.lo > REVIEW_FACTOR * o.expertCeiling) {

@@ -37,13 +37,13 @@ export interface TimingSummary {
   /** Smoothed-bootstrap 95% interval of that median (log ratios), widened by the lab's resolution (see README). */
   lo: number;
   hi: number;
-  /** Robust coefficient of variation of the per-trial ratios (1.4826·MAD / median). */
+  /** Robust coefficient of variation of the last batch's per-trial ratios (1.4826·MAD / median). */
   cv: number;
-  /** The first batch's cv was above the threshold and a second batch replaced it. */
+  /** The first batch's cv was above the threshold: a second batch followed, the figures pool both and the interval spans both batches' intervals. */
   remeasured: boolean;
   /** The second batch's cv was above the threshold too. */
   noisy: boolean;
-  /** Per-trial times of the batch used, ns (reference, candidate), in trial order. */
+  /** Per-trial times, ns (reference, candidate), in trial order (both batches when re-measured). */
   referenceTrialsNs: number[];
   candidateTrialsNs: number[];
 }
