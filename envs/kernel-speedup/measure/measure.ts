@@ -171,7 +171,10 @@ function batchInterval(o: MeasureOptions, index: number, b: Batch): { lo: number
 /**
  * The timing summary. One batch: its median ratio and interval. Re-measured (two batches): the
  * median of all ratios, and an interval spanning both batches' intervals (the first batch was
- * disturbed; an interval valid for either run is reported, so a noisy machine widens it).
+ * disturbed; an interval valid for either run is reported, so a noisy machine widens it). Still
+ * noisy: the interval is widened by the last batch's robust CV on each side (the bootstrap
+ * treats trials as exchangeable, which sustained interference breaks: measured in the A/A bench,
+ * 4 of its 5 misses were noisy runs shifted ~10% one way).
  */
 function summarize(o: MeasureOptions, batches: readonly Batch[], noisy: boolean): TimingSummary {
   const ref = batches.flatMap((b) => b.ref);
@@ -179,7 +182,9 @@ function summarize(o: MeasureOptions, batches: readonly Batch[], noisy: boolean)
   const ratios = ref.map((r, i) => r / cand[i]);
   const speedup = median(ratios);
   const cis = batches.map((b, i) => batchInterval(o, i, b));
-  const res = 1 + (o.resolution ?? MEASURE_DEFAULTS.resolution);
+  const last = batches[batches.length - 1];
+  const cv = robustCv(last.ref.map((r, i) => r / last.cand[i]));
+  const res = (1 + (o.resolution ?? MEASURE_DEFAULTS.resolution)) * (noisy ? 1 + cv : 1);
   return {
     dims: o.shape,
     warmup: Math.max(0, o.warmup ?? MEASURE_DEFAULTS.warmup),
@@ -189,7 +194,7 @@ function summarize(o: MeasureOptions, batches: readonly Batch[], noisy: boolean)
     speedup,
     lo: Math.min(speedup, ...cis.map((c) => c.lo)) / res,
     hi: Math.max(speedup, ...cis.map((c) => c.hi)) * res,
-    cv: robustCv(batches[batches.length - 1].ref.map((r, i) => r / batches[batches.length - 1].cand[i])),
+    cv,
     remeasured: batches.length > 1,
     noisy,
     referenceTrialsNs: ref,
@@ -219,7 +224,11 @@ export async function measureKernel(lab: KernelLab, task: KernelTask, candidate:
     const rs = session.status.reference;
     if (rs?.code !== 'ok') return early('sandbox-error', `the reference does not load (${rs?.code}${rs?.message ? `: ${rs.message}` : ''})`);
     const cs = session.status.candidate;
-    if (cs?.code !== 'ok') return early(cs?.code === 'syntax-error' ? 'syntax-error' : cs?.code === 'timeout' || cs?.code === 'memory-limit' || cs?.code === 'sandbox-error' ? cs.code : 'runtime-error', cs?.message);
+    if (cs?.code !== 'ok') {
+      // loading ran the source (an IIFE's set-up): its failure reads like a call's (the clock included)
+      const f = failedCallCode({ code: cs?.code ?? 'sandbox-error', message: cs?.message ?? 'the candidate did not load' });
+      return early(f?.code ?? 'runtime-error', f?.message);
+    }
     const s: Session = { lab: session, task, names, seen: new Set() };
     const { trials, precision } = await correctness(s, o);
     const flags: string[] = [];

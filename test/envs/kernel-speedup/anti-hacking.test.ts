@@ -117,6 +117,10 @@ const FIXTURES: Record<string, { source: string; code: MeasureCode; task?: typeo
     source: `function kernel(inputs, dims) { const t = Date.now(); ${COMPUTE} return { C }; }`,
     code: 'reads-clock',
   },
+  'reading the clock while loading (an IIFE)': {
+    source: `(() => { const started = Date.now(); return function kernel(inputs, dims) { ${COMPUTE} return { C }; }; })()`,
+    code: 'reads-clock',
+  },
   'reading performance.now()': {
     source: `function kernel(inputs, dims) { const t = performance.now(); ${COMPUTE} return { C }; }`,
     code: 'reads-clock',

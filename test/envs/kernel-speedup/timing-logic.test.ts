@@ -78,11 +78,17 @@ describe('timing protocol (scripted lab)', () => {
     expect(m.checkedCalls).toBe(65);
   });
 
-  test('both batches noisy: flagged noisy', async () => {
+  test('both batches noisy: flagged noisy, the interval widened by the robust CV each side', async () => {
     const { lab } = scriptedLab((name, k) => (name === 'candidate' ? 1e6 : k % 2 ? 2e6 : 0.5e6), shape);
     const m = await measureKernel(lab, task, task.reference, { seed: 3, shape });
     expect(m.timing).toMatchObject({ remeasured: true, noisy: true });
     expect(m.flags).toEqual(['remeasured', 'noisy']);
+    // ratios 0.5 and 2: median 1.25, MAD 0.75, robust CV 1.4826 · 0.75 / 1.25 = 0.8896
+    const t = m.timing!;
+    expect(t.cv).toBeCloseTo(0.8896, 4);
+    // the bootstrap alone stays within the ratios [0.5, 2] (plus smoothing); widened by 1.02 · 1.89 each side
+    expect(t.lo).toBeLessThan(0.3);
+    expect(t.hi).toBeGreaterThan(3);
   });
 
   test('a calm first batch is not re-measured even when the threshold is low for the other', async () => {
