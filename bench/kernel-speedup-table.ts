@@ -30,7 +30,7 @@ async function main(): Promise<void> {
     process.argv.includes('--resume') && existsSync(out)
       ? (JSON.parse(readFileSync(out, 'utf8')) as ScheduleTable)
       : { format: 1, note: '', tasks: {} };
-  table.note = `measured ${new Date().toISOString().slice(0, 10)} on ${availableParallelism()} vCPUs (node ${process.version}) with the env's full protocol: edge + 5 seeded correctness shapes, 5 warm-up calls, 30 ABAB timed trials (a second batch when the first is noisy), median ratio with a smoothed-bootstrap 95% interval widened by 2%`;
+  table.note = `measured ${new Date().toISOString().slice(0, 10)} on ${availableParallelism()} vCPUs (node ${process.version}) with the env's full protocol: edge + 5 seeded correctness shapes, 5 warm-up calls, 30 ABAB timed trials (a second batch when the first is noisy), median ratio with a smoothed-bootstrap 95% interval widened by 2% (and by the robust CV when still noisy)`;
   const sb = createSandbox({ concurrency: 1 });
   const started = Date.now();
   let measured = 0;
