@@ -8,6 +8,7 @@ import { scriptedAgent } from './scripted';
 export const randomAgent: AgentFactory = {
   name: 'random',
   description: 'uniform over legal actions (env sampleAction for open action sets); seeded',
+  options: {},
   create: ({ env }) =>
     scriptedAgent('random', (obs, legal, ctx) => {
       if (legal) return legal[ctx.rng.int(legal.length)];

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseFaultPolicy } from '../src/match/fault-policy';
 
 const id = z.string().regex(/^[A-Za-z0-9_.:-]+$/, 'use letters, digits and _ . : -');
 
@@ -64,14 +65,26 @@ export const LeagueConfigSchema = z.object({
     })
     .prefault({}),
   budget: z.object({ matches: z.number().int().positive() }),
-  deadlineMs: z.number().int().positive().optional(),
+  /**
+   * Per-decision time limit in ms, or "none" (no limit, not even for promises). Absent: none for
+   * synchronous answers, the runner's default (10 minutes) for promises.
+   */
+  deadlineMs: z.union([z.number().int().positive(), z.literal('none')]).optional(),
   /** Minimum milliseconds per decision (a watchable pace for demos); 0 = full speed. */
   paceMs: z.number().int().min(0).default(0),
-  faults: z.string().default('retry:0,forfeit'),
+  faults: z
+    .string()
+    .default('retry:0,forfeit')
+    .superRefine((text, ctx) => {
+      try {
+        parseFaultPolicy(text);
+      } catch (e) {
+        ctx.addIssue({ code: 'custom', message: (e as Error).message.replace(/^fault policy: /, '') });
+      }
+    }),
 });
 
 export type LeagueConfig = z.infer<typeof LeagueConfigSchema>;
-export type PlayerSpec = z.infer<typeof PlayerSpecSchema>;
 export type LearnerSpec = z.infer<typeof LearnerSpecSchema>;
 
 /** A league config that failed validation; the message names each bad field by its path. */

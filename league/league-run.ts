@@ -5,14 +5,18 @@ import type { JsonValue } from '../src/core/json';
 import type { Params } from '../src/core/params';
 import { Rng, deriveSeed } from '../src/core/rng';
 import type { Registry } from '../src/core/registry';
-import { parseFaultPolicy } from '../src/match/fault-policy';
+import { EventLoopTurn } from '../src/core/event-loop';
+import { heartbeat } from '../src/core/heartbeat';
+import { parseFaultPolicy, type FaultPolicy } from '../src/match/fault-policy';
+import { MatchFailureError } from '../src/match/match-failure';
+import { playRecordedMatch } from './recorded-match';
 import { pacedAgent } from '../src/match/paced-agent';
 import type { MatchRecord, PlayerRecord, Store } from '../src/store/store';
-import { playRecordedMatch } from './recorded-match';
-import type { LeagueConfig } from './config';
+import { LeagueConfigError, type LeagueConfig, type LearnerSpec } from './config';
 import { RatingBook } from './rating-book';
 import { pickSeats } from './seat-picker';
 import { LeagueLearners } from './learners';
+import { lockLeague } from './league-lock';
 import { forEachPairResult } from './pair-results';
 import { HeadToHead } from './matchmaking/head-to-head';
 
@@ -65,23 +69,24 @@ async function prepare(o: LeagueRunOptions): Promise<Prepared> {
   const allRoles = [...new Set(env.meta.roles.map((r) => r.name))];
   for (const p of config.players) {
     for (const r of p.roles ?? []) {
-      if (!allRoles.includes(r)) throw new Error(`league config: player "${p.id}": role "${r}" is not a role of ${env.meta.id} (${allRoles.join(', ')})`);
+      if (!allRoles.includes(r)) throw new LeagueConfigError(`league config: player "${p.id}": role "${r}" is not a role of ${env.meta.id} (${allRoles.join(', ')})`);
     }
     let factory;
     try {
       factory = (await registry.createAgent(p.agent, { env, params, seed: 0 })).factory;
     } catch (e) {
-      throw new Error(`league config: player "${p.id}": ${(e as Error).message}`);
+      throw new LeagueConfigError(`league config: player "${p.id}": ${(e as Error).message}`);
     }
     if (factory.rated === false) {
-      throw new Error(`league config: player "${p.id}": agent "${factory.name}" is evaluation-only (omniscient) and cannot play rated league matches`);
+      throw new LeagueConfigError(`league config: player "${p.id}": agent "${factory.name}" is evaluation-only (omniscient) and cannot play rated league matches`);
     }
     store.addPlayer(config.name, {
       id: p.id,
       kind: p.kind,
       agent: p.agent,
       version: 0,
-      roles: p.roles ?? allRoles,
+      // the config's roles, else those the agent kind declares it can play, else every role
+      roles: p.roles ?? (factory.roles?.length ? factory.roles.filter((r) => allRoles.includes(r)) : allRoles),
       parent: null,
       checkpoint: p.checkpoint ?? null,
       createdAt: 0,
@@ -94,87 +99,169 @@ async function prepare(o: LeagueRunOptions): Promise<Prepared> {
  * Runs a league until its match budget is spent, recording every match (with its events and
  * rating updates, atomically) in the store. Restarting with the same config and database
  * resumes where it stopped: match k's seed and pairing depend only on the league seed, k and
- * the ratings after match k-1, so a league of scripted and frozen players ends with exactly the
- * ratings of an uninterrupted run.
+ * the ratings after match k-1, and a training round is recorded with its checkpoints or redone,
+ * so a resumed league ends with exactly the ratings of an uninterrupted run. Yields to the event
+ * loop between matches, so the signal stops it after the current match.
  */
 export async function runLeague(o: LeagueRunOptions): Promise<LeagueRunResult> {
-  const { config, store, registry } = o;
-  const { env, params, players } = await prepare(o);
-  const learners = await LeagueLearners.create({
-    config,
-    env,
-    params,
-    registry,
-    store,
-    workDir: o.workDir ?? `${store.db.name}.learners/${config.name}`,
-    bus: o.bus,
-    backend: o.backend,
-    log: o.log,
-  });
-  const learnerTypes = new Map(config.learners.map((l) => [l.id, l.type]));
-  for (const p of learners.players()) {
-    store.addPlayer(config.name, p);
-    if (!players.some((x) => x.id === p.id)) players.push(p);
-  }
-  const book = new RatingBook(config.ratings, store.ratings(config.name));
-  const h2h = new HeadToHead();
-  for (const m of store.matches(config.name)) forEachPairResult(m, (a, b, score) => h2h.record(a.player, b.player, score));
-  const faultPolicy = parseFaultPolicy(config.faults);
-  const budget = config.budget.matches;
-  let completed = store.matchCount(config.name);
-  let played = 0;
-  let stopped = false;
+  const unlock = lockLeague(o.store.db.name, o.config.name);
   try {
-    while (completed < budget && (o.maxMatches === undefined || played < o.maxMatches)) {
+    const run = await LeagueRun.open(o);
+    try {
+      return await run.play();
+    } finally {
+      run.dispose();
+    }
+  } finally {
+    unlock();
+  }
+}
+
+/** A league being played: its players, ratings, results so far and learners. */
+class LeagueRun {
+  private readonly faultPolicy: FaultPolicy;
+  private readonly learnerTypes: Map<string, LearnerSpec['type']>;
+  private completed: number;
+
+  private constructor(
+    private readonly o: LeagueRunOptions,
+    private readonly prepared: Prepared,
+    private readonly learners: LeagueLearners,
+    private readonly book: RatingBook,
+    private readonly h2h: HeadToHead,
+  ) {
+    this.faultPolicy = parseFaultPolicy(o.config.faults);
+    this.learnerTypes = new Map(o.config.learners.map((l) => [l.id, l.type]));
+    this.completed = o.store.matchCount(o.config.name);
+  }
+
+  /** Registers players and learners and rebuilds ratings and head-to-head results from the store. */
+  static async open(o: LeagueRunOptions): Promise<LeagueRun> {
+    const { config, store } = o;
+    const prepared = await prepare(o);
+    const learners = await LeagueLearners.create({
+      config,
+      env: prepared.env,
+      params: prepared.params,
+      registry: o.registry,
+      store,
+      workDir: o.workDir ?? `${store.db.name}.learners/${config.name}`,
+      bus: o.bus,
+      backend: o.backend,
+      log: o.log,
+    });
+    for (const p of learners.players()) store.addPlayer(config.name, p);
+    // in the order they joined, as an uninterrupted run holds them (pairings depend on it)
+    prepared.players = store.players(config.name);
+    const done = store.matchCount(config.name);
+    if (done > 0) o.log?.(`resuming league "${config.name}" at match ${done}/${config.budget.matches}`);
+    const book = new RatingBook(config.ratings, store.ratings(config.name));
+    const h2h = new HeadToHead();
+    for (const m of store.matches(config.name)) forEachPairResult(m, (a, b, score) => h2h.record(a.player, b.player, score));
+    return new LeagueRun(o, prepared, learners, book, h2h);
+  }
+
+  /** Plays matches until the budget, `maxMatches` or the signal; a pending training round first. */
+  async play(): Promise<LeagueRunResult> {
+    const { o } = this;
+    const budget = o.config.budget.matches;
+    let played = 0;
+    let stopped = !this.addSnapshots(await this.learners.catchUp(this.completed, this.h2h, o.signal));
+    const turn = new EventLoopTurn();
+    while (!stopped && this.completed < budget && (o.maxMatches === undefined || played < o.maxMatches)) {
+      await turn.maybe(); // lets Ctrl-C and other events in between synchronous matches
       if (o.signal?.aborted) {
         stopped = true;
         break;
       }
-      const idx = completed;
-      const seed = deriveSeed(config.seed, 'match', idx);
-      const seats: readonly SeatInfo[] = env.seats(env.init(params, seed));
-      const chosen = pickSeats({
-        matchmaking: config.matchmaking,
-        seats,
-        players,
-        book,
-        h2h,
-        rng: Rng.fromSeed(deriveSeed(config.seed, 'pairing', idx)),
-        learnerTypes,
-      });
-      const agents: Agent[] = [];
-      for (let seat = 0; seat < seats.length; seat++) {
-        const player = chosen[seat];
-        const agentSeed = deriveSeed(seed, 'agent', seat);
-        const agent = learners.agentFor(player.id, agentSeed) ?? (await registry.createAgent(player.agent, { env, params, seed: agentSeed })).agent;
-        agents.push(pacedAgent(agent, config.paceMs));
-      }
-      const matchId = `${config.name}:${idx}`;
-      const done = await playRecordedMatch({
-        league: config.name,
-        idx,
-        match: { env, params, seed, agents, matchId, bus: o.bus, deadlineMs: config.deadlineMs, faultPolicy, signal: o.signal, effects: registry.effects() },
-        seats,
-        players: chosen.map((p) => p.id),
-        store,
-        book,
-      });
-      if (!done) {
+      const record = await this.playMatch(this.completed);
+      if (!record) {
         stopped = true;
         break;
       }
-      const { record } = done;
-      forEachPairResult(record, (a, b, score) => h2h.record(a.player, b.player, score));
-      completed++;
+      this.completed++;
       played++;
-      o.onMatch?.(record, completed, budget);
-      for (const snap of await learners.afterMatch(idx + 1, h2h)) {
-        players.push(snap);
-        o.log?.(`league ${config.name}: snapshot ${snap.id} joined (parent ${snap.parent})`);
-      }
+      o.onMatch?.(record, this.completed, budget);
+      stopped = !this.addSnapshots(await this.learners.afterMatch(this.completed, this.h2h, o.signal));
     }
-  } finally {
-    learners.dispose();
+    return { played, completed: this.completed, budget, stopped };
   }
-  return { played, completed, budget, stopped };
+
+  /** Adds the snapshot players a training round committed; false when the round was stopped. */
+  private addSnapshots(snaps: PlayerRecord[] | null): boolean {
+    if (!snaps) return false;
+    for (const snap of snaps) {
+      this.prepared.players.push(snap);
+      this.o.log?.(`league ${this.o.config.name}: snapshot ${snap.id} joined (parent ${snap.parent})`);
+    }
+    return true;
+  }
+
+  /** The agents of match `idx`'s seats: pairing from the league seed, k and the ratings so far. */
+  private async seatAgents(idx: number, seed: number, seats: readonly SeatInfo[]): Promise<{ chosen: PlayerRecord[]; agents: Agent[] }> {
+    const { config, registry } = this.o;
+    const { env, params, players } = this.prepared;
+    const chosen = pickSeats({
+      matchmaking: config.matchmaking,
+      seats,
+      players,
+      book: this.book,
+      h2h: this.h2h,
+      rng: Rng.fromSeed(deriveSeed(config.seed, 'pairing', idx)),
+      learnerTypes: this.learnerTypes,
+    });
+    const agents: Agent[] = [];
+    for (let seat = 0; seat < seats.length; seat++) {
+      const player = chosen[seat];
+      const agentSeed = deriveSeed(seed, 'agent', seat);
+      const agent = this.learners.agentFor(player.id, agentSeed) ?? (await registry.createAgent(player.agent, { env, params, seed: agentSeed })).agent;
+      agents.push(pacedAgent(agent, config.paceMs));
+    }
+    return { chosen, agents };
+  }
+
+  /** Plays match `idx` and records it with its events and rating updates; null when it was aborted. */
+  private async playMatch(idx: number): Promise<MatchRecord | null> {
+    const { o } = this;
+    const { config, store } = o;
+    const { env, params } = this.prepared;
+    const seed = deriveSeed(config.seed, 'match', idx);
+    const seats: readonly SeatInfo[] = env.seats(env.init(params, seed));
+    const { chosen, agents } = await this.seatAgents(idx, seed, seats);
+    const matchId = `${config.name}:${idx}`;
+    heartbeat()?.context({ league: config.name, players: chosen.map((p) => p.id) });
+    let done;
+    try {
+      done = await playRecordedMatch({
+        league: config.name,
+        idx,
+        match: {
+          env,
+          params,
+          seed,
+          agents,
+          matchId,
+          bus: o.bus,
+          deadlineMs: config.deadlineMs === 'none' ? Infinity : config.deadlineMs,
+          faultPolicy: this.faultPolicy,
+          signal: o.signal,
+          effects: o.registry.effects(),
+        },
+        seats,
+        players: chosen.map((p) => p.id),
+        store,
+        book: this.book,
+      });
+    } catch (e) {
+      if (e instanceof MatchFailureError) e.message += ` (league ${config.name}, players ${chosen.map((p) => p.id).join(', ')}; nothing of this match was recorded)`;
+      throw e;
+    }
+    if (!done) return null;
+    forEachPairResult(done.record, (a, b, score) => this.h2h.record(a.player, b.player, score));
+    return done.record;
+  }
+
+  dispose(): void {
+    this.learners.dispose();
+  }
 }

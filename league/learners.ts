@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { EventBus } from '../src/bus/event-bus';
 import type { Agent } from '../src/core/agent';
@@ -11,7 +11,7 @@ import type { PlayerRecord, Store } from '../src/store/store';
 import { selectBackend, type BackendChoice } from '../src/train/backend';
 import { resolveConfig } from '../src/train/config';
 import { policyAgent } from '../src/train/policy-agents';
-import { checkpointFile, statePath } from '../src/train/run-state';
+import { checkpointFile } from '../src/train/run-state';
 import { parseSchedule, trainsAt, type Schedule } from '../src/train/schedule';
 import type { OpponentMode } from '../src/train/seat-plan';
 import { Trainer } from '../src/train/trainer';
@@ -71,7 +71,7 @@ export class LeagueLearners {
     o.log?.(`league ${o.config.name}: training backend ${backend.name}`);
     const stored = o.store.players(o.config.name);
     const byId = new Map(stored.map((p) => [p.id, p]));
-    l.round = Math.floor(o.store.matchCount(o.config.name) / o.config.training.every);
+    const trained = o.store.trainedIterations(o.config.name);
     for (const spec of o.config.learners) {
       const outDir = join(o.workDir, spec.id);
       const { opponents, ...options } = spec.options as { opponents?: OpponentMode[] } & Record<string, unknown>;
@@ -95,14 +95,48 @@ export class LeagueLearners {
         config: trainConfig,
         backend,
         outDir,
-        resume: existsSync(statePath(outDir)),
+        // The database is the record: resume at the iteration it holds (files saved by a round
+        // that was killed before its commit are redone), or start afresh when it holds none.
+        resume: (trained.get(spec.id) ?? 0) > 0,
+        resumeAt: trained.get(spec.id) ?? 0,
         bus: o.bus,
         runId: `${o.config.name}/${spec.id}`,
+        league: o.config.name,
       });
       const mine = stored.filter((p) => learnerOf(p.id, byId) === spec.id);
       l.learners.push({ spec, trainer, lastSnapshot: mine.length ? mine[mine.length - 1].id : null });
     }
+    l.round = l.completedRounds();
     return l;
+  }
+
+  /**
+   * Training rounds whose record is in the store: rounds are replayed on the schedule until one
+   * would take a learner past the iteration its trainer resumed at (the database's record).
+   */
+  private completedRounds(): number {
+    const counts = this.learners.map(() => 0);
+    for (let round = 0; ; round++) {
+      for (const [index, l] of this.learners.entries()) {
+        if (!trainsAt(this.schedule, index, this.learners.length, round)) continue;
+        if (++counts[index] > l.trainer.iteration) return round;
+      }
+    }
+  }
+
+  /**
+   * Rounds that `completed` matches made due but that are not recorded (the process was killed
+   * during one): runs them now, before the next match, exactly as an uninterrupted run did.
+   */
+  async catchUp(completed: number, h2h: HeadToHead, signal?: AbortSignal): Promise<PlayerRecord[] | null> {
+    const added: PlayerRecord[] = [];
+    if (!this.learners.length) return added;
+    while (this.round < Math.floor(completed / this.o.config.training.every)) {
+      const snaps = await this.trainRound(h2h, signal);
+      if (!snaps) return null;
+      added.push(...snaps);
+    }
+    return added;
   }
 
   /** Player records of the learners themselves (kind "learner"). */
@@ -129,54 +163,79 @@ export class LeagueLearners {
 
   /**
    * Called after each recorded match: when `completed` reaches a training round, the learners
-   * whose turn it is train one iteration; returns the snapshot players that joined the league.
+   * whose turn it is train one iteration; returns the snapshot players that joined the league,
+   * or null when the signal stopped the round (nothing of it is recorded; a rerun redoes it).
    */
-  async afterMatch(completed: number, h2h: HeadToHead): Promise<PlayerRecord[]> {
-    const t = this.o.config.training;
-    if (!this.learners.length || completed % t.every !== 0) return [];
-    const round = this.round++;
-    const added: PlayerRecord[] = [];
-    for (const [index, l] of this.learners.entries()) {
-      if (!trainsAt(this.schedule, index, this.learners.length, round)) continue;
-      const metrics = await l.trainer.step();
-      l.trainer.saveCheckpoints();
-      const it = l.trainer.iteration;
-      this.o.store.recordTraining(this.o.config.name, it, l.spec.id, metrics as unknown as JsonValue);
-      const beatsParent = l.lastSnapshot !== null && h2h.results(l.spec.id, l.lastSnapshot).games >= 10 && h2h.winProbability(l.spec.id, l.lastSnapshot) >= t.beatParent;
-      if (it % t.snapshotEvery === 0 || beatsParent) added.push(this.snapshot(l, it));
-    }
-    return added;
+  async afterMatch(completed: number, h2h: HeadToHead, signal?: AbortSignal): Promise<PlayerRecord[] | null> {
+    if (!this.learners.length || completed % this.o.config.training.every !== 0) return [];
+    return this.trainRound(h2h, signal);
   }
 
-  private snapshot(l: LeagueLearner, iteration: number): PlayerRecord {
+  /**
+   * One training round. Its checkpoints, run states and snapshot files are written first, then
+   * its metrics and snapshot players are committed in one transaction: a kill at any point
+   * leaves the round either recorded or not, and an unrecorded round is redone from the
+   * previous iteration's numbered checkpoint on resume.
+   */
+  private async trainRound(h2h: HeadToHead, signal?: AbortSignal): Promise<PlayerRecord[] | null> {
+    const t = this.o.config.training;
+    const round = this.round;
+    const rows: { iteration: number; role: string; metrics: JsonValue }[] = [];
+    const snaps: { l: LeagueLearner; record: PlayerRecord }[] = [];
+    const lastSnapshot = new Map(this.learners.map((l) => [l, l.lastSnapshot]));
+    for (const [index, l] of this.learners.entries()) {
+      if (!trainsAt(this.schedule, index, this.learners.length, round)) continue;
+      const metrics = await l.trainer.step(signal);
+      if (!metrics) return null;
+      l.trainer.saveCheckpoints();
+      const it = l.trainer.iteration;
+      rows.push({ iteration: it, role: l.spec.id, metrics: metrics as unknown as JsonValue });
+      const last = lastSnapshot.get(l)!;
+      const beatsParent = last !== null && h2h.results(l.spec.id, last).games >= 10 && h2h.winProbability(l.spec.id, last) >= t.beatParent;
+      if (it % t.snapshotEvery === 0 || beatsParent) {
+        const record = this.snapshotFile(l, it, last);
+        snaps.push({ l, record });
+        lastSnapshot.set(l, record.id);
+      }
+    }
+    this.o.store.recordTrainingRound(this.o.config.name, rows, snaps.map((x) => x.record));
+    this.round++;
+    for (const { l, record } of snaps) {
+      l.lastSnapshot = record.id;
+      this.announce(record);
+    }
+    return snaps.map((x) => x.record);
+  }
+
+  /** Copies the learner's checkpoint of `iteration` into the league's snapshots; the player record to commit. */
+  private snapshotFile(l: LeagueLearner, iteration: number, parent: string | null): PlayerRecord {
     const dir = resolve(this.o.workDir, 'snapshots');
     mkdirSync(dir, { recursive: true });
     const id = `${l.spec.id}-v${iteration}`;
     const file = join(dir, `${id}.json`);
-    copyFileSync(checkpointFile(join(this.o.workDir, l.spec.id), l.trainer.entries[0].id, 'latest'), file);
-    const record: PlayerRecord = {
+    copyFileSync(checkpointFile(join(this.o.workDir, l.spec.id), l.trainer.entries[0].id, iteration), file);
+    return {
       id,
       kind: 'snapshot',
       agent: `neural:${JSON.stringify({ checkpoint: file, mode: 'sample' })}`,
       version: iteration,
       roles: l.spec.roles,
-      parent: l.lastSnapshot ?? l.spec.id,
+      parent: parent ?? l.spec.id,
       checkpoint: file,
       createdAt: Date.now(),
     };
-    this.o.store.addPlayer(this.o.config.name, record);
-    l.lastSnapshot = id;
-    if (this.o.bus?.active) {
-      this.o.bus.publish({
-        type: 'snapshot.added',
-        matchId: this.o.config.name,
-        seq: iteration,
-        time: Date.now(),
-        visibility: 'public',
-        data: { player: id, parent: record.parent, iteration, roles: l.spec.roles },
-      });
-    }
-    return record;
+  }
+
+  private announce(record: PlayerRecord): void {
+    if (!this.o.bus?.active) return;
+    this.o.bus.publish({
+      type: 'snapshot.added',
+      league: this.o.config.name,
+      seq: record.version,
+      time: Date.now(),
+      visibility: 'public',
+      data: { player: record.id, parent: record.parent, iteration: record.version, roles: record.roles },
+    });
   }
 
   dispose(): void {

@@ -35,7 +35,8 @@ export class RatingBook {
     const eloRows = rows.filter((r) => r.system === 'elo');
     const skillRows = rows.filter((r) => r.system === 'openskill');
     this.elo = new EloBook(
-      { k: settings.eloK, initial: settings.eloInitial },
+      // the league's rating history lives in the store: none is kept here (memory stays flat)
+      { k: settings.eloK, initial: settings.eloInitial, historyLimit: 0 },
       {
         ratings: Object.fromEntries(eloRows.map((r) => [key(r.role, r.player), r.value])),
         games: Object.fromEntries(eloRows.map((r) => [key(r.role, r.player), (r.state as { games: number }).games])),
@@ -43,7 +44,7 @@ export class RatingBook {
       },
     );
     this.skill = new OpenSkillBook(
-      {},
+      { historyLimit: 0 },
       {
         ratings: Object.fromEntries(skillRows.map((r) => [key(r.role, r.player), r.state as { mu: number; sigma: number }])),
         games: Object.fromEntries(skillRows.map((r) => [key(r.role, r.player), (r.state as { games: number }).games])),

@@ -59,12 +59,13 @@ export async function playRecordedMatch(input: RecordedMatchInput): Promise<{ re
     summary: result.summary,
     startedAt,
     endedAt: Date.now(),
+    ...(result.reports ? { reports: result.reports } : {}),
   };
   store.recordMatch(record, events, update.ratings, update.history);
   if (bus?.active) {
     bus.publish({
       type: 'rating.updated',
-      matchId: input.league,
+      league: input.league,
       seq: input.idx,
       time: Date.now(),
       visibility: 'public',

@@ -5,6 +5,7 @@ import { CODE_RUNS_EFFECT, type CodeRunner, type KernelLab } from './core/sandbo
 import { KERNEL_MEASURE_EFFECT, kernelMeasureHandler } from '../envs/kernel-speedup';
 import { createSandbox, type Sandbox } from './sandbox';
 import { codeRunsHandler } from './sandbox/effects';
+import { neuralAgent } from './train/neural-agent';
 
 let sandbox: Sandbox | undefined;
 
@@ -37,6 +38,7 @@ export function createRegistry(): Registry {
   registry.registerEffect(CODE_RUNS_EFFECT, codeRunsHandler(lazyRunner));
   registry.registerEffect(KERNEL_MEASURE_EFFECT, kernelMeasureHandler(lazyLab));
   registry.services = { code: lazyRunner, kernels: lazyLab };
+  registry.registerAgent(neuralAgent); // plays checkpoints; it belongs to src/train
   return registry;
 }
 

@@ -8,7 +8,8 @@
  *   violates one of the task's public properties; random inputs fill the rest.
  */
 import fc from 'fast-check';
-import type { AgentFactory, AgentServices } from '../../src/core/agent';
+import type { AgentFactory } from '../../src/core/agent';
+import { countOption, runnerOf } from './lent';
 import type { JsonValue } from '../../src/core/json';
 import type { Rng } from '../../src/core/rng';
 import type { CodeRunner } from '../../src/core/sandbox';
@@ -54,17 +55,13 @@ export async function fuzz(o: CodeRepairObservation, runner: CodeRunner, runs: n
   const checks = o.task.properties.map((p) => p.check);
   const fails = async (input: JsonValue[]): Promise<boolean> => {
     const tests = checks.length ? checks.map((property) => ({ input, property })) : [{ input }];
-    const r = await runner.run({ language: 'js', program: o.candidate!, entry: o.task.entry, tests, limits: { timeMs: 500, memoryMb: 64 } }, signal);
+    const r = await runner.run({ language: 'js', program: o.candidate!, entry: o.task.entry, tests, limits: { timeMs: 200, memoryMb: 64 }, stopOnTimeout: true }, signal);
     return r.code !== 'ok';
   };
   const result = await fc.check(fc.asyncProperty(argumentsArbitrary(o.task.generator), async (input) => !(await fails(input))), { numRuns: runs, seed });
   return result.failed && result.counterexample ? (result.counterexample[0] as JsonValue[]) : null;
 }
 
-function runnerOf(services: AgentServices | undefined): CodeRunner {
-  if (!services?.code) throw new Error('fuzz-auditor needs a code runner (the arena lends one through the registry)');
-  return services.code;
-}
 
 export const fuzzAuditor: AgentFactory = {
   name: 'fuzz-auditor',
@@ -72,12 +69,12 @@ export const fuzzAuditor: AgentFactory = {
   envs: ENVS,
   roles: ['auditor'],
   create: ({ options, services }) => {
-    const runs = typeof options?.runs === 'number' && options.runs > 0 ? Math.floor(options.runs) : 100;
+    const runs = countOption(options, 'runs', 100);
     return {
       name: 'fuzz-auditor',
       async act(o: CodeRepairObservation, _legal, ctx) {
         const n = wanted(o, perRound(o));
-        const found = await fuzz(o, runnerOf(services), runs, ctx.rng.int(2 ** 31), ctx.signal);
+        const found = await fuzz(o, runnerOf(services, 'fuzz-auditor'), runs, ctx.rng.int(2 ** 31), ctx.signal);
         const inputs = [...(found ? [found] : []), ...randomInputs(o, n, ctx.rng)].slice(0, n);
         return answer(o, inputs);
       },

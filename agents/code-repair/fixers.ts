@@ -4,7 +4,8 @@
  * the tests it can see — public tests and the auditor's valid tests — in the sandbox lent by the
  * host, keeps the first mutant that passes them all, else climbs on the best one).
  */
-import type { AgentFactory, AgentServices } from '../../src/core/agent';
+import type { AgentFactory } from '../../src/core/agent';
+import { countOption, runnerOf } from './lent';
 import type { CodeRunRequest, CodeRunner, CodeTestCase } from '../../src/core/sandbox';
 import type { CodeRepairObservation } from '../../envs/code-repair';
 import { mutants } from './mutations';
@@ -31,16 +32,12 @@ export const echoFixer: AgentFactory = {
   create: () => ({ name: 'echo-fixer', act: (o: CodeRepairObservation) => o.candidate ?? trivial(o) }),
 };
 
-function runnerOf(services: AgentServices | undefined): CodeRunner {
-  if (!services?.code) throw new Error('mutation-fixer needs a code runner (the arena lends one through the registry)');
-  return services.code;
-}
 
 /** Searches mutants; returns the best program found (the candidate itself when nothing beats it). */
 export async function mutationSearch(o: CodeRepairObservation, runner: CodeRunner, budget: number, signal?: AbortSignal): Promise<{ program: string; passed: number; total: number; tried: number }> {
   const current = o.candidate!;
   const tests = visibleTests(o);
-  const request = (program: string): CodeRunRequest => ({ language: 'js', program, entry: o.task.entry, tests, limits: { timeMs: 500, memoryMb: 64 } });
+  const request = (program: string): CodeRunRequest => ({ language: 'js', program, entry: o.task.entry, tests, limits: { timeMs: 100, memoryMb: 64 }, stopOnTimeout: true });
   const first = await runner.run(request(current), signal);
   let best = { program: current, passed: first.passed, total: first.total, tried: 0 };
   if (first.passed === first.total) return best;
@@ -70,12 +67,12 @@ export const mutationFixer: AgentFactory = {
   envs: ENVS,
   roles: ['coder'],
   create: ({ options, services }) => {
-    const budget = typeof options?.budget === 'number' && options.budget > 0 ? Math.floor(options.budget) : 400;
+    const budget = countOption(options, 'budget', 400);
     return {
       name: 'mutation-fixer',
       async act(o: CodeRepairObservation, _legal, ctx) {
         if (!o.candidate || o.task.language !== 'js') return o.candidate ?? trivial(o);
-        return (await mutationSearch(o, runnerOf(services), budget, ctx.signal)).program;
+        return (await mutationSearch(o, runnerOf(services, 'mutation-fixer'), budget, ctx.signal)).program;
       },
     };
   },

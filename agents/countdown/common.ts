@@ -3,17 +3,10 @@
  * a solver's expression tree into step indices, greedy play, and drawing solvable puzzles.
  */
 import type { Rng } from '../../src/core/rng';
-import { NUMBER_BASE, PAIRS, STEP_OPS, STOP, TARGET_BASE, applyMove, attemptAnswer, initialPool, legalMoves, slotValue, stepIndex } from '../../envs/countdown/actions';
-import type { Contract } from '../../envs/countdown/contract';
-import { generatePuzzle } from '../../envs/countdown/generator';
-import type { Tree } from '../../envs/countdown/infix';
-import { qValue, type Q } from '../../envs/countdown/rational';
-import type { Rules } from '../../envs/countdown/scoring';
-import type { CountdownObservation, Proposal } from '../../envs/countdown/types';
-import { verdictFor } from '../../envs/countdown/verdict';
+import { applyMove, attemptAnswer, ENV_ID, generatePuzzle, initialPool, legalMoves, NUMBER_BASE, PAIRS, qValue, slotValue, STEP_OPS, stepIndex, STOP, TARGET_BASE, verdictFor, type Contract, type CountdownObservation, type Proposal, type Q, type Rules, type Tree } from '../../envs/countdown/index';
 
 /** Env id the baselines play. */
-export const COUNTDOWN = 'countdown-v1';
+export const COUNTDOWN = ENV_ID;
 
 /** The flat pool of a steps-mode solver observation (the puzzle's start when absent). */
 export function poolOf(o: CountdownObservation): number[] {
@@ -136,6 +129,9 @@ export function solvablePuzzle(rules: Rules, contract: Contract, rng: Rng, tries
 
 /** Which action form an agent uses: text / JSON (default) or indices (option `answer: "steps"`). */
 export type Form = 'text' | 'steps';
+
+/** The `answer` option declared by the baselines (validated by the registry). */
+export const ANSWER_OPTION = { type: 'enum', values: ['text', 'steps'], default: 'text', description: 'action form: text (an expression) or steps (indices)' } as const;
 
 /** The `answer` option of a baseline ("text" or "steps"); throws on anything else. */
 export function formOption(name: string, options: Record<string, unknown> | undefined): Form {

@@ -21,9 +21,8 @@
  * `answer: "steps"` composes the puzzle by index).
  */
 import type { Agent, AgentFactory } from '../../src/core/agent';
-import { maxScore, type Rules } from '../../envs/countdown/scoring';
-import type { CountdownAction, CountdownObservation, Proposal } from '../../envs/countdown/types';
-import { COUNTDOWN, formOption, proposalAction, solvablePuzzle, type Candidate } from './common';
+import { maxScore, type CountdownAction, type CountdownObservation, type Proposal, type Rules } from '../../envs/countdown/index';
+import { ANSWER_OPTION, COUNTDOWN, formOption, proposalAction, solvablePuzzle, type Candidate } from './common';
 
 /** Model state of a difficulty-targeting agent (exposed for tests and reports). */
 export interface DifficultyModel {
@@ -63,6 +62,13 @@ export const difficultyTargetingAgent: AgentFactory = {
   description: 'countdown challenger: learns solver success vs. puzzle difficulty from recent outcomes and aims at ~50%',
   envs: [COUNTDOWN],
   roles: ['challenger'],
+  options: {
+    aim: { type: 'number', min: 0, max: 1, default: 0.5, description: 'target solve rate' },
+    candidates: { type: 'integer', min: 1, max: 1000, default: 12, description: 'puzzles considered per proposal' },
+    explore: { type: 'number', min: 0, max: 1, default: 0.1, description: 'probability of a random candidate' },
+    rate: { type: 'number', min: 0, max: 1, default: 0.5, description: 'learning rate of the difficulty model' },
+    answer: ANSWER_OPTION,
+  },
   create({ options }): Agent<CountdownObservation, CountdownAction> & { model: DifficultyModel } {
     const aim = num(options?.aim, 0.5);
     const count = Math.max(1, Math.round(num(options?.candidates, 12)));

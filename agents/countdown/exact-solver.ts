@@ -10,12 +10,8 @@
  * (the same as `random-valid`).
  */
 import type { Agent, AgentFactory } from '../../src/core/agent';
-import { PREDICT_RIGHT, PREDICT_WRONG, STOP } from '../../envs/countdown/actions';
-import { scoreAnswer } from '../../envs/countdown/scoring';
-import { solveAllNumbers } from '../../envs/countdown/solver-rational';
-import { solveUk } from '../../envs/countdown/solver-uk';
-import type { CountdownAction, CountdownObservation, Proposal } from '../../envs/countdown/types';
-import { COUNTDOWN, formOption, greedyExpression, greedyMoves, poolOf, proposalAction, slots, solvablePuzzle, treeMoves, wrapAnswer } from './common';
+import { PREDICT_RIGHT, PREDICT_WRONG, scoreAnswer, solveAllNumbers, solveUk, STOP, type CountdownAction, type CountdownObservation, type Proposal } from '../../envs/countdown/index';
+import { ANSWER_OPTION, COUNTDOWN, formOption, greedyExpression, greedyMoves, poolOf, proposalAction, slots, solvablePuzzle, treeMoves, wrapAnswer } from './common';
 
 /** The exact solver's text answer for an observation's puzzle. */
 export function exactAnswer(o: CountdownObservation): string {
@@ -52,6 +48,7 @@ export const exactSolverAgent: AgentFactory = {
   description: 'countdown: exact solver as solver (best expression / its steps), exact judge as evaluator, solvable random puzzles as challenger (option answer: text|steps)',
   envs: [COUNTDOWN],
   roles: ['solver', 'evaluator', 'challenger'],
+  options: { answer: ANSWER_OPTION },
   create({ options }): Agent<CountdownObservation, CountdownAction> {
     const form = formOption('exact-solver', options);
     let plan: Proposal | null = null;

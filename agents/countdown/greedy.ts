@@ -10,15 +10,15 @@
  * solver that sometimes succeeds and sometimes fails: `greedy:{"epsilon":0.3}`.
  */
 import type { Agent, AgentFactory } from '../../src/core/agent';
-import { STOP } from '../../envs/countdown/actions';
-import type { CountdownAction, CountdownObservation } from '../../envs/countdown/types';
-import { COUNTDOWN, formOption, greedyExpression, greedyMoves, poolOf, wrapAnswer } from './common';
+import { STOP, type CountdownAction, type CountdownObservation } from '../../envs/countdown/index';
+import { ANSWER_OPTION, COUNTDOWN, formOption, greedyExpression, greedyMoves, poolOf, wrapAnswer } from './common';
 
 export const greedyAgent: AgentFactory = {
   name: 'greedy',
   description: 'countdown solver: merge the pair whose result is closest to the target, each step (options: epsilon, answer text|steps)',
   envs: [COUNTDOWN],
   roles: ['solver'],
+  options: { epsilon: { type: 'number', min: 0, max: 1, default: 0, description: 'probability of a random merge' }, answer: ANSWER_OPTION },
   create({ options }): Agent<CountdownObservation, CountdownAction> {
     const epsilon = typeof options?.epsilon === 'number' ? Math.min(1, Math.max(0, options.epsilon)) : 0;
     const form = formOption('greedy', options);

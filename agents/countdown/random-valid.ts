@@ -5,14 +5,15 @@
  * index by index (numbers, then the target).
  */
 import type { Agent, AgentFactory } from '../../src/core/agent';
-import type { CountdownAction, CountdownObservation, Proposal } from '../../envs/countdown/types';
-import { COUNTDOWN, formOption, proposalAction, solvablePuzzle } from './common';
+import type { CountdownAction, CountdownObservation, Proposal } from '../../envs/countdown/index';
+import { ANSWER_OPTION, COUNTDOWN, formOption, proposalAction, solvablePuzzle } from './common';
 
 export const randomValidAgent: AgentFactory = {
   name: 'random-valid',
   description: 'countdown challenger: random in-contract puzzles that the exact solver can solve',
   envs: [COUNTDOWN],
   roles: ['challenger'],
+  options: { answer: ANSWER_OPTION },
   create({ options }): Agent<CountdownObservation, CountdownAction> {
     const form = formOption('random-valid', options);
     let plan: Proposal | null = null;

@@ -42,5 +42,6 @@ export const fairSplitAgent: AgentFactory = {
   name: 'fair-split',
   description: 'proposes the share worth half its total value (5), leaving the rest; accepts offers worth >= 5 to it',
   envs: [ENV_ID],
+  options: {},
   create: () => negotiatorAgent('fair-split', fairSplitStrategy),
 };

@@ -29,6 +29,7 @@ export const greedyAgent: AgentFactory = {
   name: 'greedy',
   description: 'asks for its high-value items, never concedes; accepts offers worth >= threshold (default 6) to it',
   envs: [ENV_ID],
+  options: { threshold: { type: 'number', min: 0, max: 10, default: 6, description: 'accept offers worth at least this much to it' } },
   create: ({ options }) => {
     const t = options?.threshold;
     const threshold = typeof t === 'number' && Number.isFinite(t) ? t : 6;

@@ -41,5 +41,6 @@ export const nashOracleAgent: AgentFactory = {
   description: 'OMNISCIENT, evaluation only: proposes and accepts the Nash bargaining split given both value vectors',
   envs: [ENV_ID],
   rated: false,
+  options: {},
   create: () => negotiatorAgent('nash-oracle', nashStrategy, true),
 };

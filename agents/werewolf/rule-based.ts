@@ -14,8 +14,7 @@
 import type { AgentContext, AgentFactory } from '../../src/core/agent';
 import type { Rng } from '../../src/core/rng';
 import { scriptedAgent } from '../scripted';
-import { ACCUSE, AGREE, ANTIDOTE, BID, NONE, POISON, REVEAL_WOLF, SILENT, TARGET } from '../../envs/werewolf/actions';
-import type { WerewolfObservation } from '../../envs/werewolf/observation';
+import { ACCUSE, AGREE, ANTIDOTE, BID, NONE, POISON, REVEAL_WOLF, SILENT, TARGET, type WerewolfObservation } from '../../envs/werewolf/index';
 
 /** What the public talk says, as this baseline reads it. */
 interface Beliefs {
@@ -174,5 +173,6 @@ export const ruleBasedAgent: AgentFactory = {
   name: 'rule-based',
   description: 'werewolf-v1 baseline: seer reveals found wolves, villagers follow the claimed seer, doctor/guard protect it, wolves kill it and never vote for each other',
   envs: ['werewolf-v1'],
+  options: {},
   create: () => scriptedAgent<WerewolfObservation, number>('rule-based', ruleBasedPolicy),
 };

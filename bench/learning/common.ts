@@ -95,7 +95,7 @@ export async function train(job: TrainJob): Promise<{ trainer: Trainer; metrics:
   const metrics: IterationMetrics[] = [];
   const trainer = await createTrainer(job);
   while (trainer.iteration < job.iterations) {
-    const m = await trainer.step();
+    const m = (await trainer.step())!; // no signal: never abandoned
     metrics.push(m);
     await job.onIteration?.(m, trainer);
     if (cpuSeconds() > job.cpuBudget) {

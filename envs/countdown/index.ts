@@ -9,6 +9,7 @@ import { countdownEncoder } from './encoder';
 import { observeState } from './observe';
 import { episodeOutcome, episodeReturns, initState, stepState } from './phases';
 import { privateVariants } from './privacy';
+import { countdownPrompt } from './prompt';
 import { renderObservation } from './render';
 import { defaultAction, sampleAction } from './sample';
 import { aggregateSummaries, episodeSummary } from './summary';
@@ -52,4 +53,33 @@ export const countdownEnv: EnvDefinition<CountdownState, CountdownAction, Countd
   defaultAction,
   privateVariants,
   encoder: countdownEncoder,
+  prompt: countdownPrompt,
 };
+
+export { countdownPrompt } from './prompt';
+// The public API of the env: what agents and tools build on (agents import only this file).
+export { ENV_ID } from './config';
+export {
+  NUMBER_BASE,
+  PAIRS,
+  PREDICT_RIGHT,
+  PREDICT_WRONG,
+  STEP_OPS,
+  STOP,
+  TARGET_BASE,
+  applyMove,
+  attemptAnswer,
+  initialPool,
+  legalMoves,
+  slotValue,
+  stepIndex,
+} from './actions';
+export type { Contract } from './contract';
+export { generatePuzzle } from './generator';
+export type { Tree } from './infix';
+export { qValue, type Q } from './rational';
+export { maxScore, scoreAnswer, type Rules } from './scoring';
+export { solveAllNumbers } from './solver-rational';
+export { solveUk } from './solver-uk';
+export type { CountdownAction, CountdownObservation, CountdownState, Proposal } from './types';
+export { verdictFor } from './verdict';

@@ -22,6 +22,7 @@ import { legalIds, OFFERS } from './offers';
 import { initOpenSpiel, legalOpenSpiel, stepOpenSpiel, validateOpenSpiel } from './openspiel-protocol';
 import { configOf, ENV_ID, maxLengthOf, PARAM_SCHEMA, utilityOf, type Config } from './params';
 import { privateVariants } from './privacy';
+import { dealOrNoDealPrompt } from './prompt';
 import type { DondState } from './state';
 import { aggregate, episodeSummary, ownScores } from './summary';
 
@@ -157,4 +158,5 @@ export const dealOrNoDealEnv: EnvDefinition<DondState, unknown, DondObservation>
 
   privateVariants,
   encoder,
+  prompt: dealOrNoDealPrompt,
 };

@@ -10,3 +10,4 @@ export type { DondObservation, OpenSpielObservation, DialogueObservation } from 
 export type { DondState, OpenSpielState, DialogueState } from './state';
 export type { DialogueAction } from './dialogue-protocol';
 export { episodeSummary, aggregate, type EpisodeSummary } from './summary';
+export { dealOrNoDealPrompt, offerLabel } from './prompt';

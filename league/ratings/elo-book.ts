@@ -17,6 +17,8 @@ export interface EloOptions {
   initial?: number;
   /** Elo scale (400). */
   scale?: number;
+  /** Newest history entries kept per key (default: all; 0: none, e.g. when a store keeps them). */
+  historyLimit?: number;
 }
 
 /** Serializable state of an {@link EloBook}: resume with `new EloBook(options, snapshot)`. */
@@ -59,7 +61,7 @@ export class EloBook {
   private readonly ratings = new Map<string, number>();
   private readonly games = new Map<string, number>();
   private readonly hist: RatingHistory;
-  private readonly opts: Required<EloOptions>;
+  private readonly opts: Required<Omit<EloOptions, 'historyLimit'>>;
 
   constructor(options: EloOptions = {}, snapshot?: EloBookSnapshot) {
     this.opts = {
@@ -76,7 +78,7 @@ export class EloBook {
       for (const [k, v] of Object.entries(snapshot.ratings)) this.ratings.set(k, v);
       for (const [k, v] of Object.entries(snapshot.games)) this.games.set(k, v);
     }
-    this.hist = new RatingHistory(snapshot?.history);
+    this.hist = new RatingHistory(snapshot?.history, options.historyLimit ?? Infinity);
   }
 
   /** The rating of `key` (the initial rating when never rated). */

@@ -25,6 +25,8 @@ export interface OpenSkillOptions {
   tau?: number;
   /** Deviations subtracted in the ordinal μ − z·σ (3). */
   z?: number;
+  /** Newest history entries kept per key (default: all; 0: none, e.g. when a store keeps them). */
+  historyLimit?: number;
 }
 
 /** One key's OpenSkill rating. */
@@ -80,7 +82,7 @@ export class OpenSkillBook {
       for (const [k, v] of Object.entries(snapshot.ratings)) this.ratings.set(k, { mu: v.mu, sigma: v.sigma });
       for (const [k, v] of Object.entries(snapshot.games)) this.games.set(k, v);
     }
-    this.hist = new RatingHistory(snapshot?.history);
+    this.hist = new RatingHistory(snapshot?.history, options.historyLimit ?? Infinity);
   }
 
   /** The rating of `key` (the initial μ, σ when never rated). */

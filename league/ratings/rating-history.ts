@@ -16,7 +16,8 @@ export type RatingHistorySnapshot = Record<string, RatingHistoryEntry[]>;
 /**
  * Append-only rating history per rating key. Entries are kept in insertion order (the order
  * matches were rated), which is also time order when the caller rates matches as they finish.
- * `limit` (optional) keeps only the newest entries per key.
+ * `limit` (optional) keeps only the newest entries per key; 0 keeps none (for callers that
+ * store the history elsewhere, such as a league's database).
  */
 export class RatingHistory {
   private readonly byKey = new Map<string, RatingHistoryEntry[]>();
@@ -30,6 +31,7 @@ export class RatingHistory {
 
   /** Appends one entry for `key`. */
   add(key: string, entry: RatingHistoryEntry): void {
+    if (this.limit <= 0) return;
     let list = this.byKey.get(key);
     if (!list) this.byKey.set(key, (list = []));
     list.push(entry);

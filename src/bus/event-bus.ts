@@ -25,7 +25,7 @@ export class EventBus {
   /** Events of one match. */
   match(matchId: string): Observable<MatchEvent> {
     return this.events$.pipe(
-      filter((e): e is MatchEvent => e.matchId === matchId && isMatchEvent(e)),
+      filter((e): e is MatchEvent => isMatchEvent(e) && e.matchId === matchId),
     );
   }
 

@@ -15,6 +15,8 @@ export function formatEvent(e: MatchEvent): string {
       return `    ${e.seat === null ? '' : `seat ${e.seat}: `}“${e.text}”`;
     case 'env':
       return `    ${e.name} ${JSON.stringify(e.data)}`;
+    case 'agent':
+      return `    seat ${e.seat} (${e.name}) ${JSON.stringify(e.data).slice(0, 200)}`;
     case 'fault':
       return `  ! seat ${e.seat} ${e.kind}: ${e.reason} (${e.resolution})`;
     case 'reward':

@@ -10,19 +10,44 @@ import { playCommand } from './commands/play';
 import { replayCommand } from './commands/replay';
 import { DEFAULT_DB, leagueExportCommand, leagueMatchesCommand, leagueRunCommand, leagueTableCommand } from './commands/league';
 import { LeagueConfigError } from '../../league/config';
+import { LeagueLockedError } from '../../league/league-lock';
+import { StoreConflictError, StoreError } from '../store/store';
 import { TournamentConfigError } from '../../league/tournament/config';
 import { SwissPairingError } from '../../league/tournament/swiss';
 import { tournamentListCommand, tournamentRunCommand, tournamentShowCommand } from './commands/tournament';
 import { sprtCommand } from './commands/sprt';
-import { StoreConflictError } from '../store/store';
-import { demoCommand } from './commands/demo';
 import { tasksCheckCommand } from './commands/tasks';
+import { FaultPolicyError } from '../match/fault-policy';
+import { MatchFailureError } from '../match/match-failure';
+import { demoCommand } from './commands/demo';
+import { CheckpointError } from '../train/checkpoint';
+import { PolicyLayoutError } from '../train/policy-model';
+import { RunStateError } from '../train/run-state';
+import { ConfigError } from '../train/config';
 import { packageRoot } from '../package-root';
-import { parseIntOption, parseNumberOption, UsageError } from './options';
+import { join } from 'node:path';
+import { unsettledDecisions } from '../match/runner';
+import { FailureError, oneLine, parseDeadlineOption, parseIntOption, parseNumberOption, UsageError } from './options';
 
 /** Errors that are the user's input, printed as one line (exit 2) instead of a stack trace. */
 function isUserError(e: unknown): e is Error {
-  return e instanceof UsageError || e instanceof LeagueConfigError || e instanceof TournamentConfigError || e instanceof SwissPairingError || e instanceof StoreConflictError || e instanceof ParamError || e instanceof RegistryError || e instanceof EnvDefinitionError;
+  return (
+    e instanceof UsageError ||
+    e instanceof LeagueConfigError ||
+    e instanceof TournamentConfigError ||
+    e instanceof SwissPairingError ||
+    e instanceof StoreConflictError ||
+    e instanceof ParamError ||
+    e instanceof RegistryError ||
+    e instanceof EnvDefinitionError ||
+    e instanceof CheckpointError ||
+    e instanceof PolicyLayoutError ||
+    e instanceof RunStateError ||
+    e instanceof StoreError ||
+    e instanceof FaultPolicyError ||
+    e instanceof ConfigError ||
+    e instanceof LeagueLockedError
+  );
 }
 
 /** Builds the `arena` command; `exit` receives the exit code. */
@@ -57,19 +82,38 @@ export function buildProgram(exit: (code: number) => void): Command {
     .option('--params <json>', 'env params (JSON or a file)')
     .option('--seed <n>', 'seed of the first episode (episode k uses seed+k)', seedOpt, 0)
     .option('--episodes <n>', 'number of episodes', countOpt('--episodes'), 1)
-    .option('--deadline <ms>', 'per-decision time limit', countOpt('--deadline'))
+    .option('--deadline <ms>', 'per-decision time limit in ms, or "none" (default: none for synchronous answers, 10 minutes for promises)', parseDeadlineOption)
     .option('--faults <policy>', 'fault policy: retry:N and forfeit|default (default forfeit)')
     .option('--watch <viewer>', 'print events as they happen for a viewer: public, omniscient or a seat')
     .option('--json', 'one JSON line per episode, then a summary line')
+    .option('--port <n>', 'with human or remote seats: port of the page and /play sockets (0 = any free one)', (v: string) => parseIntOption('--port', v, 0), 0)
+    .option('--host <host>', 'with human or remote seats: interface to listen on', '127.0.0.1')
+    .option('--tokens <file>', 'with human or remote seats: write the seat tokens to this file (mode 0600) instead of printing them')
     .action(async (ref: string, o) => exit(await playCommand(registry, ref, o)));
+
+  program
+    .command('rollouts <env>')
+    .description('play episodes and write one JSON line per decision for LLM RL trainers: messages, completion, reward, GRPO group and advantages (docs/rollouts.md)')
+    .requiredOption('--agents <list>', 'comma-separated agent names, name:{json options} (e.g. llm:{...}), or module paths')
+    .requiredOption('--out <file>', 'JSONL file to write ("-" for stdout)')
+    .option('--episodes <n>', 'number of episodes (a multiple of --group-size)', countOpt('--episodes'), 1)
+    .option('--group-size <n>', 'episodes per group sharing one start state (seed), for GRPO / RLOO', countOpt('--group-size'), 1)
+    .option('--roles <list>', 'record only these roles (default: all)')
+    .option('--params <json>', 'env params (JSON or a file)')
+    .option('--seed <n>', 'seed of the first group (group g uses seed+g)', seedOpt, 0)
+    .option('--deadline <ms>', 'per-decision time limit', countOpt('--deadline'))
+    .option('--faults <policy>', 'fault policy: retry:N and forfeit|default (default forfeit)')
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    .action(async (ref: string, o) => exit(await (require('./commands/rollouts') as typeof import('./commands/rollouts')).rolloutsCommand(registry, ref, o)));
 
   program
     .command('replay <env>')
     .description('step through given actions, reporting legality, events, returns and outcome')
-    .requiredOption('--actions <json|file>', 'list of steps, each {seat: action}, e.g. [{"0":17},{"1":120}]')
+    .requiredOption('--actions <json|file>', 'list of steps, each {seat: action}, e.g. [{"0":17},{"1":120}], or a golden playthrough file (its params and seed are used)')
     .option('--params <json>', 'env params (JSON or a file)')
     .option('--seed <n>', 'episode seed', seedOpt, 0)
     .option('--json', 'one JSON line per step')
+    .option('--rerun', 're-perform recorded effects (run the programs again) and report any difference; exit 1 if one differs')
     .action(async (ref: string, o) => exit(await replayCommand(registry, ref, o)));
 
   program
@@ -108,6 +152,9 @@ export function buildProgram(exit: (code: number) => void): Command {
     .option('--db <file>', 'SQLite database', DEFAULT_DB)
     .option('--quiet', 'no progress display')
     .option('--backend <name>', 'training backend for learners: tfjs-node-gpu, tfjs-node, wasm, cpu (default: the best available)')
+    .option('--port <n>', 'with remote or human players: port of the page and /play sockets (0 = any free one)', (v: string) => parseIntOption('--port', v, 0), 0)
+    .option('--host <host>', 'with remote or human players: interface to listen on', '127.0.0.1')
+    .option('--tokens <file>', 'with remote or human players: write their seat tokens to this file (mode 0600) instead of printing them')
     .action(async (o) => exit(await leagueRunCommand(registry, o)));
   league
     .command('table')
@@ -189,6 +236,23 @@ export function buildProgram(exit: (code: number) => void): Command {
   (require('./commands/train') as typeof import('./commands/train')).registerTrainCommand(program, registry, exit);
 
   program
+    .command('env-serve <env>')
+    .description('serve an env to trainers outside the process with the OpenEnv interface (HTTP reset/step/state + WebSocket /ws; docs/env-server.md)')
+    .option('--agents <list>', 'agents in the other seats: one for all or one per seat', 'random')
+    .option('--role <role>', "the trainer's role (its first seat)")
+    .option('--seat <n>', "the trainer's seat (default 0)", (v: string) => parseIntOption('--seat', v, 0))
+    .option('--params <json>', 'env params (JSON or a file); a reset may give its own')
+    .option('--port <n>', 'port (0 = any free one)', (v: string) => parseIntOption('--port', v, 8000), 8000)
+    .option('--host <host>', 'interface to listen on', '127.0.0.1')
+    .option('--max-sessions <n>', 'sessions open at once', countOpt('--max-sessions'), 64)
+    .option('--idle-timeout <s>', 'close sessions idle for this many seconds', countOpt('--idle-timeout'), 300)
+    .option('--seed <n>', 'base seed of the sessions\' episodes (a reset may give its own)', seedOpt, 0)
+    .option('--deadline <ms>', 'per-decision time limit of the other seats', countOpt('--deadline'))
+    .option('--faults <policy>', 'fault policy of the other seats: retry:N and forfeit|default')
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    .action(async (ref: string, o) => exit(await (require('./commands/env-serve') as typeof import('./commands/env-serve')).envServeCommand(registry, ref, o)));
+
+  program
     .command('serve')
     .description('serve the web page (live matches, replays, leaderboard, plots) and the spectator sockets over a store')
     .option('--db <file>', 'SQLite database', DEFAULT_DB)
@@ -201,8 +265,26 @@ export function buildProgram(exit: (code: number) => void): Command {
   return program;
 }
 
-/** Entry point of the `arena` bin. */
-export async function main(argv: string[]): Promise<void> {
+/**
+ * Runs the `arena` command line in this thread; resolves to the exit code. A decision whose
+ * promise never settles, with no deadline to end it, would let the event loop empty and the
+ * process exit silently: it is reported by agent and seat, with exit code 1.
+ */
+export async function runCli(argv: string[]): Promise<number> {
+  let settled = false;
+  const onBeforeExit = () => {
+    if (settled) return;
+    const stuck = unsettledDecisions();
+    if (!stuck.length) return;
+    settled = true;
+    for (const d of stuck) {
+      process.stderr.write(
+        `arena: agent "${d.agent}" (seat ${d.seat}) never answered at step ${d.step} of ${d.env} match ${d.matchId}: its promise never settled and no deadline was set (--deadline none); give a deadline (--deadline MS) to make it a timeout\n`,
+      );
+    }
+    process.exitCode = 1;
+  };
+  process.on('beforeExit', onBeforeExit);
   let code = 0;
   const program = buildProgram((c) => (code = c));
   program.exitOverride();
@@ -212,12 +294,33 @@ export async function main(argv: string[]): Promise<void> {
     if (e instanceof CommanderError) {
       code = e.exitCode;
     } else if (isUserError(e)) {
-      process.stderr.write(`arena: ${e.message}\n`);
+      process.stderr.write(`arena: ${oneLine(e.message)}\n`);
       code = 2;
+    } else if (e instanceof FailureError || e instanceof MatchFailureError) {
+      process.stderr.write(`arena: ${oneLine(e.message)}\n`);
+      code = 1;
     } else {
       process.stderr.write(`arena: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
       code = 1;
     }
   }
-  process.exitCode = code;
+  settled = true;
+  process.off('beforeExit', onBeforeExit);
+  return code;
+}
+
+/**
+ * Entry point of the `arena` bin: the command runs in a worker thread watched by this one
+ * (src/cli/supervisor.ts), so that Ctrl-C always works and user code that never returns is
+ * stopped with a message naming it. `ARENA_WORKER=0` runs it in this thread instead (no watchdog;
+ * for debuggers and profilers).
+ */
+export async function main(argv: string[]): Promise<void> {
+  if (process.env.ARENA_WORKER === '0') {
+    process.exitCode = await runCli(argv);
+    return;
+  }
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { superviseInWorker } = require('./supervisor') as typeof import('./supervisor');
+  process.exitCode = await superviseInWorker(argv, join(__dirname, 'worker-entry.js'));
 }

@@ -1,5 +1,6 @@
-import type { Env } from './env';
-import type { Params } from './params';
+import type { ActionCheck, Env } from './env';
+import type { JsonObject } from './json';
+import type { ParamSchema, Params } from './params';
 import type { Rng } from './rng';
 import type { CodeRunner, KernelLab } from './sandbox';
 
@@ -30,7 +31,24 @@ export interface AgentContext {
   readonly signal: AbortSignal;
   readonly env: Env;
   readonly params: Params;
+  /**
+   * The env's verdict on `action` for this decision, without playing it (text agents re-ask with
+   * the reason). Present in matches run by `runMatch`.
+   */
+  validate?(action: unknown): ActionCheck;
+  /**
+   * Records something the agent did for this decision (an LLM attempt: answer, verdict, tokens)
+   * as an `agent` event visible to this seat and omniscient views. Ignored once the decision is
+   * over (answered, timed out or the match ended). Present in matches run by `runMatch`.
+   */
+  note?(name: string, data: JsonObject): void;
 }
+
+/**
+ * What an agent reports about the episode just played (model and endpoint, tokens, latency,
+ * cost): plain JSON, kept per seat in the match result, the play summary and league matches.
+ */
+export type AgentReport = JsonObject;
 
 /**
  * An agent fills a seat. `act` may answer synchronously (the runner's fast path: no promise,
@@ -50,6 +68,8 @@ export interface Agent<O = any, A = any> {
   start?(ctx: AgentContext): void;
   /** Called once when the episode ends, with every seat's returns, the outcome label and the env's episode summary. */
   end?(returns: readonly number[], ctx: AgentContext, info: { outcome: string; summary: unknown }): void;
+  /** The episode's report (called after `end`); null or absent when there is nothing to report. */
+  report?(): AgentReport | null;
 }
 
 /** Options handed to an agent factory. */
@@ -74,5 +94,11 @@ export interface AgentFactory {
   roles?: readonly string[];
   /** False for evaluation-only agents (e.g. omniscient oracles) that rated play must refuse. */
   rated?: boolean;
+  /**
+   * The options it accepts (`name:{"option": value}`), declared like env params. When given, the
+   * registry refuses unknown or ill-typed options with an error naming the option (`{}`: none);
+   * when absent, options are passed through unchecked (the factory checks them).
+   */
+  options?: ParamSchema;
   create(options: AgentOptions): Agent;
 }

@@ -8,6 +8,7 @@
  */
 import type { JsonValue } from './json';
 import type { ParamSchema, Params } from './params';
+import type { PromptTemplate } from './prompt';
 import type { Rng, Seed } from './rng';
 import type { Viewer, Visibility } from './visibility';
 
@@ -270,6 +271,9 @@ export interface EnvDefinition<S = any, A = any, O = any> {
 
   /** Neural encoding, when the env supports neural agents. */
   encoder?: Encoder<O, A>;
+
+  /** Instructions, action names and answer formats for text players (LLMs, humans); see src/core/prompt.ts. */
+  prompt?: PromptTemplate<O, A>;
 }
 
 /** A normalized env: every member present. Built by `normalizeEnv`. */
@@ -282,7 +286,8 @@ type OptionalMembers =
   | 'forfeitReturns'
   | 'aggregate'
   | 'publicParams'
-  | 'sampleEffectResult';
+  | 'sampleEffectResult'
+  | 'prompt';
 
 export type Env<S = any, A = any, O = any> = Required<Omit<EnvDefinition<S, A, O>, OptionalMembers>> &
   Pick<EnvDefinition<S, A, O>, OptionalMembers> & {

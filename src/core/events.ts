@@ -1,7 +1,8 @@
 /**
- * The typed events of the arena's one stream. Every event carries the match (or run) id,
- * a sequence number (per match, from 0, no gaps), a wall-clock time and a visibility.
- * Events are immutable once published.
+ * The typed events of the arena's one stream. Match events carry their match id, a sequence
+ * number (per match, from 0, no gaps), a wall-clock time and a visibility; league and training
+ * events carry their league (or training run) instead of a match id. Events are immutable once
+ * published.
  */
 import type { JsonValue } from './json';
 import type { Params } from './params';
@@ -77,6 +78,18 @@ export interface FaultRecord {
   resolution: 'retry' | 'default-action' | 'forfeit';
 }
 
+/**
+ * Something an agent recorded about its own decision (an LLM attempt: its answer, the verdict,
+ * tokens); visible to the seat and omniscient views (see `AgentContext.note`).
+ */
+export interface AgentNoteEvent extends EventBase {
+  type: 'agent';
+  step: number;
+  seat: number;
+  name: string;
+  data: { [key: string]: JsonValue };
+}
+
 /** A fault, on the stream (private to the seat). */
 export interface FaultEvent extends EventBase, FaultRecord {
   type: 'fault';
@@ -98,21 +111,30 @@ export interface MatchEnded extends EventBase {
   forfeitedBy?: number;
 }
 
-/** League/training-level events (matchId holds the league or run id). Payload is free JSON. */
-interface LeagueEventBase extends EventBase {
+/** League- and training-level events: no match id; `seq` counts per league or run. Payload is free JSON. */
+interface LeagueEventBase {
+  seq: number;
+  time: number;
+  visibility: Visibility;
   data: { [key: string]: JsonValue };
 }
-/** Ratings changed after a league match. */
+/** Ratings changed after a league match (`seq`: the match's index; `data.match`: its id). */
 export interface RatingUpdated extends LeagueEventBase {
   type: 'rating.updated';
+  league: string;
 }
-/** A learner's frozen snapshot joined the league. */
+/** A learner's frozen snapshot joined the league (`seq`: the learner's iteration). */
 export interface SnapshotAdded extends LeagueEventBase {
   type: 'snapshot.added';
+  league: string;
 }
-/** One training iteration's metrics. */
+/** One training iteration's metrics (`seq`: the iteration). */
 export interface TrainingIteration extends LeagueEventBase {
   type: 'training.iteration';
+  /** The training run. */
+  run: string;
+  /** The league whose learner trains, when the run belongs to one. */
+  league?: string;
 }
 export type LeagueEvent = RatingUpdated | SnapshotAdded | TrainingIteration;
 
@@ -123,12 +145,12 @@ export type MatchEvent =
   | ActionEvent
   | EnvStepEvent
   | MessageEvent
+  | AgentNoteEvent
   | FaultEvent
   | RewardEvent
   | MatchEnded;
 
 export type ArenaEvent = MatchEvent | LeagueEvent;
-export type ArenaEventType = ArenaEvent['type'];
 
 const LEAGUE_TYPES = new Set<string>(['rating.updated', 'snapshot.added', 'training.iteration']);
 

@@ -65,6 +65,11 @@ export class MatchLogBuilder {
     });
   }
 
+  /** An agent's note about its decision (private to the seat). */
+  note(step: number, seat: number, name: string, data: { [key: string]: JsonValue }): MatchEvent {
+    return { ...this.base({ seat }), type: 'agent', step, seat, name, data };
+  }
+
   fault(record: FaultRecord, visibility: Visibility): MatchEvent {
     return { ...this.base(visibility), type: 'fault', ...record };
   }

@@ -106,6 +106,7 @@ export function normalizeEnv<S, A, O>(def: EnvDefinition<S, A, O>): Env<S, A, O>
     privateVariants: def.privateVariants?.bind(def),
     aggregate: def.aggregate?.bind(def),
     encoder: def.encoder,
+    prompt: def.prompt,
     publicParams: def.publicParams?.bind(def),
     resolveParams: (raw?: unknown) => {
       const params = resolveParams(id, meta.params, raw);

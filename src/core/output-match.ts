@@ -6,8 +6,34 @@ export const NUMBER_TOLERANCE = 1e-9;
 
 function numbersClose(a: number, b: number): boolean {
   if (Object.is(a, b)) return true;
+  // an integer too large for a double reads as Infinity: it equals nothing but itself
+  if (!Number.isFinite(a) || !Number.isFinite(b)) return false;
   return Math.abs(a - b) <= NUMBER_TOLERANCE * Math.max(1, Math.abs(a), Math.abs(b));
 }
+
+/**
+ * How deeply a JSON text nests arrays and objects (strings skipped), so that a host never parses
+ * or re-serializes output deeper than it can (JSON.parse and JSON.stringify recurse).
+ */
+export function jsonDepth(text: string): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++; // backslash: skip the escaped character
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 || c === 123) {
+      if (++depth > max) max = depth;
+    } else if (c === 93 || c === 125) depth--;
+  }
+  return max;
+}
+
+/** Deepest output nesting accepted from a program (deeper output is a runtime error). */
+export const MAX_OUTPUT_DEPTH = 200;
 
 /**
  * Deep equality of JSON values: arrays element by element, objects by key set (order ignored),

@@ -37,6 +37,12 @@ export class ParamError extends Error {
   }
 }
 
+/** JSON of a value, cut to `max` characters (errors never echo megabytes of input). */
+export function shortJson(value: unknown, max = 80): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > max ? `${text.slice(0, max)}… (${text.length} characters)` : text;
+}
+
 function allowed(spec: ParamSpec): string {
   switch (spec.type) {
     case 'integer':
@@ -106,7 +112,7 @@ export function resolveParams(envId: string, schema: ParamSchema, raw: unknown =
       continue;
     }
     const problem = checkOne(spec, value);
-    if (problem) throw new ParamError(envId, key, `${problem} (got ${JSON.stringify(value)})`);
+    if (problem) throw new ParamError(envId, key, problem.includes('(got ') ? problem : `${problem} (got ${shortJson(value)})`);
     out[key] = value;
   }
   return out;

@@ -3,8 +3,9 @@ import { resolve } from 'node:path';
 import type { Agent, AgentFactory, AgentOptions, AgentServices } from './agent';
 import type { EffectHandler, EffectHandlers } from './effects';
 import type { Env, EnvDefinition } from './env';
+import { heartbeat, Phase } from './heartbeat';
 import { normalizeEnv } from './normalize-env';
-import type { Params } from './params';
+import { ParamError, resolveParams, type Params } from './params';
 
 /** An env bound to resolved params: what `make` returns. */
 export interface EnvHandle<S = any, A = any, O = any> {
@@ -143,7 +144,17 @@ export class Registry {
       name = wanted || loaded.agents[0];
     }
     const factory = this.agentFactory(name, options.env.meta.id);
-    return { agent: factory.create({ ...options, options: opts ?? options.options, services: options.services ?? this.services }), factory };
+    const given = opts ?? options.options;
+    if (factory.options) {
+      if (given !== undefined && (given === null || typeof given !== 'object' || Array.isArray(given))) throw new RegistryError(`agent "${name}": options must be a JSON object`);
+      try {
+        resolveParams(`agent "${name}"`, factory.options, given ?? {});
+      } catch (e) {
+        if (e instanceof ParamError) throw new RegistryError(`${e.envId}: option "${e.field}" ${e.problem.replace(/^is not a parameter/, 'is not an option')}`);
+        throw e;
+      }
+    }
+    return { agent: factory.create({ ...options, options: given, services: options.services ?? this.services }), factory };
   }
 
   /** Resolves an env reference: a registered id, or a path to a JS module exporting an env. */
@@ -174,6 +185,9 @@ export class Registry {
   async loadModule(path: string): Promise<{ envs: string[]; agents: string[] }> {
     const abs = resolve(path);
     let mod: ArenaModule;
+    const hb = heartbeat();
+    hb?.context({ module: path });
+    hb?.enter(Phase.Load, 0);
     try {
       try {
         // CommonJS, and ESM through require(esm) on Node 20.19+ (also works under jest).
@@ -184,6 +198,8 @@ export class Registry {
       }
     } catch (e) {
       throw new RegistryError(`cannot load module ${path}: ${(e as Error).message}`);
+    } finally {
+      hb?.leave();
     }
     const root = (mod.default && typeof mod.default === 'object' ? mod.default : mod) as ArenaModule;
     const defs: EnvDefinition[] = [];

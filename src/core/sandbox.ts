@@ -48,6 +48,11 @@ export interface CodeRunRequest {
   /** Python: source defining `check(candidate)` (asserts), run after the tests as one more test. */
   check?: string;
   limits?: RunLimits;
+  /**
+   * Stop at the first test that times out (the rest are reported as timeouts too): for searches
+   * that try many programs, where one endless loop must not cost a timeout per test.
+   */
+  stopOnTimeout?: boolean;
 }
 
 /** One test's outcome. `actual` is the program's output (JSON), when it produced one. */

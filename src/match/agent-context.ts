@@ -1,7 +1,14 @@
 import type { AgentContext } from '../core/agent';
-import type { Env } from '../core/env';
+import type { ActionCheck, Env } from '../core/env';
+import type { JsonObject } from '../core/json';
 import type { Params } from '../core/params';
 import type { Rng } from '../core/rng';
+
+/** The runner's side of `validate` and `note` (bound to the match's current state and its log). */
+export interface SeatHooks {
+  validate(seat: number, action: unknown): ActionCheck;
+  note(seat: number, step: number, name: string, data: JsonObject): void;
+}
 
 /**
  * The per-seat context object, reused across decisions so the synchronous fast path
@@ -13,6 +20,8 @@ export class SeatContext implements AgentContext {
   deadline = Infinity;
   private controller: AbortController | undefined;
   private generator: Rng | undefined;
+  /** True between `begin` and the decision's end (abort, close): notes are accepted only then. */
+  private open = false;
 
   constructor(
     readonly matchId: string,
@@ -22,6 +31,7 @@ export class SeatContext implements AgentContext {
     private readonly makeRng: () => Rng,
     readonly env: Env,
     readonly params: Params,
+    private readonly hooks: SeatHooks,
   ) {}
 
   /** The seat's generator, seeded on first use (agents that never draw pay nothing). */
@@ -38,10 +48,25 @@ export class SeatContext implements AgentContext {
     this.step = step;
     this.deadline = deadline;
     this.controller = undefined;
+    this.open = true;
   }
 
   /** Aborts the current decision's signal, if anybody is listening to it. */
   abort(reason: string): void {
+    this.open = false;
     this.controller?.abort(new Error(reason));
+  }
+
+  /** Ends note-taking (the match is over). */
+  close(): void {
+    this.open = false;
+  }
+
+  validate(action: unknown): ActionCheck {
+    return this.hooks.validate(this.seat, action);
+  }
+
+  note(name: string, data: JsonObject): void {
+    if (this.open) this.hooks.note(this.seat, this.step, name, data);
   }
 }

@@ -1,25 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import type { Agent } from '../core/agent';
+import type { Agent, AgentReport } from '../core/agent';
 import { EFFECT_SEAT, type ActionMap, type EffectRequest, type Env, type SeatInfo, type StepReward } from '../core/env';
 import type { EffectHandlers } from '../core/effects';
-import type { FaultKind, FaultRecord, MatchCode, MatchEvent } from '../core/events';
+import type { FaultRecord, MatchCode, MatchEvent } from '../core/events';
+import { heartbeat, Phase, type HeartbeatWriter } from '../core/heartbeat';
 import type { JsonValue } from '../core/json';
 import { MatchLogBuilder } from '../core/match-log';
-import { containsAction } from '../core/normalize-env';
 import type { Params } from '../core/params';
 import { Rng, deriveSeed } from '../core/rng';
 import type { EventBus } from '../bus/event-bus';
-import { SeatContext } from './agent-context';
+import { SeatContext, type SeatHooks } from './agent-context';
 import { DEFAULT_FAULT_POLICY, type FaultPolicy } from './fault-policy';
+import { MatchFailureError } from './match-failure';
+import { FORFEIT, SeatDecisions, STOPPED, type Decision, type DecisionHost } from './seat-decisions';
 
-/** One accepted decision, handed to `onDecision` (training trajectories hook here). */
-export interface Decision {
-  step: number;
-  seat: number;
-  observation: unknown;
-  legal: readonly unknown[] | null;
-  action: unknown;
-}
+export { unsettledDecisions, type Decision, type UnsettledDecision } from './seat-decisions';
 
 /** A per-decision reward with the step that earned it (see {@link StepReward}). */
 export interface StepRewardRecord extends StepReward {
@@ -46,8 +41,10 @@ export interface MatchOptions {
   faultPolicy?: FaultPolicy;
   /** Stops the match (code "aborted") at the next decision. */
   signal?: AbortSignal;
-  /** Called after every accepted decision, and after every effect (seat EFFECT_SEAT, its result as the action). */
+  /** Called after every accepted decision of a seat's agent. */
   onDecision?: (d: Decision) => void;
+  /** Called after every performed effect, with its result (applied as EFFECT_SEAT's action). */
+  onEffect?: (e: { step: number; kind: string; result: JsonValue }) => void;
   /** Handlers for the effects the env may request (running code...); see src/core/effects.ts. */
   effects?: EffectHandlers;
 }
@@ -77,37 +74,8 @@ export interface MatchResult {
   rewards: StepRewardRecord[];
   summary: JsonValue;
   finalState: unknown;
-}
-
-const FORFEIT: unique symbol = Symbol('forfeit');
-type Answer = unknown;
-
-class TimeoutError extends Error {}
-
-/** Why an answer was not accepted. */
-interface Verdict {
-  kind: FaultKind;
-  reason: string;
-}
-
-/** A promise answer awaited without any deadline (see {@link unsettledDecisions}). */
-export interface UnsettledDecision {
-  matchId: string;
-  env: string;
-  seat: number;
-  agent: string;
-  step: number;
-}
-
-const unsettled = new Set<UnsettledDecision>();
-
-/**
- * Decisions whose promise has not settled and that no deadline will end (the caller turned the
- * deadline off). When the process's event loop empties while one is listed, that agent's promise
- * can never settle: commands report it by name instead of exiting silently.
- */
-export function unsettledDecisions(): UnsettledDecision[] {
-  return [...unsettled];
+  /** Each seat's agent report (`Agent.report`: model, tokens, latency, cost); absent when no agent reports. */
+  reports?: (AgentReport | null)[];
 }
 
 function isThenable(v: unknown): v is PromiseLike<unknown> {
@@ -137,25 +105,30 @@ interface Stop {
   forfeitedBy?: number;
 }
 
-class MatchRun {
-  private readonly env: Env;
+class MatchRun implements DecisionHost {
+  readonly env: Env;
   private readonly bus: EventBus | undefined;
   private readonly policy: FaultPolicy;
   private readonly deadlineMs: number;
   private readonly asyncDeadlineMs: number;
-  private readonly matchId: string;
-  private state: unknown;
+  readonly matchId: string;
+  private readonly hb: HeartbeatWriter | null;
+  state: unknown;
   private seats: readonly SeatInfo[] = [];
   private agents: readonly Agent[] = [];
   private ctxs: SeatContext[] = [];
+  private decider!: SeatDecisions;
   private readonly log: MatchLogBuilder;
-  private step = 0;
-  private decisions = 0;
-  private readonly faults: FaultRecord[] = [];
+  step = 0;
+  /** The env member (or agent hook) running now: named when it throws. */
+  member = 'init';
+  readonly faults: FaultRecord[] = [];
   private readonly rewards: StepRewardRecord[] = [];
 
   constructor(private readonly o: MatchOptions) {
-    this.env = o.env;
+    this.hb = heartbeat();
+    // Watched (the CLI's worker): every env member marks the heartbeat, so a hang names it.
+    this.env = this.hb ? this.hb.watchEnv(o.env) : o.env;
     this.bus = o.bus;
     this.policy = o.faultPolicy ?? DEFAULT_FAULT_POLICY;
     this.deadlineMs = o.deadlineMs ?? Infinity;
@@ -169,56 +142,105 @@ class MatchRun {
   }
 
   async run(): Promise<MatchResult> {
-    this.begin();
-    const stop = await this.loop();
-    return this.finish(stop);
+    try {
+      this.begin();
+      const stop = await this.loop();
+      return this.finish(stop);
+    } catch (e) {
+      if (this.member === 'agents' || e instanceof MatchFailureError) throw e; // the caller's own mistake
+      throw new MatchFailureError(this.env.meta.id, this.member, this.o.seed, this.step, this.matchId, e);
+    }
   }
 
   /** Initial state, seats, agents and their contexts; the opening events. */
   private begin(): void {
     const { env, o } = this;
+    this.hb?.at(o.seed, 0);
+    this.member = 'init';
     this.state = env.init(o.params, o.seed);
+    this.member = 'seats';
     this.seats = env.seats(this.state);
+    this.member = 'agents';
     this.agents = typeof o.agents === 'function' ? o.agents(this.seats) : o.agents;
     if (this.agents.length !== this.seats.length) {
       throw new Error(`${env.meta.id}: ${this.seats.length} seats but ${this.agents.length} agents given`);
     }
+    const hooks: SeatHooks = {
+      validate: (seat, action) => env.validateAction(this.state, seat, action),
+      note: (seat, step, name, data) => {
+        if (this.bus?.active) this.emit(this.log.note(step, seat, name, data));
+      },
+    };
     this.ctxs = this.seats.map(
-      (s, i) => new SeatContext(this.matchId, i, s.role, s.team, () => Rng.fromSeed(deriveSeed(o.seed, 'seat', i)), env, o.params),
+      (s, i) => new SeatContext(this.matchId, i, s.role, s.team, () => Rng.fromSeed(deriveSeed(o.seed, 'seat', i)), o.env, o.params, hooks),
     );
+    this.decider = new SeatDecisions(this, this.agents, this.ctxs, {
+      policy: this.policy,
+      deadlineMs: this.deadlineMs,
+      asyncDeadlineMs: this.asyncDeadlineMs,
+      explicitDeadline: o.deadlineMs !== undefined,
+      signal: o.signal,
+      onDecision: o.onDecision,
+      heartbeat: this.hb,
+    });
+    if (this.hb) {
+      this.hb.context({ env: env.meta.id, match: o.matchId, agents: this.agents.map((a) => a.name) });
+      // a synchronous agent that overruns its deadline by more than a second counts as hung
+      this.hb.limit(this.deadlineMs === Infinity ? 0 : this.deadlineMs + 1000);
+    }
     if (this.bus?.active) {
       const agentNames = this.agents.map((a) => a.name);
       this.emit(this.log.created(env.meta.id, o.params, o.seed, this.seats, agentNames));
+      this.member = 'publicParams';
       this.emit(this.log.started(env.meta.id, env.publicParams ? env.publicParams(o.params) : o.params, agentNames, env.meta.hiddenRoles === true));
     }
-    for (let i = 0; i < this.agents.length; i++) this.agents[i].start?.(this.ctxs[i]);
+    for (let i = 0; i < this.agents.length; i++) this.agentHook(i, 'start', () => this.agents[i].start?.(this.ctxs[i]));
+  }
+
+  /** Runs an agent's synchronous hook (start, end) marked in the heartbeat. */
+  private agentHook(seat: number, hook: 'start' | 'end', f: () => void): void {
+    this.member = `agent "${this.agents[seat].name}" (seat ${seat}) ${hook}`;
+    if (!this.hb) return f();
+    this.hb.enter(Phase.Agent, seat);
+    try {
+      f();
+    } finally {
+      this.hb.leave();
+    }
   }
 
   /** Steps until the env is terminal (null) or the match stops early (the reason). */
   private async loop(): Promise<Stop | null> {
     const { env, o } = this;
     const maxLength = env.maxLengthFor(o.params);
-    while (!env.isTerminal(this.state)) {
+    for (;;) {
+      this.member = 'isTerminal';
+      if (env.isTerminal(this.state)) break;
+      this.hb?.atStep(this.step);
       if (o.signal?.aborted) return { code: 'aborted', outcome: 'aborted' };
       if (this.step >= maxLength) return { code: 'aborted', outcome: 'max-length' };
+      this.member = 'effect';
       const effect = env.effect(this.state);
       if (effect) {
         const stop = await this.performEffect(effect);
         if (stop) return stop;
         continue;
       }
+      this.member = 'toAct';
       const toAct = env.toAct(this.state);
       if (this.bus?.active) this.emit(this.log.turn(this.step, toAct));
       const actions: ActionMap<unknown> = {};
       let forfeit = -1;
       if (toAct.length === 1) {
-        let a = this.decide(toAct[0]);
+        let a = this.decider.decide(toAct[0]);
         if (isThenable(a)) a = await a;
+        if (a === STOPPED) return { code: 'aborted', outcome: 'aborted' };
         if (a === FORFEIT) forfeit = toAct[0];
         else actions[toAct[0]] = a;
       } else {
-        const answers = toAct.map((seat) => this.decide(seat));
+        const answers = toAct.map((seat) => this.decider.decide(seat));
         const settled = answers.some(isThenable) ? await Promise.all(answers) : answers;
+        if (settled.includes(STOPPED)) return { code: 'aborted', outcome: 'aborted' };
         for (let i = 0; i < toAct.length; i++) {
           if (settled[i] === FORFEIT) {
             if (forfeit < 0) forfeit = toAct[i];
@@ -237,9 +259,11 @@ class MatchRun {
     if (this.bus?.active) {
       for (const seat of toAct) {
         const action = actions[seat] as JsonValue;
+        this.member = 'actionVisibility';
         this.emit(this.log.action(this.step, seat, action, env.actionVisibility(this.state, seat, action)));
       }
     }
+    this.member = 'step';
     const result = env.step(this.state, actions);
     this.state = result.state;
     if (this.bus?.active) for (const e of this.log.envEvents(this.step, result.events)) this.emit(e);
@@ -271,9 +295,10 @@ class MatchRun {
           signal: controller.signal,
         });
         if (o.signal?.aborted) return { code: 'aborted', outcome: 'aborted' };
+        this.member = 'validateAction';
         const check = env.validateAction(this.state, EFFECT_SEAT, result);
         if (check.ok) {
-          o.onDecision?.({ step: this.step, seat: EFFECT_SEAT, observation: null, legal: null, action: result });
+          o.onEffect?.({ step: this.step, kind: effect.kind, result });
           this.apply([EFFECT_SEAT], { [EFFECT_SEAT]: result });
           return null;
         }
@@ -294,6 +319,7 @@ class MatchRun {
     const { env } = this;
     let returns: number[];
     let outcome: string;
+    this.member = stop ? 'forfeitReturns' : 'returns';
     if (stop?.code === 'forfeit') {
       returns = env.forfeitReturns?.(this.state, stop.forfeitedBy!) ?? this.defaultForfeitReturns(stop.forfeitedBy!);
       outcome = stop.outcome;
@@ -302,12 +328,16 @@ class MatchRun {
       outcome = stop.outcome;
     } else {
       returns = env.returns(this.state);
+      this.member = 'outcome';
       outcome = env.outcome(this.state);
     }
     const code: MatchCode = stop?.code ?? 'ok';
     const forfeitedBy = stop?.forfeitedBy;
+    this.member = 'summary';
     const summary = env.summary(this.state);
-    for (let i = 0; i < this.agents.length; i++) this.agents[i].end?.(returns, this.ctxs[i], { outcome, summary });
+    for (const ctx of this.ctxs) ctx.close();
+    for (let i = 0; i < this.agents.length; i++) this.agentHook(i, 'end', () => this.agents[i].end?.(returns, this.ctxs[i], { outcome, summary }));
+    const reports = this.agents.map((a) => a.report?.() ?? null);
     if (this.bus?.active) {
       this.emit(this.log.reward(returns));
       this.emit(this.log.ended(returns, outcome, code, this.step, this.faults.length, forfeitedBy));
@@ -324,11 +354,12 @@ class MatchRun {
       code,
       ...(forfeitedBy !== undefined ? { forfeitedBy } : {}),
       length: this.step,
-      decisions: this.decisions,
+      decisions: this.decider.count,
       faults: this.faults,
       rewards: this.rewards,
       summary,
       finalState: this.state,
+      ...(reports.some((r) => r !== null) ? { reports } : {}),
     };
   }
 
@@ -338,130 +369,9 @@ class MatchRun {
     return this.seats.map((_, i) => (i === seat ? -1 : zeroSum && n > 1 ? 1 / (n - 1) : 0));
   }
 
-  /** Why `action` is not acceptable for `seat` (an "illegal" verdict), or null when it is. */
-  private rejection(seat: number, legal: readonly unknown[] | null, action: unknown): Verdict | null {
-    if (legal !== null && containsAction(legal, action)) return null;
-    // validateAction is authoritative: it may accept forms beyond the legal list (an act with free text).
-    const check = this.env.validateAction(this.state, seat, action);
-    return check.ok ? null : { kind: 'illegal', reason: check.reason };
-  }
-
-  /** Asks `seat` for an action: the answer, a promise of it (async agents), or FORFEIT. */
-  private decide(seat: number): Answer | Promise<Answer> {
-    const agent = this.agents[seat];
-    const ctx = this.ctxs[seat];
-    const obs = this.env.observe(this.state, agent.omniscient ? 'omniscient' : seat);
-    const legal = this.env.legalActions ? this.env.legalActions(this.state, seat) : null;
-    for (let attempt = 0; ; attempt++) {
-      const started = this.beginDecision(ctx);
-      let verdict: Verdict | null;
-      let answer: unknown;
-      try {
-        answer = agent.act(obs, legal, ctx);
-        if (isThenable(answer)) return this.decideAsync(seat, obs, legal, attempt, answer);
-        verdict =
-          this.deadlineMs !== Infinity && Date.now() - started > this.deadlineMs
-            ? { kind: 'timeout', reason: `answered after the ${this.deadlineMs} ms deadline` }
-            : this.rejection(seat, legal, answer);
-      } catch (e) {
-        verdict = { kind: 'error', reason: errorText(e) };
-      }
-      if (verdict === null) return this.accept(seat, obs, legal, answer);
-      if (!this.fault(seat, verdict, attempt)) return this.resolve(seat, legal);
-    }
-  }
-
-  /** The rest of a decision whose agent answered with a promise: the same checks and fault policy. */
-  private async decideAsync(seat: number, obs: unknown, legal: readonly unknown[] | null, attempt: number, pending: PromiseLike<unknown>): Promise<Answer> {
-    const agent = this.agents[seat];
-    const ctx = this.ctxs[seat];
-    for (;;) {
-      let verdict: Verdict | null;
-      let answer: unknown;
-      try {
-        answer = await this.withDeadline(pending, seat, ctx);
-        verdict = this.rejection(seat, legal, answer);
-      } catch (e) {
-        verdict = { kind: e instanceof TimeoutError ? 'timeout' : 'error', reason: errorText(e) };
-      }
-      if (verdict === null) return this.accept(seat, obs, legal, answer);
-      if (!this.fault(seat, verdict, attempt)) return this.resolve(seat, legal);
-      attempt++;
-      this.beginDecision(ctx);
-      try {
-        pending = Promise.resolve(agent.act(obs, legal, ctx));
-      } catch (e) {
-        pending = Promise.reject(e);
-      }
-    }
-  }
-
-  /** Starts a decision of `ctx`'s seat (deadline = the promise deadline); returns its start time. */
-  private beginDecision(ctx: SeatContext): number {
-    const now = Date.now();
-    ctx.begin(this.step, this.asyncDeadlineMs === Infinity ? Infinity : now + this.asyncDeadlineMs);
-    return now;
-  }
-
-  /** Races a promise answer against the decision's deadline and the match's signal. */
-  private withDeadline(pending: PromiseLike<unknown>, seat: number, ctx: SeatContext): Promise<unknown> {
-    const signal = this.o.signal;
-    return new Promise((resolve, reject) => {
-      let timer: NodeJS.Timeout | undefined;
-      const waiting: UnsettledDecision = { matchId: this.matchId, env: this.env.meta.id, seat, agent: this.agents[seat].name, step: this.step };
-      if (ctx.deadline === Infinity) unsettled.add(waiting);
-      const onAbort = () => finish(() => reject(new Error('match stopped')), 'match stopped');
-      const finish = (settle: () => void, abortReason?: string) => {
-        if (timer) clearTimeout(timer);
-        unsettled.delete(waiting);
-        signal?.removeEventListener('abort', onAbort);
-        if (abortReason) ctx.abort(abortReason);
-        settle();
-      };
-      if (ctx.deadline !== Infinity) {
-        const ms = Math.max(0, ctx.deadline - Date.now());
-        const why = this.o.deadlineMs === undefined ? ' (the default deadline for promise answers; set one with deadlineMs / --deadline)' : '';
-        timer = setTimeout(() => finish(() => reject(new TimeoutError(`no answer within ${this.asyncDeadlineMs} ms${why}`)), 'deadline'), ms);
-      }
-      signal?.addEventListener('abort', onAbort, { once: true });
-      Promise.resolve(pending).then(
-        (v) => finish(() => resolve(v)),
-        (e) => finish(() => reject(e)),
-      );
-    });
-  }
-
-  private accept(seat: number, obs: unknown, legal: readonly unknown[] | null, action: unknown): unknown {
-    this.decisions++;
-    this.o.onDecision?.({ step: this.step, seat, observation: obs, legal, action });
-    return action;
-  }
-
-  /** Records a fault; true when the policy allows another attempt. */
-  private fault(seat: number, verdict: Verdict, attempt: number): boolean {
-    const retry = attempt < this.policy.retries;
-    const resolution = retry ? 'retry' : this.policy.then === 'default' ? 'default-action' : 'forfeit';
-    this.recordFault({ step: this.step, seat, kind: verdict.kind, reason: verdict.reason, attempt, resolution });
-    return retry;
-  }
-
-  private recordFault(record: FaultRecord): void {
+  /** Records a fault and publishes it (private to the seat; omniscient for the effect seat). */
+  recordFault(record: FaultRecord): void {
     this.faults.push(record);
     if (this.bus?.active) this.emit(this.log.fault(record, record.seat === EFFECT_SEAT ? 'omniscient' : { seat: record.seat }));
-  }
-
-  /** After the last failed attempt: a default action, or FORFEIT. */
-  private resolve(seat: number, legal: readonly unknown[] | null): Answer {
-    if (this.policy.then === 'default') {
-      const fallback = this.env.defaultAction?.(this.state, seat) ?? (legal && legal.length ? legal[0] : undefined);
-      if (fallback !== undefined) {
-        this.decisions++;
-        return fallback;
-      }
-      // No default exists (open action set without defaultAction): the fault becomes a forfeit.
-      const last = this.faults[this.faults.length - 1];
-      if (last && last.seat === seat) last.resolution = 'forfeit';
-    }
-    return FORFEIT;
   }
 }

@@ -1,7 +1,7 @@
 /** Turns a runner's raw outputs into the run's result: each output compared on the host. */
 import type { JsonValue } from '../core/json';
 import type { CodeRunRequest, CodeRunResult, RunCode, TestOutcome } from '../core/sandbox';
-import { outputMatches } from '../core/output-match';
+import { MAX_OUTPUT_DEPTH, jsonDepth, outputMatches } from '../core/output-match';
 import type { RawOutcome, RawRun } from './raw-run';
 
 const UNDEFINED = '\u0000undefined';
@@ -11,6 +11,7 @@ function judge(raw: RawOutcome | undefined, test: CodeRunRequest['tests'][number
   if (raw.code !== 'ok') return { code: raw.code, ...(raw.message ? { message: raw.message } : {}) };
   let actual: JsonValue | undefined;
   if (raw.text !== undefined && raw.text !== UNDEFINED) {
+    if (jsonDepth(raw.text) > MAX_OUTPUT_DEPTH) return { code: 'runtime-error', message: `the output is nested deeper than ${MAX_OUTPUT_DEPTH} levels` };
     try {
       actual = JSON.parse(raw.text) as JsonValue;
     } catch {

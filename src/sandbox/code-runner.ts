@@ -58,7 +58,7 @@ export class SandboxCodeRunner implements CodeRunner {
         return runPythonBatch({ program: req.program, entry: req.entry, inputs: req.tests.map((t) => t.input), check: req.check, limits, paths: this.pythonPaths, signal });
       }
       const wallMs = limits.timeMs * (req.tests.length * 2 + 2) + 5000;
-      const body = { program: req.program, entry: req.entry, tests: req.tests.map((t) => ({ input: t.input, ...(t.property ? { property: t.property } : {}) })), limits };
+      const body = { program: req.program, entry: req.entry, tests: req.tests.map((t) => ({ input: t.input, ...(t.property ? { property: t.property } : {}) })), limits, stopOnTimeout: req.stopOnTimeout === true };
       return this.pool.call(slot, 'tests', body, wallMs, signal).then(
         (res) => res as RawRun,
         (e: unknown): RawRun => {

@@ -9,8 +9,9 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import type { JsonValue } from '../core/json';
+import { RUN_CODES, type RunCode } from '../core/sandbox';
 import type { ResolvedLimits } from './limits';
-import { PYTHON_HARNESS } from './python-harness';
+import { PYTHON_CHILD, PYTHON_HARNESS } from './python-harness';
 import type { RawOutcome, RawRun } from './raw-run';
 
 /** Where the Python sandbox's programs live (Debian packages bubblewrap, python3, util-linux). */
@@ -33,7 +34,8 @@ export function pythonSandboxProblem(paths: PythonSandboxPaths = DEFAULT_PYTHON_
 /** Unprivileged uids the sandboxes run as, one after another (see {@link pythonCommand}). */
 const UID_BASE = 61000;
 const UID_COUNT = 1024;
-let nextUid = 0;
+// a random start, so two arena processes on one machine rarely share a uid at the same time
+let nextUid = Math.floor(Math.random() * UID_COUNT);
 
 /**
  * The command line of one sandboxed Python run. Each run gets the next uid of a range of 1,024:
@@ -63,13 +65,15 @@ export function pythonCommand(paths: PythonSandboxPaths, limits: ResolvedLimits,
     '--symlink', 'usr/bin', '/bin',
     '--proc', '/proc',
     '--dev', '/dev',
-    '--tmpfs', '/tmp',
+    // nothing writable: a tmpfs would be an unbounded store in RAM (bwrap 0.8 has no --size)
+    '--remount-ro', '/dev',
+    '--remount-ro', '/',
     '--unshare-all',
     '--die-with-parent',
     '--new-session',
     '--clearenv',
     '--setenv', 'PYTHONDONTWRITEBYTECODE', '1',
-    '--chdir', '/tmp',
+    '--chdir', '/',
     '--',
     paths.python, '-I', '-S', '-c', PYTHON_HARNESS,
   ];
@@ -97,7 +101,8 @@ export function runPythonBatch(b: PythonBatch): Promise<RawRun> {
   const [cmd, ...args] = pythonCommand(paths, b.limits, wallMs / 1000);
   const stdoutCap = b.limits.outputBytes * 2 + 1_000_000;
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+    // no environment: bwrap's own process keeps what it was given, and the program can read it in /proc
+    const child = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'pipe'], env: {} });
     let out = '';
     let err = '';
     let why: 'timeout' | 'output-limit' | 'aborted' | null = null;
@@ -112,8 +117,11 @@ export function runPythonBatch(b: PythonBatch): Promise<RawRun> {
       out += d;
       if (out.length > stdoutCap) kill('output-limit');
     });
+    let errBytes = 0;
     child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      errBytes += d.length;
       if (err.length < 65_536) err += d;
+      if (errBytes > stdoutCap) kill('output-limit');
     });
     child.stdin.on('error', () => undefined); // a program that dies early closes its stdin: not our error
     child.on('error', (e) => {
@@ -125,7 +133,8 @@ export function runPythonBatch(b: PythonBatch): Promise<RawRun> {
       b.signal?.removeEventListener('abort', onAbort);
       resolve(parseRun(out, err, nonce, status, sig, why, b.limits));
     });
-    child.stdin.end(JSON.stringify({ program: b.program, entry: b.entry, inputs: b.inputs, check: b.check ?? null, timeMs: b.limits.timeMs, outputBytes: b.limits.outputBytes, nonce }));
+    const request = { program: b.program, entry: b.entry, inputs: b.inputs.map((i) => JSON.stringify(i)), check: b.check ?? null, timeMs: b.limits.timeMs, outputBytes: b.limits.outputBytes, ...(b.check ? { child: PYTHON_CHILD } : {}) };
+    child.stdin.end(`${JSON.stringify(request)}\n${nonce}\n`);
   });
 }
 
@@ -134,19 +143,53 @@ function firstLine(text: string): string {
   return line.length > 300 ? `${line.slice(0, 297)}...` : line;
 }
 
+const SIGNALS: Record<number, NodeJS.Signals> = { 6: 'SIGABRT', 7: 'SIGBUS', 9: 'SIGKILL', 11: 'SIGSEGV', 24: 'SIGXCPU', 25: 'SIGXFSZ' };
+
+function rawOutcome(o: unknown): RawOutcome | null {
+  if (!o || typeof o !== 'object') return null;
+  const x = o as Record<string, unknown>;
+  if (!RUN_CODES.includes(x.code as RunCode)) return null;
+  if (x.text !== undefined && typeof x.text !== 'string') return null;
+  if (x.message !== undefined && typeof x.message !== 'string') return null;
+  return { code: x.code as RunCode, ...(typeof x.text === 'string' ? { text: x.text } : {}), ...(typeof x.message === 'string' ? { message: x.message.slice(0, 300) } : {}) };
+}
+
+/** The result line as a RawRun when it has the right shape (anyone in the sandbox could have written it), else null. */
+function validRaw(v: unknown): RawRun | null {
+  if (!v || typeof v !== 'object') return null;
+  const x = v as Record<string, unknown>;
+  const top = rawOutcome({ code: x.code, message: x.message });
+  if (!top || !Array.isArray(x.outputs)) return null;
+  const outputs: RawOutcome[] = [];
+  for (const o of x.outputs) {
+    const r = rawOutcome(o);
+    if (!r) return null;
+    outputs.push(r);
+  }
+  const check = x.check === undefined ? undefined : rawOutcome(x.check);
+  if (check === null) return null;
+  return { ...top, outputs, ...(check ? { check } : {}) };
+}
+
 /** Turns the process's output and exit into a raw run. */
-function parseRun(out: string, err: string, nonce: string, status: number | null, sig: NodeJS.Signals | null, why: string | null, limits: ResolvedLimits): RawRun {
+function parseRun(out: string, err: string, nonce: string, status: number | null, signal: NodeJS.Signals | null, why: string | null, limits: ResolvedLimits): RawRun {
+  let sig = signal;
   if (why === 'aborted') return { code: 'sandbox-error', message: 'cancelled', outputs: [] };
   const at = out.lastIndexOf(nonce);
   if (at >= 0 && why === null) {
     const end = out.indexOf('\n', at);
+    let parsed: unknown;
     try {
-      const r = JSON.parse(out.slice(at + nonce.length, end < 0 ? undefined : end)) as RawRun & { check?: RawOutcome };
-      return r;
+      parsed = JSON.parse(out.slice(at + nonce.length, end < 0 ? undefined : end));
     } catch {
-      // fall through: a result line cut short
+      parsed = undefined; // a result line cut short
     }
+    const valid = parsed === undefined ? null : validRaw(parsed);
+    if (valid) return valid;
+    if (parsed !== undefined) return { code: 'runtime-error', message: 'the program wrote a malformed result line', outputs: [] };
   }
+  // bwrap reports its child's death by signal as exit status 128 + n
+  sig ??= status !== null && status > 128 ? (SIGNALS[status - 128] ?? null) : null;
   if (why === 'timeout' || sig === 'SIGXCPU') return { code: 'timeout', message: `the program ran past its time budget (${limits.timeMs} ms per test)`, outputs: [] };
   if (why === 'output-limit' || sig === 'SIGXFSZ') return { code: 'output-limit', message: 'the program wrote more output than allowed', outputs: [] };
   if (sig === 'SIGSEGV' || sig === 'SIGBUS' || sig === 'SIGABRT') return { code: 'runtime-error', message: `the program crashed (${sig})`, outputs: [] };

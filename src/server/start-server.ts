@@ -2,6 +2,7 @@ import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Server } from 'socket.io';
 import type { EventBus } from '../bus/event-bus';
+import { trackMetrics } from '../bus/metrics';
 import type { Store } from '../store/store';
 import { createApi } from './http-api';
 import { storeLeaderboard, type LeaderboardProvider } from './leaderboard';
@@ -10,8 +11,10 @@ import { DEFAULT_RATE_LIMIT, type RateLimit } from './rate-limiter';
 import { SpectatorHub } from './spectator-hub';
 import { storeTournaments, type TournamentSource } from './tournament-source';
 import type { EnvResolver } from './state-tracker';
-import { chartJsFile, createStatic, defaultWebRoot, highlightJsFiles } from './static-files';
+import { chartJsFile, createStatic, defaultWebRoot, highlightBundle, packageFile } from './static-files';
 import { defaultRegistry } from '../catalog';
+import { PlayHub } from './play/play-hub';
+import { PLAY_NAMESPACE } from './play/play-protocol';
 
 /** How to start the spectator server. */
 export interface ServerOptions {
@@ -44,6 +47,11 @@ export interface ServerOptions {
   resolveEnv?: EnvResolver;
   /** Folder of the web page (default: the repository's web/). */
   webRoot?: string;
+  /**
+   * Serve remote and human seats on the `/play` namespace (src/server/play). `reconnectMs`: how
+   * long a decision waits for a disconnected seat (default 10 s).
+   */
+  play?: boolean | { reconnectMs?: number };
 }
 
 /** A running server. */
@@ -55,6 +63,8 @@ export interface ArenaServer {
   io: Server;
   /** The in-memory projection of live and recently ended matches. */
   live: LiveMatches;
+  /** The `/play` hub when `play` was asked for, else null. */
+  play: PlayHub | null;
   /** Stops accepting, disconnects every client and detaches from the bus (the store is left open). */
   close(): Promise<void>;
 }
@@ -84,8 +94,14 @@ export async function startServer(options: ServerOptions): Promise<ArenaServer> 
   const live = new LiveMatches(options.bus, { keepEnded: options.keepEnded, resolveEnv });
   const leaderboard = options.leaderboard ?? (options.store ? storeLeaderboard(options.store) : undefined);
   const tournaments = options.tournaments ?? (options.store ? storeTournaments(options.store) : undefined);
-  const api = createApi({ live, store: options.store, leaderboard, tournaments, policy, resolveEnv });
-  const serveStatic = createStatic(options.webRoot ?? defaultWebRoot(), { '/vendor/chart.umd.min.js': chartJsFile(), ...highlightJsFiles() });
+  const stream = trackMetrics(options.bus);
+  const api = createApi({ live, store: options.store, leaderboard, tournaments, policy, resolveEnv, metrics: stream.metrics });
+  const serveStatic = createStatic(options.webRoot ?? defaultWebRoot(), {
+    '/vendor/chart.umd.min.js': chartJsFile(),
+    '/vendor/highlight.js': highlightBundle(),
+    '/vendor/highlight.css': packageFile('highlight.js', 'styles/github.min.css'),
+    '/vendor/diff.min.js': packageFile('diff', 'dist/diff.min.js'),
+  });
 
   const http: HttpServer = createServer((req, res) => {
     api(req, res)
@@ -114,6 +130,10 @@ export async function startServer(options: ServerOptions): Promise<ArenaServer> 
     resolveEnv,
   });
 
+  const play = options.play
+    ? new PlayHub({ nsp: io.of(PLAY_NAMESPACE), live, rateLimit: { ...DEFAULT_RATE_LIMIT, ...options.rateLimit }, reconnectMs: typeof options.play === 'object' ? options.play.reconnectMs : undefined })
+    : null;
+
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
@@ -129,9 +149,13 @@ export async function startServer(options: ServerOptions): Promise<ArenaServer> 
     port,
     io,
     live,
+    play,
     close: async () => {
+      await play?.drain();
       hub.stop();
+      play?.stop();
       live.stop();
+      stream.stop();
       await new Promise<void>((resolve) => {
         void io.close(() => resolve());
       });

@@ -31,33 +31,52 @@ export function chartJsFile(): string | null {
   }
 }
 
+/** Text served at a fixed path, built once (vendor bundles assembled from node_modules). */
+export interface Generated {
+  type: string;
+  text: () => string | null;
+}
+
+
 /**
- * highlight.js as the page loads it: the CommonJS core (web/js/highlight.js evaluates it with a
- * `module` object), the JavaScript and TypeScript grammars (ES modules) and a light theme.
- * Paths are null when the package is missing (the page then shows plain source).
+ * highlight.js for the page, as one ES module built from the npm package's CommonJS files
+ * (core + JavaScript, TypeScript and Python, registered): `import hljs from '/vendor/highlight.js'`.
  */
-export function highlightJsFiles(): Record<string, string | null> {
-  let root: string | null;
-  try {
-    root = dirname(require.resolve('highlight.js/package.json'));
-  } catch {
-    root = null;
-  }
-  const at = (rel: string) => (root ? join(root, rel) : null);
+export function highlightBundle(): Generated {
+  let cached: string | null | undefined;
   return {
-    '/vendor/highlight/core.js': at('lib/core.js'),
-    '/vendor/highlight/javascript.js': at('es/languages/javascript.js'),
-    '/vendor/highlight/typescript.js': at('es/languages/typescript.js'),
-    '/vendor/highlight/github.css': at('styles/github.min.css'),
+    type: TYPES['.js'],
+    text: () => {
+      if (cached !== undefined) return cached;
+      const parts = ['lib/core.js', 'lib/languages/javascript.js', 'lib/languages/typescript.js', 'lib/languages/python.js'].map((f) => {
+        const path = packageFile('highlight.js', f);
+        return path ? readFileSync(path, 'utf8') : null;
+      });
+      if (parts.some((p) => p === null)) return (cached = null);
+      const wrap = (src: string) => `(function () { const module = { exports: {} }; const exports = module.exports; ${src}\n; return module.exports; })()`;
+      cached = `// highlight.js (BSD-3-Clause), bundled by selfplay-arena's server\nconst hljs = ${wrap(parts[0]!)};\nhljs.registerLanguage('javascript', ${wrap(parts[1]!)});\nhljs.registerLanguage('typescript', ${wrap(parts[2]!)});\nhljs.registerLanguage('python', ${wrap(parts[3]!)});\nexport default hljs;\n`;
+      return cached;
+    },
   };
 }
 
+/** A file of an npm package (vendor files served as they ship), or null when not installed. */
+export function packageFile(pkg: string, file: string): string | null {
+  try {
+    const path = join(dirname(require.resolve(`${pkg}/package.json`)), file);
+    return existsSync(path) ? path : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
- * Serves files under `root` (and the fixed `/vendor/...` files in `extra`) for GET/HEAD.
+ * Serves files under `root` (and the fixed `/vendor/...` files in `extra`: a path on disk, or
+ * generated text) for GET/HEAD.
  * Paths that leave the root, hidden files and unknown types are 404. Returns false when the
  * request is not for a static file it has.
  */
-export function createStatic(root: string, extra: Record<string, string | null>): (req: IncomingMessage, res: ServerResponse) => boolean {
+export function createStatic(root: string, extra: Record<string, string | Generated | null>): (req: IncomingMessage, res: ServerResponse) => boolean {
   const base = resolve(root);
   return (req, res) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return false;
@@ -67,7 +86,16 @@ export function createStatic(root: string, extra: Record<string, string | null>)
     } catch {
       return false;
     }
-    let file: string | null | undefined = extra[path];
+    const fixed = extra[path];
+    if (fixed && typeof fixed === 'object') {
+      const text = fixed.text();
+      if (text === null) return false;
+      const body = Buffer.from(text);
+      res.writeHead(200, { 'content-type': fixed.type, 'content-length': body.length, 'cache-control': 'no-cache' });
+      res.end(req.method === 'HEAD' ? undefined : body);
+      return true;
+    }
+    let file: string | null | undefined = fixed;
     if (file === undefined) {
       if (path === '/') path = '/index.html';
       if (path.includes('\0') || path.split('/').some((part) => part.startsWith('.'))) return false;

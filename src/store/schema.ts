@@ -89,4 +89,6 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (tournament, round)
   );
   `,
+  // Agents' per-seat reports of each match (LLM model snapshot, tokens, latency, cost): JSON list or NULL.
+  `ALTER TABLE matches ADD COLUMN reports TEXT;`,
 ];

@@ -1,3 +1,5 @@
+import { accessSync, constants, existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import type { MatchEvent } from '../core/events';
 import type { JsonValue } from '../core/json';
@@ -40,6 +42,8 @@ export interface MatchRecord {
   summary: JsonValue;
   startedAt: number;
   endedAt: number;
+  /** Each seat's agent report (model snapshot, tokens, latency, cost), when any agent reports. */
+  reports?: (JsonValue | null)[];
 }
 
 /** A rating row: current value plus system-specific state. */
@@ -69,6 +73,31 @@ export class StoreConflictError extends Error {
   }
 }
 
+/** The database file cannot be used (not a database, damaged, read-only, missing); the message names the file and what to do. */
+export class StoreError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StoreError';
+  }
+}
+
+/** Options of {@link Store}. */
+export interface StoreOptions {
+  /** Open for reading only (tables, exports, serving); the file must exist. */
+  readonly?: boolean;
+}
+
+/** A one-line explanation of why `path` cannot be opened, with what to do. */
+function openProblem(path: string, e: unknown, readonly: boolean): string {
+  const code = (e as { code?: string }).code ?? '';
+  const msg = (e as Error).message;
+  if (code.startsWith('SQLITE_NOTADB')) return `${path} is not an arena database (${msg}); give another --db, or move the file away`;
+  if (code.startsWith('SQLITE_CORRUPT')) return `${path} is damaged (${msg}); restore a backup, or start afresh with another --db`;
+  if (code.startsWith('SQLITE_READONLY') || code === 'EACCES') return `${path} is read-only (${msg}); make the file and its folder writable, or copy the database elsewhere`;
+  if (code.startsWith('SQLITE_CANTOPEN')) return readonly && !existsSync(path) ? `${path} does not exist` : `cannot open ${path} (${msg}); check that its folder exists and is writable`;
+  return `cannot open ${path} (${msg})`;
+}
+
 const parse = <T>(text: string | null): T => (text === null ? (null as T) : (JSON.parse(text) as T));
 
 /**
@@ -80,22 +109,63 @@ const parse = <T>(text: string | null): T => (text === null ? (null as T) : (JSO
 export class Store {
   readonly db: Database.Database;
 
-  constructor(path: string) {
-    this.db = new Database(path);
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = NORMAL');
-    this.db.pragma('busy_timeout = 5000');
-    const version = this.db.pragma('user_version', { simple: true }) as number;
-    for (let v = version; v < MIGRATIONS.length; v++) {
-      this.db.transaction(() => {
-        this.db.exec(MIGRATIONS[v]);
-        this.db.pragma(`user_version = ${v + 1}`);
-      })();
+  /**
+   * Opens (creating and migrating when needed) the database at `path`. A file that is not a
+   * database, a damaged or read-only one throws a {@link StoreError} saying which file and what to do.
+   */
+  constructor(path: string, options: StoreOptions = {}) {
+    const readonly = !!options.readonly;
+    try {
+      if (!readonly && path !== ':memory:') {
+        // better-sqlite3 opens a read-only file without complaint and fails at the first write
+        const target = existsSync(path) ? path : dirname(resolve(path));
+        accessSync(target, constants.W_OK);
+        if (existsSync(path)) accessSync(dirname(resolve(path)), constants.W_OK); // the -wal and -shm files
+      }
+      this.db = new Database(path, readonly ? { readonly: true, fileMustExist: true } : {});
+      this.db.pragma('busy_timeout = 5000');
+      const version = this.db.pragma('user_version', { simple: true }) as number;
+      if (readonly) {
+        if (version !== MIGRATIONS.length) throw new StoreError(`${path} has an older schema (version ${version}); open it once with write access to upgrade it`);
+        return;
+      }
+      this.db.pragma('journal_mode = WAL');
+      this.db.pragma('synchronous = NORMAL');
+      for (let v = version; v < MIGRATIONS.length; v++) {
+        this.db.transaction(() => {
+          this.db.exec(MIGRATIONS[v]);
+          this.db.pragma(`user_version = ${v + 1}`);
+        })();
+      }
+    } catch (e) {
+      if (e instanceof StoreError) throw e;
+      throw new StoreError(openProblem(path, e, readonly));
     }
   }
 
   close(): void {
     this.db.close();
+  }
+
+  /**
+   * The database's state for health checks: its file, schema version, whether it is open
+   * read-only, and how many leagues and matches it holds. Throws when the database cannot
+   * answer (closed, damaged, locked past the busy timeout).
+   */
+  health(): { file: string; schemaVersion: number; readonly: boolean; leagues: number; matches: number } {
+    const count = (table: string) => (this.db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+    return {
+      file: this.db.name,
+      schemaVersion: this.db.pragma('user_version', { simple: true }) as number,
+      readonly: this.db.readonly,
+      leagues: count('leagues'),
+      matches: count('matches'),
+    };
+  }
+
+  /** Whether the league exists in this database. */
+  hasLeague(id: string): boolean {
+    return this.db.prepare('SELECT 1 FROM leagues WHERE id = ?').get(id) !== undefined;
   }
 
   /** Creates the league, or checks that the stored config is the same (a resume). */
@@ -167,8 +237,9 @@ export class Store {
       .run(league, p.id, p.kind, p.agent, p.version, JSON.stringify(p.roles), p.parent, p.checkpoint, p.createdAt);
   }
 
+  /** The players of a league in the order they joined (the league's pairing order, the same after a resume). */
   players(league: string): PlayerRecord[] {
-    const rows = this.db.prepare('SELECT * FROM players WHERE league = ? ORDER BY created_at, id').all(league) as Record<string, unknown>[];
+    const rows = this.db.prepare('SELECT * FROM players WHERE league = ? ORDER BY rowid').all(league) as Record<string, unknown>[];
     return rows.map((r) => ({
       id: r.id as string,
       kind: r.kind as PlayerRecord['kind'],
@@ -192,8 +263,8 @@ export class Store {
    */
   recordMatch(m: MatchRecord, events: readonly MatchEvent[], ratings: readonly RatingRecord[], history: readonly RatingPoint[]): void {
     const insertMatch = this.db.prepare(
-      `INSERT INTO matches (league, idx, id, env, params, seed, seats, returns, outcome, code, length, faults, summary, started_at, ended_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO matches (league, idx, id, env, params, seed, seats, returns, outcome, code, length, faults, summary, started_at, ended_at, reports)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     const insertEvent = this.db.prepare('INSERT INTO events (match_id, seq, type, event) VALUES (?, ?, ?, ?)');
     const upsertRating = this.db.prepare(
@@ -207,6 +278,7 @@ export class Store {
       insertMatch.run(
         m.league, m.idx, m.id, m.env, JSON.stringify(m.params), m.seed, JSON.stringify(m.seats), JSON.stringify(m.returns),
         m.outcome, m.code, m.length, JSON.stringify(m.faults), JSON.stringify(m.summary ?? null), m.startedAt, m.endedAt,
+        m.reports ? JSON.stringify(m.reports) : null,
       );
       for (const e of events) insertEvent.run(e.matchId, e.seq, e.type, JSON.stringify(e));
       for (const r of ratings) upsertRating.run(m.league, r.system, r.player, r.role, r.value, JSON.stringify(r.state));
@@ -231,6 +303,7 @@ export class Store {
       summary: parse(r.summary as string | null),
       startedAt: r.started_at as number,
       endedAt: r.ended_at as number,
+      ...(r.reports ? { reports: parse<(JsonValue | null)[]>(r.reports as string) } : {}),
     };
   }
 
@@ -291,9 +364,27 @@ export class Store {
 
   /** Records (or replaces, on resume) one training iteration's metrics for a role. */
   recordTraining(league: string, iteration: number, role: string, metrics: JsonValue): void {
-    this.db
-      .prepare('INSERT OR REPLACE INTO training_metrics (league, iteration, role, metrics, time) VALUES (?, ?, ?, ?, ?)')
-      .run(league, iteration, role, JSON.stringify(metrics), Date.now());
+    this.recordTrainingRound(league, [{ iteration, role, metrics }], []);
+  }
+
+  /**
+   * Records one training round of a league atomically: each trained learner's iteration
+   * metrics and the snapshot players the round added. Either all of it is stored or none, so
+   * a killed league knows exactly which rounds it completed (see {@link trainedIterations}).
+   */
+  recordTrainingRound(league: string, rows: readonly { iteration: number; role: string; metrics: JsonValue }[], players: readonly PlayerRecord[]): void {
+    const insert = this.db.prepare('INSERT OR REPLACE INTO training_metrics (league, iteration, role, metrics, time) VALUES (?, ?, ?, ?, ?)');
+    this.db.transaction(() => {
+      const now = Date.now();
+      for (const r of rows) insert.run(league, r.iteration, r.role, JSON.stringify(r.metrics), now);
+      for (const p of players) this.addPlayer(league, p);
+    })();
+  }
+
+  /** The last recorded training iteration of each learner (by its id, the `role` column) of a league. */
+  trainedIterations(league: string): Map<string, number> {
+    const rows = this.db.prepare('SELECT role, MAX(iteration) AS it FROM training_metrics WHERE league = ? GROUP BY role').all(league) as { role: string; it: number }[];
+    return new Map(rows.map((r) => [r.role, r.it]));
   }
 
   trainingMetrics(league: string): { iteration: number; role: string; metrics: JsonValue; time: number }[] {

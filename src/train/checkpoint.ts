@@ -8,7 +8,7 @@ import { dirname } from 'node:path';
 import type { JsonValue } from '../core/json';
 import type { AdamState } from './adam';
 import { paramShapes, validateSpec, type MlpSpec, type MlpWeights } from './mlp';
-import type { PolicyLayout } from './policy-model';
+import { inputSize, outputUnits, type PolicyLayout } from './policy-model';
 
 /** Format tag written into every checkpoint. */
 export const CHECKPOINT_FORMAT = 'selfplay-arena/checkpoint-v1';
@@ -44,12 +44,35 @@ function encodeF32(a: Float32Array): string {
   return Buffer.from(copy.buffer, copy.byteOffset, copy.byteLength).toString('base64');
 }
 
-function decodeF32(text: string, expected: number, what: string): Float32Array {
+function decodeF32(text: unknown, expected: number, what: string): Float32Array {
+  if (typeof text !== 'string') throw new CheckpointError(`${what}: expected base64 text`);
   const buf = Buffer.from(text, 'base64');
-  if (buf.length !== expected * 4) throw new CheckpointError(`${what}: expected ${expected} floats, found ${buf.length / 4}`);
+  if (buf.length !== expected * 4) throw new CheckpointError(`${what}: expected ${expected} floats, found ${Math.floor(buf.length / 4)}`);
   const out = new Float32Array(expected);
   new Uint8Array(out.buffer).set(buf);
+  let bad = 0;
+  for (let i = 0; i < out.length; i++) if (!Number.isFinite(out[i])) bad++;
+  if (bad) throw new CheckpointError(`${what}: ${bad} of ${expected} values are not finite (NaN or Infinity): the training diverged or the file is damaged; use an earlier checkpoint`);
   return out;
+}
+
+const isCount = (n: unknown): n is number => Number.isInteger(n) && (n as number) >= 0;
+
+/** Checks the stored policy layout's fields and that the network's shape fits it. */
+function checkStoredLayout(raw: unknown, spec: MlpSpec, where: string): PolicyLayout {
+  const l = raw as PolicyLayout;
+  if (!l || typeof l !== 'object' || typeof l.env !== 'string' || !l.env) throw new CheckpointError(`${where}: missing layout.env (the env the network was trained on)`);
+  if (!Array.isArray(l.roles) || !l.roles.length || l.roles.some((r) => typeof r !== 'string' || !r)) throw new CheckpointError(`${where}: layout.roles must list the roles the network plays`);
+  if (typeof l.roleInput !== 'boolean') throw new CheckpointError(`${where}: layout.roleInput must be true or false`);
+  for (const k of ['obsSize', 'numActions'] as const) {
+    if (!isCount(l[k]) || l[k] === 0) throw new CheckpointError(`${where}: layout.${k} must be a positive integer`);
+  }
+  if (l.actions !== undefined && (!Array.isArray(l.actions) || l.actions.some((a, i) => !isCount(a) || a >= l.numActions || (i > 0 && a <= l.actions![i - 1])))) {
+    throw new CheckpointError(`${where}: layout.actions must be increasing action indices below layout.numActions`);
+  }
+  if (spec.inputSize !== inputSize(l)) throw new CheckpointError(`${where}: the network takes ${spec.inputSize} inputs but its layout needs ${inputSize(l)}`);
+  if (spec.outputSize !== outputUnits(l) + 1) throw new CheckpointError(`${where}: the network has ${spec.outputSize} outputs but its layout needs ${outputUnits(l) + 1} (${outputUnits(l)} actions and a value)`);
+  return l;
 }
 
 /** The JSON text of a checkpoint. */
@@ -83,18 +106,22 @@ export function parseCheckpoint(text: string, where = 'checkpoint'): Checkpoint 
   if (!doc || doc.format !== CHECKPOINT_FORMAT) throw new CheckpointError(`${where}: not a ${CHECKPOINT_FORMAT} file`);
   const spec = doc.spec as MlpSpec;
   try {
+    if (!spec || typeof spec !== 'object' || !Array.isArray(spec.hidden)) throw new Error('missing network spec (inputSize, hidden, outputSize, activation)');
     validateSpec(spec);
   } catch (e) {
     throw new CheckpointError(`${where}: ${(e as Error).message}`);
   }
-  const layout = doc.layout as PolicyLayout;
-  if (!layout || typeof layout.env !== 'string' || !Array.isArray(layout.roles)) throw new CheckpointError(`${where}: missing layout (env, roles)`);
+  const layout = checkStoredLayout(doc.layout, spec, where);
+  if (!isCount(doc.step) || !isCount(doc.updates)) throw new CheckpointError(`${where}: step and updates must be non-negative integers`);
   const shapes = paramShapes(spec);
   const rawW = doc.weights as unknown;
   if (!Array.isArray(rawW) || rawW.length !== shapes.length) throw new CheckpointError(`${where}: expected ${shapes.length} weight tensors`);
   const sizes = shapes.map((s) => s.reduce((a, b) => a * b, 1));
-  const params = rawW.map((t, i) => decodeF32(String(t), sizes[i], `${where}: weight ${i}`));
-  const opt = doc.optimizer as { step: number; m: string[]; v: string[] } | null;
+  const params = rawW.map((t, i) => decodeF32(t, sizes[i], `${where}: weight tensor ${i}`));
+  const opt = doc.optimizer as { step: number; m: unknown[]; v: unknown[] } | null;
+  if (opt && (!isCount(opt.step) || !Array.isArray(opt.m) || !Array.isArray(opt.v) || opt.m.length !== sizes.length || opt.v.length !== sizes.length)) {
+    throw new CheckpointError(`${where}: optimizer state must have a step and ${sizes.length} m and v tensors`);
+  }
   const optimizer: AdamState | undefined = opt
     ? { step: opt.step, m: opt.m.map((t, i) => decodeF32(t, sizes[i], `${where}: adam m ${i}`)), v: opt.v.map((t, i) => decodeF32(t, sizes[i], `${where}: adam v ${i}`)) }
     : undefined;
@@ -109,6 +136,31 @@ export function parseCheckpoint(text: string, where = 'checkpoint'): Checkpoint 
     config: (doc.config ?? undefined) as JsonValue | undefined,
     createdAt: typeof doc.createdAt === 'string' ? doc.createdAt : undefined,
   };
+}
+
+/** Whether every weight is finite (no NaN or Infinity). */
+export function finiteWeights(w: MlpWeights): boolean {
+  for (const p of w.params) for (let i = 0; i < p.length; i++) if (!Number.isFinite(p[i])) return false;
+  return true;
+}
+
+/** Training stopped because a loss or the weights became non-finite; the message names the last good checkpoint. */
+export class TrainingDivergedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'TrainingDivergedError';
+  }
+}
+
+const describeNet = (layout: PolicyLayout, spec: MlpSpec) =>
+  `${layout.env} ${layout.roles.join('+')} (${spec.inputSize} inputs, hidden [${spec.hidden.join(', ')}], ${spec.outputSize} outputs, ${spec.activation})`;
+
+/** Checks that a loaded checkpoint holds exactly the network a learner has (env, roles, layout, shapes). */
+export function checkFits(c: Checkpoint, layout: PolicyLayout, spec: MlpSpec, where: string): void {
+  const canon = (o: object) => JSON.stringify(o, Object.keys(o).sort());
+  if (canon(c.layout) !== canon(layout) || canon(c.weights.spec) !== canon(spec)) {
+    throw new CheckpointError(`${where} holds a network for ${describeNet(c.layout, c.weights.spec)}, but this run's learner is ${describeNet(layout, spec)}`);
+  }
 }
 
 /** Writes a checkpoint file atomically (temp file + rename), creating folders as needed. */

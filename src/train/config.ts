@@ -5,6 +5,11 @@
 import { z } from 'zod';
 
 const positiveInt = z.number().int().positive();
+
+/** Largest hidden layer. */
+export const MAX_HIDDEN = 16_384;
+/** Largest network (weights, the same again twice for Adam: about 800 MB at the limit). */
+export const MAX_PARAMETERS = 50_000_000;
 const nonNegInt = z.number().int().nonnegative();
 const unit = z.number().min(0).max(1);
 
@@ -27,7 +32,7 @@ export const TrainConfigSchema = z
      * (the K attempts at one puzzle; every challenger episode); "seed" — one group per seed group.
      */
     groupBy: z.enum(['start', 'seed']).default('start'),
-    hidden: z.array(positiveInt).max(8).default([128, 128]),
+    hidden: z.array(positiveInt.max(MAX_HIDDEN)).max(8).default([128, 128]),
     activation: z.enum(['relu', 'tanh']).default('relu'),
     /** One network for every trained role with a role one-hot input (one-model-all-roles) instead of one per group. */
     sharedNet: z.boolean().default(false),

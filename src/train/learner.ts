@@ -87,7 +87,11 @@ export class Learner {
     }
   }
 
-  /** Runs the update over every sample in `buf` with `targets`. */
+  /**
+   * Runs the update over every sample in `buf` with `targets`. Stops at the first minibatch
+   * whose loss or gradient is not finite and returns a non-finite `loss` (the caller must not
+   * keep these weights: the trainer stops with the last good checkpoint).
+   */
   update(buf: SampleBuffer, targets: Targets, o: UpdateOptions): UpdateStats {
     const n = buf.size;
     const total: UpdateStats = { loss: 0, policyLoss: 0, valueLoss: 0, entropy: 0, approxKl: 0, clipFraction: 0, gradNorm: 0, minibatches: 0, epochs: 0, samples: n };
@@ -107,6 +111,7 @@ export class Learner {
       for (let start = 0; start < n; start += o.minibatchSize) {
         const idx = order.subarray(start, Math.min(n, start + o.minibatchSize));
         const { stats, gradNorm } = this.step(buf, targets, idx, o);
+        if (!Number.isFinite(stats.loss) || !Number.isFinite(gradNorm)) return { ...total, loss: Number.isFinite(stats.loss) ? NaN : stats.loss };
         const w = idx.length;
         weightSum += w;
         for (const k of ['loss', 'policyLoss', 'valueLoss', 'entropy', 'approxKl', 'clipFraction'] as const) total[k] += stats[k] * w;

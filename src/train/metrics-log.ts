@@ -42,6 +42,8 @@ export class MetricsLog {
     private readonly bus?: EventBus,
     /** When resuming: keep the existing rows of iterations up to this one, drop later ones. */
     resumeAt?: number,
+    /** The league whose learner this run trains (set on the bus events). */
+    private readonly league?: string,
   ) {
     if (!dir) return;
     mkdirSync(dir, { recursive: true });
@@ -63,7 +65,7 @@ export class MetricsLog {
   /** Records one iteration's metrics (a JSON object). */
   write(iteration: number, metrics: { [key: string]: JsonValue }): void {
     if (this.bus?.active) {
-      this.bus.publish({ type: 'training.iteration', matchId: this.runId, seq: iteration, time: Date.now(), visibility: 'public', data: metrics });
+      this.bus.publish({ type: 'training.iteration', run: this.runId, ...(this.league ? { league: this.league } : {}), seq: iteration, time: Date.now(), visibility: 'public', data: metrics });
     }
     if (!this.jsonl || !this.csv) return;
     appendFileSync(this.jsonl, JSON.stringify(metrics) + '\n');

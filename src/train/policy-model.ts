@@ -8,7 +8,7 @@
  * V(s). Output units are the encoder's action indices, or the subset `layout.actions` of them
  * (a countdown solver needs 91 of the env's 1,193 indices).
  */
-import type { Encoder } from '../core/env';
+import type { Encoder, Env } from '../core/env';
 import type { Rng } from '../core/rng';
 import { fillMask, greedyIndex, maskedSoftmax, sampleIndex } from './masked-policy';
 import { MlpForward, type MlpWeights } from './mlp';
@@ -66,6 +66,18 @@ export function checkLayout(layout: PolicyLayout, envId: string, encoder: Encode
   if (layout.actions && layout.actions.some((a, i) => !Number.isInteger(a) || a < 0 || a >= layout.numActions || (i > 0 && a <= layout.actions![i - 1]))) {
     throw new PolicyLayoutError('layout.actions must be increasing action indices within the encoder\'s range');
   }
+  return encoder;
+}
+
+/**
+ * Checks that a network with `layout` can play `env`: {@link checkLayout}, and every role it
+ * plays is a role of the env. Throws PolicyLayoutError naming the difference.
+ */
+export function checkLayoutFor(layout: PolicyLayout, env: Pick<Env, 'meta' | 'encoder'>): Encoder<unknown, unknown> {
+  const encoder = checkLayout(layout, env.meta.id, env.encoder);
+  const known = env.meta.roles.map((r) => r.name);
+  const unknown = layout.roles.filter((r) => !known.includes(r));
+  if (unknown.length) throw new PolicyLayoutError(`the network plays ${unknown.join(', ')}, which ${env.meta.id} does not have (roles: ${known.join(', ')})`);
   return encoder;
 }
 

@@ -3,13 +3,14 @@
  * finished run resume (`arena train ... --out DIR --resume`):
  *
  *   DIR/state.json                     run state (below), rewritten at every checkpoint
+ *   DIR/checkpoints/state-<N>.json      the run state after N iterations (resume at N exactly)
  *   DIR/checkpoints/<learner>-<N>.json  checkpoint after N iterations (weights + Adam state)
  *   DIR/checkpoints/<learner>-latest.json
  *   DIR/snapshots/<learner>@<N>.json    frozen opponents of the checkpoints pool
  *   DIR/metrics.jsonl, DIR/metrics.csv  one row per iteration
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { JsonValue } from '../core/json';
 import type { Params } from '../core/params';
 
@@ -45,23 +46,60 @@ export function snapshotRelPath(learner: string, iteration: number): string {
   return join('snapshots', `${safeName(learner)}@${iteration}.json`);
 }
 
-export function statePath(dir: string): string {
-  return join(dir, 'state.json');
+/** The run state of `dir`: the latest one, or the one saved after `iteration` iterations. */
+export function statePath(dir: string, iteration?: number): string {
+  return iteration === undefined ? join(dir, 'state.json') : join(dir, 'checkpoints', `state-${iteration}.json`);
 }
 
-/** Writes the run state atomically. */
+function writeAtomically(path: string, text: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const tmp = `${path}.tmp-${process.pid}`;
+  writeFileSync(tmp, text);
+  renameSync(tmp, path);
+}
+
+/** Writes the run state atomically, as the latest one and as the one of its iteration. */
 export function saveRunState(dir: string, s: RunState): void {
-  mkdirSync(dir, { recursive: true });
-  const tmp = `${statePath(dir)}.tmp-${process.pid}`;
-  writeFileSync(tmp, JSON.stringify(s, null, 1));
-  renameSync(tmp, statePath(dir));
+  const text = JSON.stringify(s, null, 1);
+  writeAtomically(statePath(dir, s.iteration), text);
+  writeAtomically(statePath(dir), text);
 }
 
-/** Reads the run state of `dir`; throws an error saying what is missing. */
-export function loadRunState(dir: string): RunState {
-  const p = statePath(dir);
-  if (!existsSync(p)) throw new Error(`--resume: ${p} does not exist (no run to resume in ${dir})`);
-  const s = JSON.parse(readFileSync(p, 'utf8')) as RunState;
-  if (s.format !== RUN_STATE_FORMAT) throw new Error(`--resume: ${p} is not a ${RUN_STATE_FORMAT} file`);
+/**
+ * Reads the run state of `dir` (the latest, or the one saved after `iteration` iterations);
+ * throws a {@link RunStateError} saying what is missing or broken.
+ */
+export function loadRunState(dir: string, iteration?: number): RunState {
+  let p = statePath(dir, iteration);
+  if (iteration !== undefined && !existsSync(p)) {
+    // runs saved before numbered states existed: the latest state, when it is the one asked for
+    const latest = statePath(dir);
+    if (existsSync(latest) && readState(latest).iteration === iteration) p = latest;
+  }
+  if (!existsSync(p)) {
+    throw new RunStateError(iteration === undefined ? `--resume: ${p} does not exist (no run to resume in ${dir})` : `${p} does not exist (no state saved after iteration ${iteration} in ${dir})`);
+  }
+  return readState(p);
+}
+
+function readState(p: string): RunState {
+  let s: RunState;
+  try {
+    s = JSON.parse(readFileSync(p, 'utf8')) as RunState;
+  } catch (e) {
+    throw new RunStateError(`${p}: not a readable run state (${(e as Error).message}); restore it or start a new run in another folder`);
+  }
+  if (!s || typeof s !== 'object' || s.format !== RUN_STATE_FORMAT) throw new RunStateError(`${p} is not a ${RUN_STATE_FORMAT} file`);
+  if (!Number.isInteger(s.iteration) || s.iteration < 0 || !Array.isArray(s.roles) || !Array.isArray(s.snapshots) || typeof s.env !== 'string') {
+    throw new RunStateError(`${p}: a ${RUN_STATE_FORMAT} file with missing or malformed fields (iteration, env, roles, snapshots)`);
+  }
   return s;
+}
+
+/** A run state that is missing or unreadable; the message names the file. */
+export class RunStateError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RunStateError';
+  }
 }

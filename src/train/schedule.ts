@@ -3,6 +3,7 @@
  * they take turns (`alternate:K`): learner j trains during iterations [jK, (j+1)K), then the
  * next one, round-robin, while the others play with their frozen current policy.
  */
+import { ConfigError } from './config';
 
 export type Schedule = { kind: 'simultaneous' } | { kind: 'alternate'; every: number };
 
@@ -10,9 +11,9 @@ export type Schedule = { kind: 'simultaneous' } | { kind: 'alternate'; every: nu
 export function parseSchedule(text: string | undefined): Schedule {
   if (text === undefined || text === 'simultaneous') return { kind: 'simultaneous' };
   const m = /^alternate(?::(\d+))?$/.exec(text.trim());
-  if (!m) throw new Error(`--schedule: expected "simultaneous" or "alternate:K" (K a positive integer), got "${text}"`);
+  if (!m) throw new ConfigError(`--schedule: expected "simultaneous" or "alternate:K" (K a positive integer), got "${text.length > 40 ? `${text.slice(0, 40)}…` : text}"`);
   const every = m[1] === undefined ? 1 : Number(m[1]);
-  if (!(every >= 1)) throw new Error(`--schedule: K must be at least 1, got "${m[1]}"`);
+  if (!(every >= 1) || !Number.isSafeInteger(every)) throw new ConfigError(`--schedule: K must be an integer of at least 1, got "${m[1].slice(0, 20)}"`);
   return { kind: 'alternate', every };
 }
 

@@ -10,18 +10,16 @@
  */
 import { join } from 'node:path';
 import type { EventBus } from '../bus/event-bus';
-import type { Agent } from '../core/agent';
 import type { Env } from '../core/env';
 import type { JsonValue } from '../core/json';
 import type { Params } from '../core/params';
 import type { Registry } from '../core/registry';
 import { Rng, deriveSeed } from '../core/rng';
-import { runMatch } from '../match/runner';
 import { describeChoice, type BackendChoice } from './backend';
-import { checkpointFile, loadRunState, RUN_STATE_FORMAT, saveRunState, snapshotRelPath, type RunState } from './run-state';
-import { loadCheckpoint, saveCheckpoint } from './checkpoint';
-import type { TrainConfig } from './config';
-import { emptyTally, selfLabel, summarizeTally, tallyEpisode, type LearnerTally } from './episode-stats';
+import { checkpointFile, loadRunState, RUN_STATE_FORMAT, RunStateError, saveRunState, snapshotRelPath, type RunState } from './run-state';
+import { checkFits, finiteWeights, loadCheckpoint, saveCheckpoint, TrainingDivergedError } from './checkpoint';
+import { ConfigError, MAX_PARAMETERS, type TrainConfig } from './config';
+import { summarizeTally, type LearnerTally } from './episode-stats';
 import { evaluate, isSolo, type EvalResult } from './evaluate';
 import { FixedAgents } from './fixed-agents';
 import { Learner } from './learner';
@@ -29,16 +27,16 @@ import { learningRate } from './lr-schedule';
 import { MetricsLog, type IterationMetrics, type LearnerMetrics } from './metrics-log';
 
 export type { IterationMetrics, LearnerMetrics } from './metrics-log';
-import { initMlp, cloneWeights } from './mlp';
-import { checkLayout, inputSize, outputUnits, PolicyModel, type PolicyLayout } from './policy-model';
+import { initMlp, cloneWeights, paramCount } from './mlp';
+import { checkLayoutFor, inputSize, outputUnits, PolicyModel, type PolicyLayout } from './policy-model';
 import { probeLegalIndices, resolveActionSubset } from './action-subset';
-import { policyAgent, RecordingAgent } from './policy-agents';
+import { collectEpisodes, type Entry, type RolloutSetup, type Snapshot } from './rollouts';
+import { policyAgent } from './policy-agents';
 import { learnerId } from './role-groups';
 import { SampleBuffer } from './sample-buffer';
 import { formatSchedule, trainsAt, type Schedule } from './schedule';
-import { planSeats, type OpponentMode, type PlanContext } from './seat-plan';
+import type { OpponentMode, PlanContext } from './seat-plan';
 import { computeTargets } from './targets';
-import { cutTries } from './tries';
 
 /** Everything a training run needs. */
 export interface TrainerOptions {
@@ -56,27 +54,25 @@ export interface TrainerOptions {
   outDir?: string;
   /** Continue the run saved in outDir. */
   resume?: boolean;
+  /**
+   * With `resume`: continue from the state saved after this many iterations (its numbered
+   * checkpoints), not the latest; what was saved later is redone. The league uses it to resume
+   * at the iteration its database recorded.
+   */
+  resumeAt?: number;
   bus?: EventBus;
   runId?: string;
+  /** The league whose learner this run is (its training events carry it). */
+  league?: string;
   log?: (line: string) => void;
   onIteration?: (m: IterationMetrics) => void;
   signal?: AbortSignal;
 }
 
-interface Snapshot {
-  label: string;
-  model: PolicyModel;
-  file?: string;
-}
-
-interface Entry {
-  index: number;
-  id: string;
-  roles: string[];
-  learner: Learner;
-  buf: SampleBuffer;
-  pool: Snapshot[];
-}
+const oneLineJson = (v: unknown) => {
+  const t = JSON.stringify(v);
+  return t.length > 200 ? `${t.slice(0, 200)}…` : t;
+};
 
 /** A training run. Create with {@link Trainer.create}, then {@link Trainer.run}. */
 export class Trainer {
@@ -86,6 +82,8 @@ export class Trainer {
   private fixed!: FixedAgents;
   private metricsLog!: MetricsLog;
   private snapshotFiles: RunState['snapshots'] = [];
+  /** Iteration of the last saved checkpoints (null: none saved yet). */
+  private lastSaved: number | null = null;
   readonly runId: string;
   private readonly log: (line: string) => void;
 
@@ -119,6 +117,10 @@ export class Trainer {
       const layout: PolicyLayout = { env: env.meta.id, roles, roleInput: roles.length > 1, obsSize: encoder.size, numActions: encoder.numActions, ...(actions ? { actions } : {}) };
       const units = outputUnits(layout);
       const spec = { inputSize: inputSize(layout), hidden: cfg.hidden, outputSize: units + 1, activation: cfg.activation };
+      const size = paramCount(spec);
+      if (size > MAX_PARAMETERS) {
+        throw new ConfigError(`training config: hidden ${JSON.stringify(cfg.hidden)} makes learner ${id} a network of ${size.toLocaleString('en-US')} parameters; the limit is ${MAX_PARAMETERS.toLocaleString('en-US')}`);
+      }
       const scale = Array.from({ length: units + 1 }, (_, j) => (j < units ? cfg.policyInitScale : 1));
       const weights = initMlp(spec, deriveSeed(cfg.seed, 'init', id), scale);
       const learner = new Learner(id, layout, encoder, weights, this.o.backend, adam);
@@ -134,14 +136,14 @@ export class Trainer {
       for (const e of this.entries) this.addSnapshot(e, 'init', 0);
       for (const file of cfg.opponentCheckpoints) this.addCheckpointOpponent(file);
     }
-    this.metricsLog = new MetricsLog(this.runId, this.o.outDir, this.o.bus, this.o.resume ? this.iteration : undefined);
+    this.metricsLog = new MetricsLog(this.runId, this.o.outDir, this.o.bus, this.o.resume ? this.iteration : undefined, this.o.league);
   }
 
   private addCheckpointOpponent(file: string): void {
     const ckpt = loadCheckpoint(file);
     const entry = this.entries.find((e) => ckpt.layout.roles.some((r) => e.roles.includes(r)));
     if (!entry) throw new Error(`opponentCheckpoints: ${file} plays ${ckpt.layout.roles.join('+')}, which no learner trains`);
-    const model = new PolicyModel(ckpt.layout, checkLayout(ckpt.layout, this.o.env.meta.id, this.o.env.encoder), ckpt.weights);
+    const model = new PolicyModel(ckpt.layout, checkLayoutFor(ckpt.layout, this.o.env), ckpt.weights);
     entry.pool.push({ label: `${ckpt.id}@${ckpt.step}`, model });
   }
 
@@ -163,19 +165,26 @@ export class Trainer {
   private restore(): void {
     const dir = this.o.outDir;
     if (!dir) throw new Error('--resume needs --out DIR (the folder of the run to resume)');
-    const s = loadRunState(dir);
-    if (s.env !== this.o.env.meta.id) throw new Error(`--resume: the run in ${dir} trained ${s.env}, not ${this.o.env.meta.id}`);
+    const s = loadRunState(dir, this.o.resumeAt);
+    if (s.env !== this.o.env.meta.id) throw new RunStateError(`--resume: the run in ${dir} trained ${s.env}, not ${this.o.env.meta.id}`);
     const ids = this.entries.map((e) => e.id).join(',');
-    if (s.roles.map(learnerId).join(',') !== ids) throw new Error(`--resume: the run in ${dir} trained ${s.roles.map(learnerId).join(',')}, not ${ids}`);
+    if (s.roles.map(learnerId).join(',') !== ids) throw new RunStateError(`--resume: the run in ${dir} trained ${s.roles.map(learnerId).join(',')}, not ${ids}`);
+    if (JSON.stringify(s.params) !== JSON.stringify(this.o.params)) {
+      throw new RunStateError(`--resume: the run in ${dir} trained with params ${oneLineJson(s.params)}, not ${oneLineJson(this.o.params)} (resume without --params to keep the run's)`);
+    }
     for (const e of this.entries) {
-      const ckpt = loadCheckpoint(checkpointFile(dir, e.id, s.iteration));
+      const file = checkpointFile(dir, e.id, s.iteration);
+      const ckpt = loadCheckpoint(file);
+      checkFits(ckpt, e.learner.layout, e.learner.weights.spec, file);
       e.learner.restore(ckpt.weights, ckpt.optimizer);
     }
+    this.lastSaved = s.iteration;
     this.iteration = s.iteration;
     for (const f of s.snapshots) {
       const e = this.entries.find((x) => x.id === f.learner);
       if (!e) continue;
       const ckpt = loadCheckpoint(join(dir, f.file));
+      checkFits(ckpt, e.learner.layout, e.learner.weights.spec, join(dir, f.file));
       e.pool.push({ label: f.label, model: new PolicyModel(e.learner.layout, e.learner.model.encoder, ckpt.weights), file: f.file });
     }
     this.snapshotFiles = [...s.snapshots];
@@ -201,6 +210,7 @@ export class Trainer {
       saveCheckpoint(checkpointFile(dir, e.id, this.iteration), ckpt);
       saveCheckpoint(checkpointFile(dir, e.id, 'latest'), ckpt);
     }
+    this.lastSaved = this.iteration;
     saveRunState(dir, {
       format: RUN_STATE_FORMAT,
       runId: this.runId,
@@ -238,87 +248,85 @@ export class Trainer {
     };
   }
 
+  /** What the rollouts of iteration `it` need: the env, the learners, who plays which seat. */
+  private rolloutSetup(it: number): RolloutSetup {
+    return {
+      env: this.o.env,
+      params: this.o.params,
+      cfg: this.cfg,
+      runId: this.runId,
+      opponents: this.o.opponents,
+      baselines: this.opponentBaselines(),
+      entries: this.entries,
+      iteration: it,
+      base: this.baseContext(),
+      training: (e) => this.training(e, it),
+    };
+  }
+
   /** Runs iterations until `iterations` are done (or the signal aborts); returns the last metrics. */
   async run(): Promise<IterationMetrics | undefined> {
     let last: IterationMetrics | undefined;
     while (this.iteration < this.o.iterations && !this.o.signal?.aborted) {
-      last = await this.step();
-      this.o.onIteration?.(last);
+      const m = await this.step();
+      if (!m) break;
+      this.o.onIteration?.((last = m));
     }
     if (this.o.signal?.aborted) this.saveCheckpoints();
     return last;
   }
 
-  /** One iteration: rollouts, updates, snapshots, evaluation, metrics and checkpoints. */
-  async step(): Promise<IterationMetrics> {
+  /**
+   * One iteration: rollouts, updates, snapshots, evaluation, metrics and checkpoints. When
+   * `signal` aborts during the rollouts, the iteration is abandoned before anything changed
+   * (weights, iteration count, files) and null is returned.
+   */
+  async step(signal: AbortSignal | undefined = this.o.signal): Promise<IterationMetrics | null> {
     const it = this.iteration;
     const cfg = this.cfg;
-    const { env, params } = this.o;
     const lr = learningRate({ kind: cfg.lrSchedule, lr: cfg.lr, minLr: cfg.minLr, warmupIterations: cfg.warmupIterations, iterations: this.o.iterations }, it);
-    const tallies = new Map<Entry, LearnerTally>(this.entries.map((e) => [e, emptyTally()]));
-    const outcomes: Record<string, number> = {};
-    const summaries: JsonValue[] = [];
-    for (const e of this.entries) e.buf.clear();
-    const base = this.baseContext();
-    const tries = env.capabilities.tries;
     const t0 = performance.now();
-    for (let k = 0; k < cfg.episodesPerIteration; k++) {
-      const modes = this.o.opponents;
-      const mode = modes[k % modes.length];
-      const g = Math.floor(k / cfg.groupSize);
-      const actSeed = (seat: number) => deriveSeed(cfg.seed, 'act', it, k, seat);
-      const ctx: PlanContext<Entry> = {
-        ...base,
-        training: (e) => this.training(e, it),
-        learnerAgent: (e, seat, record): Agent =>
-          record
-            ? new RecordingAgent(e.id, e.learner.model, Rng.fromSeed(actSeed(seat)), {
-                buf: e.buf,
-                episode: k,
-                group: String(g),
-                rewardScale: cfg.rewardScale,
-                recordSteps: tries,
-              })
-            : policyAgent(e.id, e.learner.model, Rng.fromSeed(actSeed(seat))),
-      };
-      const pool = this.opponentBaselines();
-      if (mode === 'baselines' && pool.length === 0) throw new Error('--opponents baselines needs at least one baseline agent other than "self" in config.baselines');
-      const opponent = mode === 'baselines' ? pool[Math.floor(k / modes.length) % pool.length] : undefined;
-      let plan: ReturnType<typeof planSeats<Entry>> | undefined;
-      const result = await runMatch({
-        env,
-        params,
-        seed: deriveSeed(cfg.seed, 'env', it, g),
-        matchId: `${this.runId}:${it}:${k}`,
-        agents: (seats) => {
-          plan = planSeats(mode, seats, k, ctx, Rng.fromSeed(deriveSeed(cfg.seed, 'plan', it, k)), { opponent });
-          return plan.agents;
-        },
-      });
-      outcomes[result.outcome] = (outcomes[result.outcome] ?? 0) + 1;
-      summaries.push(result.summary);
-      if (tries) {
-        for (const e of this.entries) {
-          const trajs = e.buf.trajectories;
-          let first = trajs.length;
-          while (first > 0 && trajs[first - 1].episode === k) first--;
-          if (first < trajs.length) trajs.push(...cutTries(trajs.splice(first), result.rewards, cfg.rewardScale));
-        }
-      }
-      const p = plan!;
-      for (const e of this.entries) {
-        const mine = [...p.learnerSeats].filter(([, l]) => l === e).map(([seat]) => seat);
-        if (mine.length) tallyEpisode(tallies.get(e)!, mine, result.returns, result.seats, p.label === 'self' ? selfLabel(p.agents, p.learnerSeats) : p.label);
-      }
-    }
+    const batch = await collectEpisodes(this.rolloutSetup(it), signal);
+    if (!batch) return null;
     const t1 = performance.now();
+    const updated = this.updateLearners(it, lr, batch.tallies);
+    const t2 = performance.now();
+    this.iteration = it + 1;
+    if (this.iteration % cfg.snapshotEvery === 0) for (const e of this.entries) this.addSnapshot(e, String(this.iteration), this.iteration);
+    const metrics: IterationMetrics = {
+      run: this.runId,
+      env: this.o.env.meta.id,
+      backend: this.o.backend.name,
+      iteration: this.iteration,
+      lr,
+      episodes: cfg.episodesPerIteration,
+      samples: updated.samples,
+      seconds: (t2 - t0) / 1000,
+      rolloutSeconds: (t1 - t0) / 1000,
+      updateSeconds: (t2 - t1) / 1000,
+      episodesPerSec: cfg.episodesPerIteration / Math.max(1e-9, (t1 - t0) / 1000),
+      samplesPerSec: updated.samples / Math.max(1e-9, (t2 - t0) / 1000),
+      updateSamplesPerSec: updated.processed / Math.max(1e-9, (t2 - t1) / 1000),
+      outcomes: batch.outcomes,
+      ...(this.o.env.aggregate ? { envStats: this.o.env.aggregate(batch.summaries) } : {}),
+      learners: updated.learners,
+    };
+    const last = this.iteration >= this.o.iterations;
+    if (cfg.evalEvery > 0 && (this.iteration % cfg.evalEvery === 0 || last)) metrics.eval = await this.evaluateAll();
+    this.metricsLog.write(this.iteration, metrics as unknown as { [key: string]: JsonValue });
+    if (this.iteration % cfg.checkpointEvery === 0 || last) this.saveCheckpoints();
+    return metrics;
+  }
+
+  /** Updates every learner that trains at `it` on its buffer; their metrics and the sample counts. */
+  private updateLearners(it: number, lr: number, tallies: Map<Entry, LearnerTally>): { learners: Record<string, LearnerMetrics>; samples: number; processed: number } {
+    const cfg = this.cfg;
     const learners: Record<string, LearnerMetrics> = {};
     let samples = 0;
     let processed = 0;
     for (const e of this.entries) {
       const training = this.training(e, it);
-      const s = summarizeTally(tallies.get(e)!);
-      const m: LearnerMetrics = { training, ...s, updates: e.learner.updates };
+      const m: LearnerMetrics = { training, ...summarizeTally(tallies.get(e)!), updates: e.learner.updates };
       if (training && e.buf.size > 0) {
         const targets = computeTargets(e.buf, { algorithm: cfg.algorithm, gamma: cfg.gamma, lambda: cfg.lambda, normalizeAdvantages: cfg.normalizeAdvantages, groupBy: cfg.groupBy });
         const own = cfg.learners[e.id] ?? {};
@@ -333,37 +341,24 @@ export class Trainer {
           seed: deriveSeed(cfg.seed, 'shuffle', it, e.id),
         });
         m.updates = e.learner.updates;
+        if (!Number.isFinite(m.update.loss) || !finiteWeights(e.learner.weights)) throw this.diverged(e, it, m.update.loss);
         samples += e.buf.size;
         processed += e.buf.size * m.update.epochs;
       }
       learners[e.id] = m;
     }
-    const t2 = performance.now();
-    this.iteration = it + 1;
-    if (this.iteration % cfg.snapshotEvery === 0) for (const e of this.entries) this.addSnapshot(e, String(this.iteration), this.iteration);
-    const metrics: IterationMetrics = {
-      run: this.runId,
-      env: env.meta.id,
-      backend: this.o.backend.name,
-      iteration: this.iteration,
-      lr,
-      episodes: cfg.episodesPerIteration,
-      samples,
-      seconds: (t2 - t0) / 1000,
-      rolloutSeconds: (t1 - t0) / 1000,
-      updateSeconds: (t2 - t1) / 1000,
-      episodesPerSec: cfg.episodesPerIteration / Math.max(1e-9, (t1 - t0) / 1000),
-      samplesPerSec: samples / Math.max(1e-9, (t2 - t0) / 1000),
-      updateSamplesPerSec: processed / Math.max(1e-9, (t2 - t1) / 1000),
-      outcomes,
-      ...(env.aggregate ? { envStats: env.aggregate(summaries) } : {}),
-      learners,
-    };
-    const last = this.iteration >= this.o.iterations;
-    if (cfg.evalEvery > 0 && (this.iteration % cfg.evalEvery === 0 || last)) metrics.eval = await this.evaluateAll();
-    this.metricsLog.write(this.iteration, metrics as unknown as { [key: string]: JsonValue });
-    if (this.iteration % cfg.checkpointEvery === 0 || last) this.saveCheckpoints();
-    return metrics;
+    return { learners, samples, processed };
+  }
+
+  /** The error that stops training when a learner's loss or weights stop being finite (nothing is saved after it). */
+  private diverged(e: Entry, it: number, loss: number): TrainingDivergedError {
+    const keep =
+      this.o.outDir && this.lastSaved !== null
+        ? `the last good checkpoint is ${checkpointFile(this.o.outDir, e.id, this.lastSaved)} (iteration ${this.lastSaved})`
+        : 'no checkpoint was saved';
+    return new TrainingDivergedError(
+      `training stopped: learner ${e.id}'s ${Number.isFinite(loss) ? 'weights' : `loss (${loss})`} became non-finite in iteration ${it + 1} (rewards too large for rewardScale, or the learning rate too high?); ${keep}`,
+    );
   }
 
   /** Every learner against every baseline (once, labelled "solo", when it has no opponents). */

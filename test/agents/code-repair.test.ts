@@ -1,6 +1,9 @@
 import fc from 'fast-check';
 import { argumentsArbitrary, toArbitrary } from '../../agents/code-repair/arbitrary';
 import { mutants } from '../../agents/code-repair/mutations';
+import { mutationFixer } from '../../agents/code-repair/fixers';
+import { fuzzAuditor } from '../../agents/code-repair/auditors';
+import { countOption } from '../../agents/code-repair/lent';
 import { bundledTasks } from '../../envs/code-repair';
 import type { JsonValue } from '../../src/core/json';
 
@@ -59,5 +62,16 @@ describe('task generators as fast-check arbitraries', () => {
 
   test('every bundled generator produces argument lists', () => {
     for (const t of bundledTasks('js')) expect(fc.sample(argumentsArbitrary(t.generator!), { numRuns: 5, seed: 2 }).every(Array.isArray)).toBe(true);
+  });
+});
+
+describe('what the baselines need from the host', () => {
+  test('without a lent code runner the searching agents say so by name', async () => {
+    const t = bundledTasks('js')[0];
+    const obs = { task: { ...t, properties: t.properties ?? [], generator: t.generator }, candidate: t.buggy![0].source, audit: [], ask: null, phase: 'code' };
+    const ctx = { rng: { int: () => 1 }, signal: new AbortController().signal } as never;
+    await expect(Promise.resolve().then(() => mutationFixer.create({ env: null as never, params: {}, seed: 1 }).act(obs, null, ctx))).rejects.toThrow('mutation-fixer needs a code runner (the arena lends one through the registry)');
+    await expect(Promise.resolve().then(() => fuzzAuditor.create({ env: null as never, params: {}, seed: 1 }).act(obs, null, ctx))).rejects.toThrow('fuzz-auditor needs a code runner');
+    expect([countOption({ budget: 7.9 }, 'budget', 3), countOption({ budget: -1 }, 'budget', 3), countOption({ budget: 'x' }, 'budget', 3), countOption(undefined, 'budget', 3)]).toEqual([7, 3, 3, 3]);
   });
 });

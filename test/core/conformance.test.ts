@@ -1,3 +1,4 @@
+import { createRegistry } from '../../src/catalog';
 import { checkEnv, formatReport } from '../../src/core/conformance/check-env';
 import { formatGolden, parseGolden, recordGolden, verifyGolden } from '../../src/core/conformance/golden';
 import { normalizeEnv } from '../../src/core/normalize-env';
@@ -108,5 +109,17 @@ describe('golden playthroughs', () => {
   test('normalizeEnv names a missing member', () => {
     const { step: _omit, ...rest } = loadEnv('test/fixtures/hidden-card.js');
     expect(() => normalizeEnv(rest as never)).toThrow(/env hidden-card-v1: missing function "step"/);
+  });
+
+  test('Math.random in the deal or in a step fails determinism with only 5 episodes (issue 15 item 10)', async () => {
+    const registry = createRegistry();
+    const { envs } = await registry.loadModule('test/fixtures/math-random-env.js');
+    expect(envs).toEqual(['random-deal-v1', 'random-coin-v1']);
+    for (const id of envs) {
+      const report = checkEnv(registry.env(id), { episodes: 5 });
+      const determinism = report.checks.find((c) => c.name === 'determinism')!;
+      expect(determinism.ok).toBe(false);
+      expect(determinism.problems[0]).toMatch(id === 'random-deal-v1' ? /init gives different states|replaying the same actions gave a different state/ : /step 2: replaying the same actions gave a different state/);
+    }
   });
 });

@@ -3,7 +3,7 @@ import { MemoryRecorder } from '../../src/bus/recorder';
 import { visibleTo, teamsFromCreated } from '../../src/bus/view-filter';
 import type { Agent } from '../../src/core/agent';
 import type { MatchCreated, MatchEvent } from '../../src/core/events';
-import { runMatch } from '../../src/match/runner';
+import { DEFAULT_ASYNC_DEADLINE_MS, runMatch, unsettledDecisions } from '../../src/match/runner';
 import { randomAgent } from '../../agents/random';
 import { scriptedAgent } from '../../agents/scripted';
 import { loadEnv, rps } from '../fixtures/load';
@@ -79,6 +79,29 @@ describe('runMatch', () => {
     expect(r.code).toBe('forfeit');
     expect(r.faults[0]).toMatchObject({ seat: 1, kind: 'timeout', reason: 'no answer within 100 ms' });
     expect(aborted).toBe(true);
+  });
+
+  test('a promise that never settles: the default deadline makes it a recorded timeout; with none it is listed as unsettled', async () => {
+    const silent: Agent = { name: 'silent', act: () => new Promise(() => {}) };
+    jest.useFakeTimers();
+    try {
+      const pending = runMatch({ env, params, seed: 1, agents: [rock, silent] });
+      await jest.advanceTimersByTimeAsync(DEFAULT_ASYNC_DEADLINE_MS);
+      const r = await pending;
+      expect(r.code).toBe('forfeit');
+      expect(r.faults).toEqual([
+        expect.objectContaining({ seat: 1, kind: 'timeout', reason: `no answer within ${DEFAULT_ASYNC_DEADLINE_MS} ms (the default deadline for promise answers; set one with deadlineMs / --deadline)` }),
+      ]);
+    } finally {
+      jest.useRealTimers();
+    }
+    const controller = new AbortController();
+    const waiting = runMatch({ env, params, seed: 1, agents: [rock, silent], deadlineMs: Infinity, matchId: 'm1', signal: controller.signal });
+    await new Promise((r) => setImmediate(r));
+    expect(unsettledDecisions()).toEqual([{ matchId: 'm1', env: env.meta.id, seat: 1, agent: 'silent', step: 0 }]);
+    controller.abort();
+    expect((await waiting).code).toBe('aborted');
+    expect(unsettledDecisions()).toEqual([]);
   });
 
   test('an abort signal stops the match', async () => {

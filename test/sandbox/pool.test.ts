@@ -104,3 +104,21 @@ describe('limits and comparison', () => {
     expect(outputMatches([], {})).toBe(false);
   });
 });
+
+describe('stopOnTimeout', () => {
+  test('after the first timeout the remaining tests are not run', async () => {
+    const sb = createSandbox({ concurrency: 1 });
+    try {
+      const req = { language: 'js' as const, program: 'function f(x){ if (x > 0) for (;;) {} return x }', entry: 'f', tests: [{ input: [0], expected: 0 }, { input: [1] }, { input: [2] }, { input: [3] }], limits: { timeMs: 200 } };
+      const t0 = Date.now();
+      const r = await sb.code.run({ ...req, stopOnTimeout: true });
+      expect(r.tests.map((t) => t.code)).toEqual(['ok', 'timeout', 'timeout', 'timeout']);
+      expect(r.tests[2].message).toBe('not run: an earlier test timed out');
+      const all = await sb.code.run(req);
+      expect(all.tests.map((t) => t.message)).toEqual([undefined, 'Script execution timed out.', 'Script execution timed out.', 'Script execution timed out.']);
+      expect(Date.now() - t0).toBeGreaterThan(0);
+    } finally {
+      await sb.close();
+    }
+  });
+});

@@ -55,4 +55,39 @@ export async function watch(socket: Socket, matchId: string, view: unknown = 'pu
   return { snapshot: reply, live, ended, all: () => [...reply.events, ...live] };
 }
 
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Resolves with the next `count` messages of `event` on `socket` (counted from this call);
+ * rejects after `ms`, a generous ceiling — the wait is on the messages, never on a clock.
+ */
+export function nextMessages<T>(socket: Socket, event: string, count: number, ms = 30_000): Promise<T[]> {
+  const got: T[] = [];
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      socket.off(event, on);
+      reject(new Error(`${got.length} of ${count} "${event}" messages within ${ms} ms`));
+    }, ms);
+    const on = (m: T) => {
+      got.push(m);
+      if (got.length < count) return;
+      clearTimeout(timer);
+      socket.off(event, on);
+      resolve(got);
+    };
+    socket.on(event, on);
+  });
+}
+
+/** Resolves once the bus has published `n` events of match `matchId` (counted from this call). */
+export function afterEvents(bus: EventBus, matchId: string, n: number, ms = 30_000): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let seen = 0;
+    const timer = setTimeout(() => (sub.unsubscribe(), reject(new Error(`${seen} of ${n} events of ${matchId} within ${ms} ms`))), ms);
+    const sub = bus.match(matchId).subscribe(() => {
+      if (++seen < n) return;
+      clearTimeout(timer);
+      sub.unsubscribe();
+      resolve();
+    });
+  });
+}

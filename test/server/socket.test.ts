@@ -12,7 +12,7 @@ import type { ObsMessage } from '../../src/server/protocol';
 import { startServer, type ArenaServer } from '../../src/server/start-server';
 import { Store } from '../../src/store/store';
 import { loadEnv, rps } from '../fixtures/load';
-import { connect, play, slowAgent, sleep, watch } from './helpers';
+import { afterEvents, connect, nextMessages, play, slowAgent, watch } from './helpers';
 
 const env = rps();
 const hidden = loadEnv('test/fixtures/hidden-card.js');
@@ -44,10 +44,13 @@ describe('spectator sockets', () => {
 
   test('late joiners get the match so far, then live events: no gap, no duplicate', async () => {
     const matchId = 'late-join-1';
+    // a watcher joins after every 20 more events: mid-match joins whatever the machine's speed
+    const progress = afterEvents(bus, matchId, 1);
     const done = play(env, bus, { matchId, params: { rounds: 99 }, agents: [slowAgent(10), slowAgent(10)] });
+    await progress;
     const watches = [];
     for (let i = 0; i < 8; i++) {
-      await sleep(10 + 5 * i);
+      await afterEvents(bus, matchId, 20);
       watches.push(await watch(await client(), matchId));
     }
     await done;
@@ -57,7 +60,7 @@ describe('spectator sockets', () => {
     expect(expected.length).toBeGreaterThan(100);
     // joins really happened mid-match (each snapshot a strict prefix), and every watcher got it all exactly once
     const midMatch = watches.filter((w) => w.snapshot.live && w.snapshot.upTo > 0 && w.snapshot.upTo < full[full.length - 1].seq);
-    expect(midMatch.length).toBeGreaterThanOrEqual(3);
+    expect(midMatch.length).toBe(8);
     for (const w of watches) {
       expect(w.live.every((e) => e.seq > w.snapshot.upTo)).toBe(true);
       expect(seqs(w.all())).toEqual(seqs(expected));
@@ -108,8 +111,9 @@ describe('spectator sockets', () => {
     await server.close();
     server = await startServer({ bus, port: 0, allowOmniscient: true });
     const matchId = 'omni-live-1';
+    const started = afterEvents(bus, matchId, 1);
     const done = play(hidden, bus, { matchId, seed: 2, agents: [slowAgent(20), slowAgent(20)] });
-    await sleep(5);
+    await started;
     const c = await client();
     const omni = await watch(c, matchId, 'omniscient');
     const seat1 = await watch(c, matchId, 'seat:1');
@@ -126,8 +130,9 @@ describe('spectator sockets', () => {
     try {
       const matchId = 'stored-1';
       const w = await (async () => {
+        const started = afterEvents(bus, matchId, 1);
         const done = play(hidden, bus, { matchId, seed: 3, agents: [slowAgent(10), slowAgent(10)] });
-        await sleep(2);
+        await started;
         const live = await watch(await client(), matchId);
         const r = await done;
         await live.ended;
@@ -167,8 +172,10 @@ describe('spectator sockets', () => {
     const flooder = await client();
     const errors: { code: string }[] = [];
     flooder.on('error', (e: { code: string }) => errors.push(e));
+    const firstErrors = nextMessages<{ code: string }>(flooder, 'error', 6);
+    const started = afterEvents(bus, matchId, 1);
     const done = play(env, bus, { matchId, params: { rounds: 30 }, agents: [slowAgent(3), slowAgent(3)] });
-    await sleep(5);
+    await started;
     // a few of each kind, answered before the rate limit bites
     flooder.emit('join', 'not an object');
     flooder.emit('join', { matchId: '../../etc/passwd' });
@@ -176,7 +183,7 @@ describe('spectator sockets', () => {
     flooder.emit('join', { matchId, extra: true });
     flooder.emit('act', { seat: 0, action: 1 });
     flooder.emit('join', { matchId: 'x'.repeat(10_000) });
-    await sleep(50);
+    await firstErrors;
     expect(errors.map((e) => e.code)).toEqual(['bad-request', 'bad-request', 'bad-request', 'bad-request', 'forbidden', 'too-large']);
     const watcher = await client();
     const w = await watch(watcher, matchId);
@@ -205,9 +212,25 @@ describe('spectator sockets', () => {
     c.on('lobby', (m: (typeof lobby)[number]) => lobby.push(m));
     const sub = (await c.timeout(2000).emitWithAck('subscribe', { channel: 'lobby' })) as { ok: boolean; live: unknown[] };
     expect(sub).toEqual({ ok: true, channel: 'lobby', live: [] });
+    const announced = nextMessages(c, 'lobby', 2);
     await play(env, bus, { matchId: 'lobby-1', agents: [slowAgent(1), slowAgent(1)] });
-    await sleep(50);
+    await announced;
     expect(lobby.map((m) => `${m.kind}:${m.match.id}:${m.match.env}`)).toEqual(['started:lobby-1:rock-paper-scissors-v1', 'ended:lobby-1:rock-paper-scissors-v1']);
+  });
+
+  test('the league channel carries the events of its league only (league events name their league, not a match)', async () => {
+    const c = await client();
+    await c.timeout(5000).emitWithAck('subscribe', { channel: 'league', league: 'L1' });
+    const got = nextMessages<{ league: string; event: { type: string; league?: string; run?: string } }>(c, 'league', 2);
+    const base = { seq: 0, time: Date.now(), visibility: 'public' as const, data: {} };
+    bus.publish({ type: 'rating.updated', league: 'L2', ...base }); // another league
+    bus.publish({ type: 'training.iteration', run: 'solo-run', ...base }); // a standalone run: no league room
+    bus.publish({ type: 'rating.updated', league: 'L1', ...base });
+    bus.publish({ type: 'training.iteration', run: 'L1/neural', league: 'L1', ...base });
+    expect((await got).map((m) => [m.league, m.event.type, m.event.league, m.event.run])).toEqual([
+      ['L1', 'rating.updated', 'L1', undefined],
+      ['L1', 'training.iteration', 'L1', 'L1/neural'],
+    ]);
   });
 
   test('observations: env.observe per view after each step, live and replayed alike', async () => {
@@ -215,8 +238,9 @@ describe('spectator sockets', () => {
     const resolveEnv = (id: string) => (id === hidden.meta.id ? hidden : undefined);
     server = await startServer({ bus, port: 0, allowOmniscient: true, resolveEnv });
     const matchId = 'obs-1';
+    const started = afterEvents(bus, matchId, 1);
     const done = play(hidden, bus, { matchId, seed: 4, agents: [slowAgent(15), slowAgent(15)] });
-    await sleep(3);
+    await started;
     const c = await client();
     const obs: ObsMessage[] = [];
     c.on('obs', (m: ObsMessage) => obs.push(m));

@@ -60,7 +60,7 @@ describe('checkpoint files', () => {
     expect(() => parseCheckpoint('{"format":"other"}', 'x.json')).toThrow(/not a selfplay-arena\/checkpoint-v1 file/);
     const doc = JSON.parse(serializeCheckpoint(sample())) as { weights: string[] };
     doc.weights[0] = Buffer.from(new Float32Array(2).buffer).toString('base64');
-    expect(() => parseCheckpoint(JSON.stringify(doc), 'x.json')).toThrow(/weight 0: expected 12 floats, found 2/);
+    expect(() => parseCheckpoint(JSON.stringify(doc), 'x.json')).toThrow(/weight tensor 0: expected 12 floats, found 2/);
     writeFileSync(join(dir, 'junk.json'), 'nope');
     expect(() => loadCheckpoint(join(dir, 'junk.json'))).toThrow(/junk.json: not JSON/);
     expect(() => loadCheckpoint(join(dir, 'missing.json'))).toThrow(/cannot read checkpoint/);

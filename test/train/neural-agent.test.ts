@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { neuralAgent, parseNeuralOptions } from '../../agents/neural';
+import { neuralAgent, parseNeuralOptions } from '../../src/train/neural-agent';
 import { runMatch } from '../../src/match/runner';
 import { saveCheckpoint } from '../../src/train/checkpoint';
 import { initMlp } from '../../src/train/mlp';

@@ -63,7 +63,7 @@ describe('schedules and learning rates', () => {
     const s = parseSchedule('alternate:3');
     expect([0, 1, 2, 3, 5, 6].map((it) => trainsAt(s, 0, 2, it))).toEqual([true, true, true, false, false, true]);
     expect(trainsAt(parseSchedule(undefined), 1, 2, 0)).toBe(true);
-    expect(() => parseSchedule('alternate:0')).toThrow(/K must be at least 1/);
+    expect(() => parseSchedule('alternate:0')).toThrow(/K must be an integer of at least 1/);
     expect(() => parseSchedule('round-robin')).toThrow(/--schedule/);
   });
 

@@ -28,6 +28,9 @@ const describeBrowser = HAVE_CHROMIUM ? describe : describe.skip;
 if (!HAVE_CHROMIUM) console.warn(`browser tests skipped: no chromium at ${CHROMIUM} (apt-get install chromium)`);
 
 const WEREWOLF = 'werewolf-v1';
+/** Ceiling of every wait: the waits are on the page's state, so a loaded machine only makes them longer. */
+const CEILING = 60_000;
+jest.setTimeout(4 * CEILING);
 const werewolf = (): Env => defaultRegistry.env(WEREWOLF);
 
 /** Random legal play, answering after `ms` so a spectator can watch moves arrive. */
@@ -92,6 +95,7 @@ describeBrowser('the web page in chromium', () => {
       }
     })();
     browser = await launchBrowser();
+    browser.context.setDefaultTimeout(CEILING);
   });
 
   afterAll(async () => {
@@ -117,12 +121,12 @@ describeBrowser('the web page in chromium', () => {
   }
   /** Waits until `selector` matches exactly `n` elements (rendering happens on the next animation frame). */
   const waitCount = (page: Page, selector: string, n: number) =>
-    page.waitForFunction(([sel, want]) => document.querySelectorAll(sel as string).length === want, [selector, n] as const, { timeout: 10_000 });
+    page.waitForFunction(([sel, want]) => document.querySelectorAll(sel as string).length === want, [selector, n] as const, { timeout: CEILING });
   const pageErrors = (page: Page) => (page as unknown as { errors: string[] }).errors;
 
   test('the lobby lists live and recent matches, filterable by env', async () => {
     const { page } = await openPage('#/');
-    await page.waitForSelector(`#live-matches tr.match-row[data-env="${WEREWOLF}"]`, { timeout: 15_000 });
+    await page.waitForSelector(`#live-matches tr.match-row[data-env="${WEREWOLF}"]`, { timeout: CEILING });
     await page.waitForSelector('#recent-matches tr.match-row[data-env="rock-paper-scissors-v1"]');
     await page.screenshot({ path: join(ARTIFACTS, 'lobby.png'), fullPage: true });
     await page.selectOption('#env-filter', 'rock-paper-scissors-v1');
@@ -140,13 +144,18 @@ describeBrowser('the web page in chromium', () => {
     for (let attempt = 0; attempt < 4 && !checkedWhileLive; attempt++) {
       if (attempt) await page.goto(server.url + '#/');
       const row = page.locator(`#live-matches tr.match-row[data-env="${WEREWOLF}"] a.button`).first();
-      await row.waitFor({ timeout: 15_000 });
+      await row.waitFor({ timeout: CEILING });
       await row.click();
       await page.waitForSelector('#ww-circle .seat');
       matchId = decodeURIComponent(page.url().split('#/match/')[1].split('?')[0]);
       expect(await page.locator('#ww-circle .seat').count()).toBe(8);
       const before = await page.locator('#timeline li').count();
-      await page.waitForFunction((n) => document.querySelectorAll('#timeline li').length > n + 5, before, { timeout: 15_000 });
+      // moves arrive — or the match ends first (a short game on a slow machine): then take the next one
+      await page.waitForFunction(
+        (n) => document.querySelectorAll('#timeline li').length > n + 5 || (document.querySelector('#status')?.textContent ?? 'live') !== 'live',
+        before,
+        { timeout: CEILING },
+      );
       // while the match is live, every role shown in the public view was revealed publicly
       // one snapshot of the DOM: roles shown, phase, live badge
       const dom = await page.evaluate(() => ({
@@ -189,7 +198,10 @@ describeBrowser('the web page in chromium', () => {
           if (e.matchId !== matchId) continue;
           events++;
           expect(e.visibility).toBe('public');
-          expect({ ...e, time: 0 }).toEqual({ ...publicLog[e.seq], seq: e.seq, time: 0 });
+          // the event as logged, plus the env's words for it (env events: always; actions: the env's label)
+          const { caption, ...logged } = e as MatchEvent & { caption?: string };
+          expect({ ...logged, time: 0 }).toEqual({ ...publicLog[e.seq], seq: e.seq, time: 0 });
+          if (e.type === 'env') expect(typeof caption).toBe('string');
         }
         const obs = [...(Array.isArray(m.observations) ? (m.observations as { obs: Record<string, unknown> }[]) : []), ...('obs' in m && m.view ? [m as { obs: Record<string, unknown> }] : [])];
         for (const o of obs) {
@@ -232,7 +244,7 @@ describeBrowser('the web page in chromium', () => {
     await page.screenshot({ path: join(ARTIFACTS, 'replay-step.png'), fullPage: true });
     await page.selectOption('#ctl-speed', '10');
     await page.click('#ctl-play');
-    await page.waitForFunction(() => Number(document.querySelectorAll('#timeline li').length) > 8, undefined, { timeout: 10_000 });
+    await page.waitForFunction(() => Number(document.querySelectorAll('#timeline li').length) > 8, undefined, { timeout: CEILING });
     // the replay shows the same events as the live view had (same projection), numbered 0, 1, 2...
     const seqs = (await page.locator('#timeline li').evaluateAll((lis) => lis.map((li) => Number((li as HTMLElement).dataset.seq))));
     expect(seqs).toEqual(seqs.map((_, i) => i));
@@ -242,11 +254,12 @@ describeBrowser('the web page in chromium', () => {
     await page.close();
   });
 
-  test('the leaderboard shows intervals, tied ranks, rating history and training curves', async () => {
+  test('the leaderboard shows intervals, ranks, rating history and training curves', async () => {
     const { page } = await openPage('#/leaderboard');
     await page.waitForSelector('#leaderboard table.board tbody tr');
+    // overlapping intervals alone make no tie: ranks follow the ratings
     const ranks = await page.locator('#leaderboard td.rank').allTextContents();
-    expect(ranks).toEqual(['=1', '=1', '3']);
+    expect(ranks).toEqual(['1', '2', '3']);
     const players = await page.locator('#leaderboard tbody tr').evaluateAll((trs) => trs.map((tr) => (tr as HTMLElement).dataset.player));
     expect(players).toEqual(['alpha', 'beta', 'gamma']);
     expect(await page.locator('#leaderboard .ci-bar').count()).toBe(3);
@@ -263,7 +276,7 @@ describeBrowser('the web page in chromium', () => {
     const values = async (page: Page) => page.locator('#dond-values tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td.num')].slice(0, 3).map((td) => td.textContent)));
     const { page } = await openPage('#/match/dond-1');
     await page.waitForSelector('#dond-pool');
-    expect(await page.locator('#dond-pool').textContent()).toMatch(/\d books, \d hats, \d balls/);
+    expect(await page.locator('#dond-pool').textContent()).toMatch(/\d books?, \d hats?, \d balls?/);
     expect((await values(page)).flat()).toEqual(Array(6).fill('hidden'));
     await page.goto(`${server.url}#/match/dond-1?view=seat:0`);
     await page.waitForFunction(() => document.querySelector('#view-select') && (document.querySelector('#view-select') as HTMLSelectElement).value === 'seat:0' && !!document.querySelector('#dond-values'));

@@ -81,10 +81,10 @@ describeBrowser('the kernel-speedup match page in chromium', () => {
     await page.close();
   });
 
-  test('the highlight.js files are served', async () => {
-    for (const path of ['/vendor/highlight/core.js', '/vendor/highlight/javascript.js', '/vendor/highlight/typescript.js', '/vendor/highlight/github.css']) {
-      const res = await fetch(new URL(path, server.url));
-      expect(res.status).toBe(200);
-    }
+  test('the highlight.js bundle registers the TypeScript grammar (AssemblyScript sources) and its theme is served', async () => {
+    const bundle = await fetch(new URL('/vendor/highlight.js', server.url));
+    expect(bundle.status).toBe(200);
+    expect(await bundle.text()).toContain("hljs.registerLanguage('typescript'");
+    expect((await fetch(new URL('/vendor/highlight.css', server.url))).status).toBe(200);
   });
 });

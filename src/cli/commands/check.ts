@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { checkEnv, formatReport } from '../../core/conformance/check-env';
 import { parseGolden, type Golden } from '../../core/conformance/golden';
+import { heartbeat } from '../../core/heartbeat';
 import type { Registry } from '../../core/registry';
-import { parseJsonOption } from '../options';
+import { oneLine, parseJsonOption, readOptionFile, UsageError } from '../options';
 
 export interface CheckArgs {
   params?: string;
@@ -15,10 +15,15 @@ export interface CheckArgs {
 /** `arena check <env>`: runs the conformance kit; returns the exit code (0 only if every check passes). */
 export async function checkCommand(registry: Registry, ref: string, args: CheckArgs): Promise<number> {
   const env = await registry.resolveEnv(ref);
-  const goldens: { name: string; golden: Golden }[] = (args.golden ?? []).map((file) => ({
-    name: file,
-    golden: parseGolden(readFileSync(file, 'utf8')),
-  }));
+  heartbeat()?.context({ command: 'check', json: !!args.json, env: env.meta.id });
+  const goldens: { name: string; golden: Golden }[] = (args.golden ?? []).map((file) => {
+    const text = readOptionFile('--golden', file);
+    try {
+      return { name: file, golden: parseGolden(text) };
+    } catch (e) {
+      throw new UsageError(`--golden: ${file}: ${oneLine((e as Error).message, 200)}`);
+    }
+  });
   const report = checkEnv(env, { params: parseJsonOption('--params', args.params), episodes: args.episodes, seed: args.seed, goldens });
   process.stdout.write(args.json ? JSON.stringify(report) + '\n' : formatReport(report) + '\n');
   return report.ok ? 0 : 1;

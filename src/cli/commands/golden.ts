@@ -1,10 +1,9 @@
-import { writeFileSync } from 'node:fs';
 import { formatGolden, recordGolden } from '../../core/conformance/golden';
-import type { ActionMap } from '../../core/env';
+import { EFFECT_SEAT, type ActionMap } from '../../core/env';
 import type { JsonValue } from '../../core/json';
 import type { Registry } from '../../core/registry';
 import { runMatch } from '../../match/runner';
-import { agentsForSeats, envAndParams, splitAgentList } from '../options';
+import { agentsForSeats, envAndParams, FailureError, splitAgentList, writeOutput } from '../options';
 
 export interface GoldenArgs {
   params?: string;
@@ -20,20 +19,20 @@ export async function goldenCommand(registry: Registry, ref: string, args: Golde
   const agents = await agentsForSeats(registry, env, params, splitAgentList(args.agents), seats, args.seed);
   const steps: ActionMap<JsonValue>[] = [];
   let current: { step: number; map: ActionMap<JsonValue> } | null = null;
+  const record = (step: number, seat: number, action: JsonValue) => {
+    if (!current || current.step !== step) steps.push((current = { step, map: {} }).map);
+    current.map[seat] = action;
+  };
   const result = await runMatch({
     env,
     params,
     seed: args.seed,
     agents,
     effects: registry.effects(),
-    onDecision: (d) => {
-      if (!current || current.step !== d.step) steps.push((current = { step: d.step, map: {} }).map);
-      current.map[d.seat] = d.action as JsonValue;
-    },
+    onDecision: (d) => record(d.step, d.seat, d.action as JsonValue),
+    onEffect: (e) => record(e.step, EFFECT_SEAT, e.result),
   });
-  if (result.code !== 'ok') throw new Error(`episode ended with code ${result.code}; no golden written`);
-  const text = formatGolden(recordGolden(env, params, args.seed, steps));
-  if (args.out) writeFileSync(args.out, text);
-  else process.stdout.write(text);
+  if (result.code !== 'ok') throw new FailureError(`episode ended with code ${result.code}${result.faults.length ? ` (${result.faults[0].kind} of seat ${result.faults[0].seat}: ${result.faults[0].reason})` : ''}; no golden written`);
+  writeOutput(args.out, formatGolden(recordGolden(env, params, args.seed, steps)));
   return 0;
 }

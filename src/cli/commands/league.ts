@@ -1,13 +1,18 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { EventBus } from '../../bus/event-bus';
 import type { Registry } from '../../core/registry';
 import { Store } from '../../store/store';
 import { parseLeagueConfig, type LeagueConfig } from '../../../league/config';
 import { leaderboard, type LeaderboardRow } from '../../../league/leaderboard';
 import { runLeague } from '../../../league/league-run';
-import { parseJsonOption, UsageError } from '../options';
+import { leagueUsage } from '../../../league/agent-usage';
+import { formatUsage, snapshotOf, usageJson } from '../../match/usage';
+import type { AgentReport } from '../../core/agent';
+import { oneLine, parseJsonOption, UsageError, writeOutput } from '../options';
 import { createProgress } from '../progress';
 import { stopOnSignals } from '../stop-signal';
+import { nameSeatSpec, needsPlayServer, startPlayServer } from '../play-server';
+import type { ArenaServer } from '../../server/start-server';
 
 /** The database used when --db is not given: a file in the working directory. */
 export const DEFAULT_DB = 'arena.db';
@@ -19,7 +24,13 @@ function loadConfig(file: string): LeagueConfig {
   } catch (e) {
     throw new UsageError(`--config: cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
   }
-  return parseLeagueConfig(parseJsonOption('--config', text));
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    throw new UsageError(`--config: ${file} is not valid JSON (${oneLine((e as Error).message, 160)})`);
+  }
+  return parseLeagueConfig(raw);
 }
 
 /** The league named by --league, or the only/most recent one in the database. */
@@ -38,22 +49,38 @@ export interface LeagueRunArgs {
   db: string;
   quiet?: boolean;
   backend?: string;
+  /** Server for remote and human players (started only when the config has some). */
+  port?: number;
+  host?: string;
+  tokens?: string;
 }
 
 /** `arena league run --config FILE [--db FILE]`: runs or resumes a league; Ctrl-C stops cleanly after the current match. */
 export async function leagueRunCommand(registry: Registry, args: LeagueRunArgs): Promise<number> {
   const config = loadConfig(args.config);
+  // Remote and human players get one named seat slot each (their player id), whose token opens every match they play.
+  config.players = config.players.map((p) => ({ ...p, agent: nameSeatSpec(p.agent, p.id) }));
   const store = new Store(args.db);
+  const bus = new EventBus();
+  let server: ArenaServer | null = null;
+  if (needsPlayServer(config.players.map((p) => p.agent))) {
+    try {
+      server = await startPlayServer(registry, bus, { port: args.port ?? 0, host: args.host ?? '127.0.0.1', tokens: args.tokens }, store);
+    } catch (e) {
+      store.close();
+      throw e;
+    }
+    process.stderr.write(`arena: remote and human players connect to ${server.url}\n`);
+  }
   const stop = stopOnSignals('stopping after the current match');
   const done0 = store.matchCount(config.name);
-  if (done0 > 0) process.stderr.write(`resuming league "${config.name}" at match ${done0}/${config.budget.matches}\n`);
   const progress = createProgress(`league ${config.name}`, config.budget.matches - done0, { quiet: args.quiet, everyMs: 5000 });
   try {
     const r = await runLeague({
       config,
       store,
       registry,
-      bus: new EventBus(),
+      bus,
       signal: stop.signal,
       backend: args.backend,
       log: (line) => process.stderr.write(`${line}\n`),
@@ -63,6 +90,7 @@ export async function leagueRunCommand(registry: Registry, args: LeagueRunArgs):
     process.stderr.write(`league "${config.name}": ${r.completed}/${r.budget} matches (${r.played} this run)${r.stopped ? ', stopped' : ''}\n`);
   } finally {
     stop.dispose();
+    await server?.close();
     store.close();
   }
   return 0;
@@ -85,11 +113,13 @@ function formatTable(rows: LeaderboardRow[]): string {
 
 /** `arena league table`: ratings with intervals; tied ranks (overlapping intervals) are marked "=". */
 export function leagueTableCommand(args: { db: string; league?: string; json?: boolean; resamples?: number }): number {
-  const store = new Store(args.db);
+  const store = new Store(args.db, { readonly: true });
   try {
     const league = pickLeague(store, args.league);
     const rows = leaderboard(store, league, { resamples: args.resamples });
-    process.stdout.write((args.json ? JSON.stringify({ league, rows }, null, 2) : `league ${league}\n${formatTable(rows)}`) + '\n');
+    const usage = leagueUsage(store, league);
+    const usageText = usage.size ? `\nusage (reported by agents)\n${formatUsage(usage).map((l) => `  ${l}`).join('\n')}` : '';
+    process.stdout.write((args.json ? JSON.stringify({ league, rows, ...(usage.size ? { usage: usageJson(usage) } : {}) }, null, 2) : `league ${league}\n${formatTable(rows)}${usageText}`) + '\n');
   } finally {
     store.close();
   }
@@ -98,14 +128,15 @@ export function leagueTableCommand(args: { db: string; league?: string; json?: b
 
 /** `arena league matches`: the newest matches with players, returns and outcome codes. */
 export function leagueMatchesCommand(args: { db: string; league?: string; limit: number; json?: boolean }): number {
-  const store = new Store(args.db);
+  const store = new Store(args.db, { readonly: true });
   try {
     const league = pickLeague(store, args.league);
     const matches = store.matches(league, { limit: args.limit, newestFirst: true });
     for (const m of matches) {
       if (args.json) process.stdout.write(JSON.stringify(m) + '\n');
       else {
-        const who = m.seats.map((s) => `${s.player}(${s.role})`).join(' vs ');
+        const snap = (i: number) => snapshotOf(m.reports?.[i] as AgentReport | null | undefined);
+        const who = m.seats.map((s, i) => `${s.player}(${s.role})${snap(i) ? ` [${snap(i)}]` : ''}`).join(' vs ');
         process.stdout.write(`#${m.idx} ${who}: ${m.outcome} [${m.code}] returns ${JSON.stringify(m.returns)}${m.faults.length ? ` faults ${m.faults.length}` : ''}\n`);
       }
     }
@@ -117,7 +148,7 @@ export function leagueMatchesCommand(args: { db: string; league?: string; limit:
 
 /** `arena league export`: every match and its events as JSONL ({"match": ...} then {"event": ...} lines). */
 export function leagueExportCommand(args: { db: string; league?: string; out?: string }): number {
-  const store = new Store(args.db);
+  const store = new Store(args.db, { readonly: true });
   try {
     const league = pickLeague(store, args.league);
     const lines: string[] = [];
@@ -126,8 +157,7 @@ export function leagueExportCommand(args: { db: string; league?: string; out?: s
       for (const e of store.events(m.id)) lines.push(JSON.stringify({ event: e }));
     }
     const text = lines.join('\n') + (lines.length ? '\n' : '');
-    if (args.out) writeFileSync(args.out, text);
-    else process.stdout.write(text);
+    writeOutput(args.out, text);
   } finally {
     store.close();
   }

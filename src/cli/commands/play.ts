@@ -3,14 +3,23 @@ import { teamsFromCreated } from '../../bus/view-filter';
 import { isMatchEvent } from '../../core/events';
 import type { Registry } from '../../core/registry';
 import { canSee, parseViewer } from '../../core/visibility';
-import { parseFaultPolicy } from '../../match/fault-policy';
-import { runMatch, type MatchResult } from '../../match/runner';
-import { summarize } from '../../match/summary';
+import { FaultPolicyError, parseFaultPolicy, type FaultPolicy } from '../../match/fault-policy';
+import { runMatch } from '../../match/runner';
+import { SeriesTally } from '../../match/summary';
+import { addReports, formatUsage, type UsageTotals } from '../../match/usage';
 import { formatEvent } from '../format-event';
-import { agentsForSeats, envAndParams, splitAgentList, UsageError } from '../options';
+import { agentsForSeats, envAndParams, oneLine, splitAgentList, UsageError } from '../options';
+import { nameSeatSpec, needsPlayServer, startPlayServer } from '../play-server';
+import type { ArenaServer } from '../../server/start-server';
 import { createProgress } from '../progress';
+import { stopOnSignals } from '../stop-signal';
+import { EventLoopTurn } from '../../core/event-loop';
 
 export interface PlayArgs {
+  /** Port and interface of the server started for remote and human seats. */
+  port?: number;
+  host?: string;
+  tokens?: string;
   agents: string;
   params?: string;
   seed: number;
@@ -22,54 +31,97 @@ export interface PlayArgs {
   watch?: string;
 }
 
+/** `--faults`: the fault policy, or a usage error naming the option. */
+function parseFaultOption(text: string): FaultPolicy {
+  try {
+    return parseFaultPolicy(text);
+  } catch (e) {
+    if (e instanceof FaultPolicyError) throw new UsageError(`--faults: ${e.message.replace(/^fault policy: /, '')}`);
+    throw e;
+  }
+}
+
 /** `arena play <env> --agents ...`: plays episodes and prints one line per episode plus a summary. */
 export async function playCommand(registry: Registry, ref: string, args: PlayArgs): Promise<number> {
   const { env, params } = await envAndParams(registry, ref, args.params);
   const seats = env.seats(env.init(params, args.seed)).length;
-  const agents = await agentsForSeats(registry, env, params, splitAgentList(args.agents), seats, args.seed);
-  const faultPolicy = args.faults ? parseFaultPolicy(args.faults) : undefined;
-  const bus = new EventBus();
+  const faultPolicy = args.faults ? parseFaultOption(args.faults) : undefined;
+  let viewer: ReturnType<typeof parseViewer> = null;
   if (args.watch) {
-    const viewer = parseViewer(args.watch);
-    if (viewer === null) throw new UsageError(`--watch: expected public, omniscient or a seat number, got "${args.watch}"`);
+    viewer = parseViewer(args.watch);
+    if (viewer === null) throw new UsageError(`--watch: expected public, omniscient or a seat number, got "${oneLine(args.watch, 40)}"`);
+    if (typeof viewer === 'number' && viewer >= seats) throw new UsageError(`--watch: ${env.meta.id} has seats 0-${seats - 1} here, not ${viewer}`);
+  }
+  let specs = splitAgentList(args.agents);
+  const bus = new EventBus();
+  let server: ArenaServer | null = null;
+  if (needsPlayServer(specs)) {
+    // Remote and human seats: serve /play (and the page) on this bus; one named slot per seat.
+    if (specs.length === 1) specs = Array.from({ length: seats }, () => specs[0]);
+    specs = specs.map((spec, seat) => nameSeatSpec(spec, `seat-${seat}`));
+    server = await startPlayServer(registry, bus, { port: args.port ?? 0, host: args.host ?? '127.0.0.1', tokens: args.tokens });
+  }
+  let agents;
+  try {
+    agents = await agentsForSeats(registry, env, params, specs, seats, args.seed);
+  } catch (e) {
+    await server?.close();
+    throw e;
+  }
+  if (viewer !== null) {
+    const watched = viewer;
     let teams = teamsFromCreated(undefined);
     bus.events$.subscribe((e) => {
       if (!isMatchEvent(e)) return;
       if (e.type === 'match.created') teams = teamsFromCreated(e);
-      if (canSee(e.visibility, viewer, teams)) process.stderr.write(formatEvent(e) + '\n');
+      if (canSee(e.visibility, watched, teams)) process.stderr.write(formatEvent(e) + '\n');
     });
   }
   const progress = createProgress('play', args.episodes, { quiet: !!args.watch });
-  const results: MatchResult[] = [];
-  for (let k = 0; k < args.episodes; k++) {
-    const seed = args.seed + k;
-    const r = await runMatch({ env, params, seed, agents, bus, deadlineMs: args.deadline, faultPolicy, effects: registry.effects() });
-    results.push(r);
-    if (args.json) {
-      const line = {
-        episode: k,
-        seed,
-        agents: r.agents,
-        returns: r.returns,
-        length: r.length,
-        outcome: r.outcome,
-        code: r.code,
-        ...(r.faults.length ? { faults: r.faults } : {}),
-        summary: r.summary,
-      };
-      process.stdout.write(JSON.stringify(line) + '\n');
-    } else if (args.episodes <= 20) {
-      process.stdout.write(`episode ${k} seed ${seed}: ${r.outcome} returns ${JSON.stringify(r.returns)} in ${r.length} steps${r.code === 'ok' ? '' : ` (${r.code})`}\n`);
+  const tally = new SeriesTally(env); // constant memory: play --episodes 1e12 stays flat
+  const usage = new Map<string, UsageTotals>();
+  const stop = stopOnSignals('stopping after the current episode');
+  const turn = new EventLoopTurn();
+  try {
+    for (let k = 0; k < args.episodes; k++) {
+      await turn.maybe(); // lets Ctrl-C in between synchronous episodes
+      if (stop.signal.aborted) break;
+      const seed = args.seed + k;
+      const r = await runMatch({ env, params, seed, agents, bus, deadlineMs: args.deadline, faultPolicy, signal: stop.signal, effects: registry.effects() });
+      if (r.code === 'aborted' && stop.signal.aborted) break;
+      tally.add(r);
+      addReports(usage, r.reports, (seat) => `seat ${seat} ${r.agents[seat]}`);
+      if (args.json) {
+        const line = {
+          episode: k,
+          seed,
+          agents: r.agents,
+          returns: r.returns,
+          length: r.length,
+          outcome: r.outcome,
+          code: r.code,
+          ...(r.faults.length ? { faults: r.faults } : {}),
+          ...(r.reports ? { reports: r.reports } : {}),
+          summary: r.summary,
+        };
+        process.stdout.write(JSON.stringify(line) + '\n');
+      } else if (args.episodes <= 20) {
+        process.stdout.write(`episode ${k} seed ${seed}: ${r.outcome} returns ${JSON.stringify(r.returns)} in ${r.length} steps${r.code === 'ok' ? '' : ` (${r.code})`}\n`);
+      }
+      progress.tick();
     }
-    progress.tick();
+  } finally {
+    progress.stop();
+    stop.dispose();
+    await server?.close();
   }
-  progress.stop();
-  const summary = summarize(env, results);
+  const summary = tally.summary();
   if (args.json) process.stdout.write(JSON.stringify({ summary }) + '\n');
   else {
     process.stdout.write(`${env.meta.id}: ${summary.episodes} episodes, mean returns ${summary.meanReturns.map((x) => x.toFixed(3)).join(' / ')}, mean length ${summary.meanLength.toFixed(1)}\n`);
     process.stdout.write(`outcomes: ${Object.entries(summary.outcomes).map(([k, v]) => `${k || '(none)'} ${v}`).join(', ')}${summary.faults ? `; faults ${summary.faults}` : ''}\n`);
     if (summary.env) process.stdout.write(`${JSON.stringify(summary.env)}\n`);
+    for (const line of formatUsage(usage)) process.stdout.write(`usage ${line}\n`);
   }
   return 0;
 }

@@ -1,12 +1,32 @@
-import type { ActionMap } from '../../core/env';
+import { existsSync, readFileSync } from 'node:fs';
+import { EFFECT_SEAT, type ActionMap } from '../../core/env';
+import { parseGolden } from '../../core/conformance/golden';
+import { actorsOf } from '../../core/conformance/playout';
 import type { Registry } from '../../core/registry';
+import { deriveSeed } from '../../core/rng';
 import { envAndParams, parseJsonOption, UsageError } from '../options';
+import { rerunEffect } from './rerun';
 
 export interface ReplayArgs {
   params?: string;
   seed: number;
   actions: string;
   json?: boolean;
+  rerun?: boolean;
+}
+
+/** The steps to replay: a JSON list, a file holding one, or a golden playthrough (JSONL, its params and seed win). */
+function readSteps(args: ReplayArgs): { steps: unknown; params?: string; seed?: number } {
+  if (existsSync(args.actions) && /^\s*\{"golden"/.test(readFileSync(args.actions, 'utf8'))) {
+    let g;
+    try {
+      g = parseGolden(readFileSync(args.actions, 'utf8'));
+    } catch (e) {
+      throw new UsageError(`--actions ${args.actions}: ${(e as Error).message}`);
+    }
+    return { steps: g.steps.map((s) => s.actions), params: JSON.stringify(g.header.params), seed: g.header.seed };
+  }
+  return { steps: parseJsonOption('--actions', args.actions) };
 }
 
 /**
@@ -15,13 +35,16 @@ export interface ReplayArgs {
  * An illegal action stops the replay and is reported with its reason (exit code 1).
  */
 export async function replayCommand(registry: Registry, ref: string, args: ReplayArgs): Promise<number> {
-  const { env, params } = await envAndParams(registry, ref, args.params);
-  const steps = parseJsonOption('--actions', args.actions);
+  const read = readSteps(args);
+  const { env, params } = await envAndParams(registry, ref, read.params ?? args.params);
+  const seed = read.seed ?? args.seed;
+  const steps = read.steps;
+  let differences = 0;
   if (!Array.isArray(steps) || steps.some((s) => !s || typeof s !== 'object' || Array.isArray(s))) {
     throw new UsageError('--actions: expected a JSON list of steps, each an object from seat to action, e.g. [{"0": 17}, {"1": 120}]');
   }
   const out = (o: unknown, text: string) => process.stdout.write((args.json ? JSON.stringify(o) : text) + '\n');
-  let state = env.init(params, args.seed);
+  let state = env.init(params, seed);
   let code = 0;
   for (let i = 0; i < steps.length; i++) {
     const given = steps[i] as ActionMap<unknown>;
@@ -30,7 +53,7 @@ export async function replayCommand(registry: Registry, ref: string, args: Repla
       code = 1;
       break;
     }
-    const toAct = [...env.toAct(state)];
+    const toAct = actorsOf(env, state);
     const checks = toAct.map((seat) => {
       const a = given[seat];
       const check = a === undefined ? { ok: false as const, reason: `no action given for seat ${seat}` } : env.validateAction(state, seat, a);
@@ -43,6 +66,12 @@ export async function replayCommand(registry: Registry, ref: string, args: Repla
       code = 1;
       break;
     }
+    const effect = env.effect(state);
+    if (args.rerun && effect) {
+      const diff = await rerunEffect(registry, env.meta.id, i, deriveSeed(seed, 'effect', i), effect, given[EFFECT_SEAT]);
+      if (diff) differences++;
+      out({ step: i, rerun: diff === null ? 'same' : 'different', ...(diff ? { difference: diff } : {}) }, `step ${i}: rerun of the ${effect.kind} effect: ${diff === null ? 'same result' : `DIFFERENT: ${diff}`}`);
+    }
     const result = env.step(state, given);
     state = result.state;
     out(
@@ -53,5 +82,6 @@ export async function replayCommand(registry: Registry, ref: string, args: Repla
   const terminal = env.isTerminal(state);
   const end = { terminal, returns: terminal ? env.returns(state) : null, outcome: terminal ? env.outcome(state) : null, summary: env.summary(state) };
   out({ end }, terminal ? `returns ${JSON.stringify(end.returns)}, outcome "${end.outcome}"` : `not terminal after ${steps.length} steps; seats ${env.toAct(state).join(',')} to act next`);
-  return code;
+  if (args.rerun) out({ rerun: { differences } }, differences ? `rerun: ${differences} effect(s) gave a different result` : 'rerun: every effect gave the recorded result');
+  return code || (differences ? 1 : 0);
 }

@@ -2,7 +2,8 @@ import { EventBus } from '../../bus/event-bus';
 import { leagueLeaderboardProvider } from '../../server/league-leaderboard';
 import { startServer, type ArenaServer } from '../../server/start-server';
 import { Store } from '../../store/store';
-import { UsageError } from '../options';
+import { listenError, UsageError } from '../options';
+import { stopOnSignals } from '../stop-signal';
 
 export interface ServeArgs {
   db: string;
@@ -31,22 +32,13 @@ export async function serveCommand(args: ServeArgs, options: { onListening?: (se
     server = await startServer({ bus, store, port: args.port, host: args.host, allowOmniscient: !!args.allowOmniscient, leaderboard: leagueLeaderboardProvider(store) });
   } catch (e) {
     store.close();
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') throw new UsageError(`--port: ${args.port} is already in use; pick another with --port`);
-    if (code === 'EACCES') throw new UsageError(`--port: not allowed to listen on ${args.port}`);
-    throw e;
+    throw listenError(e, args.port);
   }
   process.stdout.write(`arena: serving ${args.db} at ${server.url}${args.allowOmniscient ? ' (omniscient views allowed)' : ''}\n`);
   options.onListening?.(server);
-  await new Promise<void>((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
+  const stop = stopOnSignals('closing the server');
+  await new Promise<void>((resolve) => stop.signal.addEventListener('abort', () => resolve(), { once: true }));
+  stop.dispose();
   await server.close();
   bus.complete();
   store.close();

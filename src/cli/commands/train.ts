@@ -4,23 +4,25 @@
  * [--resume] [--schedule simultaneous|alternate:K] [--seed N] [--json]`
  *
  * Prints the chosen backend first, then progress (a bar on a TTY, one line per iteration
- * otherwise, on stderr); with --json one metrics object per iteration on stdout. Ctrl-C stops
- * after the current iteration and saves a checkpoint.
+ * otherwise, on stderr); with --json one metrics object per iteration on stdout. Ctrl-C or
+ * SIGTERM stops within an episode: the iteration under way is dropped and the last completed one
+ * is saved (the resumed run redoes it exactly).
  */
 import type { Command } from 'commander';
 import { EventBus } from '../../bus/event-bus';
 import type { Registry } from '../../core/registry';
 import { BACKEND_ORDER, BackendError, probeBackends, selectBackend } from '../../train/backend';
-import { CheckpointError } from '../../train/checkpoint';
+import { CheckpointError, TrainingDivergedError } from '../../train/checkpoint';
 import { ConfigError, resolveConfig } from '../../train/config';
-import { loadRunState } from '../../train/run-state';
+import { loadRunState, RunStateError } from '../../train/run-state';
 import { parseRoleGroups, RolesError } from '../../train/role-groups';
 import { parseSchedule } from '../../train/schedule';
 import type { OpponentMode } from '../../train/seat-plan';
 import { Trainer, type IterationMetrics } from '../../train/trainer';
 import { PolicyLayoutError } from '../../train/policy-model';
-import { envAndParams, parseIntOption, parseJsonOption, UsageError } from '../options';
+import { envAndParams, FailureError, parseIntOption, parseJsonOption, UsageError } from '../options';
 import { createProgress } from '../progress';
+import { stopOnSignals } from '../stop-signal';
 
 export interface TrainArgs {
   roles?: string;
@@ -78,9 +80,10 @@ export async function trainCommand(registry: Registry, ref: string, args: TrainA
   try {
     return await run(registry, ref, args);
   } catch (e) {
-    if (e instanceof BackendError || e instanceof ConfigError || e instanceof RolesError || e instanceof CheckpointError || e instanceof PolicyLayoutError) {
+    if (e instanceof BackendError || e instanceof ConfigError || e instanceof RolesError || e instanceof CheckpointError || e instanceof PolicyLayoutError || e instanceof RunStateError) {
       throw new UsageError(e.message);
     }
+    if (e instanceof TrainingDivergedError) throw new FailureError(e.message);
     throw e;
   }
 }
@@ -94,8 +97,9 @@ async function run(registry: Registry, ref: string, args: TrainArgs): Promise<nu
     throw new UsageError(`--backend: expected one of ${BACKEND_ORDER.join(', ')} (or "list"), got "${args.backend}"`);
   }
   if (args.resume && !args.out) throw new UsageError('--resume needs --out DIR (the folder of the run to resume)');
-  const { env, params } = await envAndParams(registry, ref, args.params);
   const state = args.resume ? loadRunState(args.out!) : undefined;
+  // a resumed run keeps its params (different ones are refused by the trainer)
+  const { env, params } = await envAndParams(registry, ref, args.params ?? (state ? JSON.stringify(state.params) : undefined));
   let rawConfig = (state?.config ?? parseJsonOption('--config', args.config) ?? {}) as Record<string, unknown>;
   if (typeof rawConfig !== 'object' || rawConfig === null || Array.isArray(rawConfig)) throw new UsageError('--config: expected a JSON object');
   if (!state) {
@@ -109,12 +113,7 @@ async function run(registry: Registry, ref: string, args: TrainArgs): Promise<nu
   const schedule = parseSchedule(state ? state.schedule : args.schedule);
   const backend = await selectBackend(args.backend);
   const bus = new EventBus();
-  const controller = new AbortController();
-  const onSigint = () => {
-    process.stderr.write('\nstopping after this iteration (checkpoint follows)...\n');
-    controller.abort();
-  };
-  process.once('SIGINT', onSigint);
+  const stop = stopOnSignals('stopping: the iteration under way is dropped, the last completed one is saved');
   const tty = !!process.stderr.isTTY && !args.quiet;
   const progress = tty ? createProgress('train', args.iterations) : null;
   const say = (line: string) => {
@@ -135,7 +134,7 @@ async function run(registry: Registry, ref: string, args: TrainArgs): Promise<nu
     bus,
     runId: state?.runId,
     log: say,
-    signal: controller.signal,
+    signal: stop.signal,
     onIteration: (m) => {
       if (args.json) process.stdout.write(JSON.stringify(m) + '\n');
       if (progress) progress.tick(1, formatIteration(m).replace(/^iter \d+ /, ''));
@@ -148,7 +147,7 @@ async function run(registry: Registry, ref: string, args: TrainArgs): Promise<nu
     await trainer.run();
   } finally {
     progress?.stop();
-    process.removeListener('SIGINT', onSigint);
+    stop.dispose();
     trainer.dispose();
   }
   if (args.out) say(`checkpoints: ${args.out}/checkpoints (${trainer.entries.map((e) => `${e.id}-latest.json`).join(', ')})`);

@@ -1,4 +1,5 @@
 import type { Env } from '../env';
+import { heartbeat } from '../heartbeat';
 import type { Params } from '../params';
 import { Rng, deriveSeed } from '../rng';
 import {
@@ -75,7 +76,10 @@ export const CHECK_NAMES = [
  * count and numbering of each view's events independent of what it cannot see), declared
  * capabilities, declared utility, encoder, and golden playthroughs. Never throws: an exception inside the env becomes a failed check.
  */
-export function checkEnv(env: Env, options: CheckOptions = {}): CheckReport {
+export function checkEnv(subject: Env, options: CheckOptions = {}): CheckReport {
+  // Watched (the CLI's worker): every member marks the heartbeat, so a hang names it and the check.
+  const hb = heartbeat();
+  const env = hb ? hb.watchEnv(subject) : subject;
   const episodes = options.episodes ?? 20;
   const baseSeed = options.seed ?? 1;
   const every = Math.max(1, options.sampleEvery ?? 1);
@@ -87,6 +91,7 @@ export function checkEnv(env: Env, options: CheckOptions = {}): CheckReport {
       checks.push({ name, ok: true, problems: [], skipped: true });
       return;
     }
+    hb?.context({ check: name });
     try {
       const r = f();
       const problems = Array.isArray(r) ? r : r.problems;

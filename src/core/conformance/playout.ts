@@ -1,4 +1,5 @@
 import { EFFECT_SEAT, type ActionMap, type Env, type EnvEvent, type StepReward } from '../env';
+import { heartbeat } from '../heartbeat';
 import type { Params } from '../params';
 import type { Rng } from '../rng';
 
@@ -50,10 +51,13 @@ export function playout(
   rng: Rng,
   options: { limit: number; keepStates?: boolean; choose?: (state: unknown, seat: number) => unknown },
 ): Trace {
+  const hb = heartbeat();
+  hb?.at(seed, 0);
   let state = env.init(params, seed);
   const trace: Trace = { params, seed, steps: [], states: [], terminal: false, returns: null, outcome: null };
   const choose = options.choose ?? ((s: unknown, seat: number) => randomAction(env, s, seat, rng));
   while (!env.isTerminal(state)) {
+    hb?.atStep(trace.steps.length);
     if (trace.steps.length >= options.limit) {
       trace.problem = `not terminal after ${options.limit} steps (meta.maxLength)`;
       return trace;
@@ -86,9 +90,12 @@ export function playout(
 
 /** Replays given actions from `init(params, seed)` (stops early if the episode ends first). */
 export function replay(env: Env, params: Params, seed: number, steps: readonly ActionMap<unknown>[], keepStates = false): Trace {
+  const hb = heartbeat();
+  hb?.at(seed, 0);
   let state = env.init(params, seed);
   const trace: Trace = { params, seed, steps: [], states: [], terminal: false, returns: null, outcome: null };
   for (let i = 0; i < steps.length && !env.isTerminal(state); i++) {
+    hb?.atStep(i);
     if (keepStates) trace.states.push(state);
     const toAct = actorsOf(env, state);
     const result = env.step(state, steps[i]);

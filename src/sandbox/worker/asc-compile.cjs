@@ -27,6 +27,13 @@ function diagnostics(text, max = 1200) {
  * @param {{ source: string, optimizeLevel?: number }} req
  * @returns {Promise<{ code: 'ok', wasm: Uint8Array } | { code: 'compile-error' | 'sandbox-error', message: string }>}
  */
+/**
+ * The maximum every compiled module's memory declares, in 64 KiB pages (64 MiB): the kernel
+ * isolates refuse a wasm memory without a maximum or above their memory limit (a lab session
+ * under 64 MB cannot load AssemblyScript kernels). The largest task input is 4 MiB.
+ */
+const MAX_PAGES = 1024;
+
 async function compileAssemblyScript(req) {
   if (typeof req?.source !== 'string') return { code: 'sandbox-error', message: 'the request has no AssemblyScript source' };
   let asc;
@@ -40,7 +47,7 @@ async function compileAssemblyScript(req) {
   try {
     result = await asc.compileString(
       { 'kernel.ts': req.source },
-      { optimizeLevel: level, shrinkLevel: 0, runtime: 'incremental', exportRuntime: true, enable: ['simd'] },
+      { optimizeLevel: level, shrinkLevel: 0, runtime: 'incremental', exportRuntime: true, enable: ['simd'], maximumMemory: MAX_PAGES },
     );
   } catch (e) {
     return { code: 'compile-error', message: diagnostics(e instanceof Error ? e.message : String(e)) };

@@ -2,14 +2,26 @@
 'use strict';
 /**
  * Source of the code that runs first in every sandbox context, before any untrusted program.
- * It removes the clock (a Date that refuses to read the current time; no performance), and
- * keeps private copies of the intrinsics the harness needs (JSON, typed-array checks), so a
- * program that overwrites globals cannot change how its results are read. The harness functions
- * are returned as the script's completion value and held by the host as References: no name the
- * program could shadow is ever looked up again.
+ * It removes the clock (a Date that refuses to read the current time; no performance, Intl,
+ * timers), removes WebAssembly for code runs (wasm memory is outside the isolate's memory limit;
+ * kernels get it with every module's memory capped), and keeps private, uncurried copies of
+ * every intrinsic the harness uses: a program that overwrites globals or prototypes (species,
+ * iterators, `call`, setters on Object.prototype, Uint32Array...) cannot change how its results
+ * are read, flagged or copied. The script's value is a function of the options; it returns the
+ * harness functions, which the host holds as References: no name the program could shadow is
+ * ever looked up again.
  */
-module.exports.BOOTSTRAP = String.raw`(function () {
+module.exports.BOOTSTRAP = String.raw`(function (options) {
   'use strict';
+  const G = globalThis;
+  const uncurry = Function.prototype.bind.bind(Function.prototype.call);
+  const defineProperty = Object.defineProperty;
+  const getOwnDescriptor = Object.getOwnPropertyDescriptor;
+  const getPrototypeOf = Object.getPrototypeOf;
+  const create = Object.create;
+  const keysOf = Object.keys;
+  const ArrayCtor = Array;
+
   const RealDate = Date;
   const noClock = () => { throw new Error('the clock is not available in the sandbox'); };
   function SafeDate(...args) {
@@ -24,25 +36,104 @@ module.exports.BOOTSTRAP = String.raw`(function () {
     now: { value: noClock },
     prototype: { value: RealDate.prototype },
   });
-  Object.defineProperty(RealDate.prototype, 'constructor', { value: SafeDate });
-  Object.defineProperty(globalThis, 'Date', { value: SafeDate, writable: false, configurable: false });
+  defineProperty(RealDate.prototype, 'constructor', { value: SafeDate });
+  defineProperty(G, 'Date', { value: SafeDate, writable: false, configurable: false });
   // Intl.DateTimeFormat formats the current time when given none: a clock. Nothing else needs Intl.
   for (const name of ['performance', 'Intl', 'setTimeout', 'setInterval', 'setImmediate', 'queueMicrotask']) {
-    try { delete globalThis[name]; } catch (e) { /* not present */ }
+    try { delete G[name]; } catch (e) { /* not present */ }
+  }
+  // Atomics.waitAsync with a timeout aborts the worker process (isolated-vm 5)
+  try { delete Atomics.waitAsync; } catch (e) { /* not present */ }
+
+  // WebAssembly: not for code runs; for kernels, every module's memory must declare a maximum
+  // within the cap, and so must every Memory created from JS.
+  const W = G.WebAssembly;
+  if (!options.wasmPages) {
+    try { delete G.WebAssembly; } catch (e) { /* not present */ }
+  } else if (W) {
+    const cap = options.wasmPages;
+    const memoryProblem = (bytes) => {
+      const b = bytes instanceof ArrayBuffer ? new Uint8Array(bytes) : ArrayBuffer.isView(bytes) ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) : null;
+      if (!b) return null;
+      let p = 8;
+      const leb = () => { let r = 0, s = 0, x; do { x = b[p++]; r |= (x & 127) << s; s += 7; } while (x & 128 && p < b.length); return r >>> 0; };
+      while (p < b.length) {
+        const id = b[p++];
+        const size = leb();
+        const end = p + size;
+        if (id === 5) {
+          const count = leb();
+          for (let i = 0; i < count; i++) {
+            const flags = leb();
+            leb();
+            if (!(flags & 1)) return 'a wasm memory without a maximum';
+            if (leb() > cap) return 'a wasm memory above ' + cap + ' pages';
+          }
+        }
+        if (id === 2) {
+          // imports: an imported memory is created by JS (and capped there)
+        }
+        p = end;
+      }
+      return null;
+    };
+    const guard = (bytes) => { const why = memoryProblem(bytes); if (why) throw new RangeError('refused: ' + why); };
+    const RealModule = W.Module;
+    const RealMemory = W.Memory;
+    function Module(bytes) { guard(bytes); return Reflect.construct(RealModule, [bytes], new.target || Module); }
+    Module.prototype = RealModule.prototype;
+    // the static readers (imports, exports, customSections) take a compiled module: safe as they are
+    for (const k of ['imports', 'exports', 'customSections']) Module[k] = RealModule[k];
+    function Memory(desc) {
+      if (!desc || !(desc.maximum <= cap)) throw new RangeError('refused: a wasm memory needs a maximum of at most ' + cap + ' pages');
+      return Reflect.construct(RealMemory, [desc], new.target || Memory);
+    }
+    Memory.prototype = RealMemory.prototype;
+    const realInstantiate = W.instantiate;
+    const realCompile = W.compile;
+    const wasm = create(null);
+    for (const k of keysOf(W)) wasm[k] = W[k];
+    Object.assign(wasm, {
+      Module,
+      Memory,
+      compile: (bytes) => { guard(bytes); return realCompile(bytes); },
+      instantiate: (source, imports) => { if (!(source instanceof RealModule)) guard(source); return realInstantiate(source, imports); },
+      validate: W.validate,
+      Instance: W.Instance,
+    });
+    delete wasm.compileStreaming;
+    delete wasm.instantiateStreaming;
+    defineProperty(G, 'WebAssembly', { value: wasm, writable: false, configurable: false });
   }
 
   const stringify = JSON.stringify;
   const parse = JSON.parse;
-  const isView = ArrayBuffer.isView;
-  const getPrototypeOf = Object.getPrototypeOf;
-  const TypedArrayProto = getPrototypeOf(Int8Array.prototype);
-  const slice = TypedArrayProto.slice;
-  const bufferOf = Object.getOwnPropertyDescriptor(TypedArrayProto, 'buffer').get;
-  const lengthOf = Object.getOwnPropertyDescriptor(TypedArrayProto, 'length').get;
-  const ctors = { f32: Float32Array, i32: Int32Array, u32: Uint32Array };
+  const TypedArray = getPrototypeOf(Int8Array);
+  const TAP = TypedArray.prototype;
+  const tagOf = uncurry(getOwnDescriptor(TAP, Symbol.toStringTag).get); // the internal slot: no prototype can lie
+  const bufferOf = uncurry(getOwnDescriptor(TAP, 'buffer').get);
+  const lengthOf = uncurry(getOwnDescriptor(TAP, 'length').get);
+  const offsetOf = uncurry(getOwnDescriptor(TAP, 'byteOffset').get);
+  const setFrom = uncurry(TAP.set);
+  const weakHas = uncurry(WeakSet.prototype.has);
+  const weakAdd = uncurry(WeakSet.prototype.add);
+  const F32 = Float32Array;
+  const I32 = Int32Array;
+  const U32 = Uint32Array;
+  const CTORS = { f32: F32, i32: I32, u32: U32 };
+  const TAGS = { f32: 'Float32Array', i32: 'Int32Array', u32: 'Uint32Array' };
   const seenBuffers = new WeakSet();
   const UNDEFINED = '\u0000undefined';
-  const state = { inputs: null, pristine: null };
+  /** The lab's private record of the staged inputs: names, arrays, pristine copies, buffers. */
+  const staged = { names: [], arrays: [], pristine: [], buffers: [] };
+
+  const put = (o, k, v) => defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+  /** A fresh typed array of the same dtype holding a copy of a (real) typed array's elements. */
+  function copyOf(a, Ctor) {
+    const out = new Ctor(lengthOf(a));
+    setFrom(out, a);
+    return out;
+  }
 
   /** Calls fn(...args) with args from JSON; answers JSON text (or a marker), never an object. */
   function call(fn, argsJson, limit) {
@@ -60,11 +151,25 @@ module.exports.BOOTSTRAP = String.raw`(function () {
     return f(outputJson === UNDEFINED ? undefined : parse(outputJson), ...parse(argsJson)) === true;
   }
 
-  /** Kernel lab: keeps this call's inputs (and a pristine copy to detect writes). */
-  function stage(inputs) {
-    state.inputs = inputs;
-    state.pristine = {};
-    for (const k in inputs) state.pristine[k] = slice.call(inputs[k]);
+  /** Kernel lab: keeps this call's inputs, their buffers and pristine copies (no kernel code runs here). */
+  function stage(inputs, names) {
+    const arrays = new ArrayCtor(names.length);
+    const pristine = new ArrayCtor(names.length);
+    const buffers = new ArrayCtor(names.length);
+    for (let i = 0; i < names.length; i++) {
+      const a = inputs[names[i]];
+      // defineProperty, never assignment: a kernel's module code may have put setters on Array.prototype
+      put(arrays, i, a);
+      put(buffers, i, bufferOf(a));
+      put(pristine, i, copyOf(a, CTORS[{ Float32Array: 'f32', Int32Array: 'i32', Uint32Array: 'u32' }[tagOf(a)]] || U32));
+    }
+    staged.names = names;
+    staged.arrays = arrays;
+    staged.pristine = pristine;
+    staged.buffers = buffers;
+    const view = create(null);
+    for (let i = 0; i < names.length; i++) put(view, names[i], arrays[i]);
+    staged.view = view;
     return true;
   }
 
@@ -74,40 +179,45 @@ module.exports.BOOTSTRAP = String.raw`(function () {
    * reading them here (inside the timed call) runs any deferred work where it is timed.
    */
   function run(kernel, dims, outputs) {
-    const res = kernel(state.inputs, dims);
+    const res = kernel(staged.view, dims);
     if (res === null || typeof res !== 'object') return { error: 'the kernel returned ' + (res === null ? 'null' : typeof res) + ', not an object of outputs' };
-    const out = {};
-    const flags = [];
-    for (const spec of outputs) {
+    const out = create(null);
+    const flags = new ArrayCtor(0);
+    let nflags = 0;
+    const flag = (f) => { defineProperty(flags, nflags++, { value: f, enumerable: true, writable: true, configurable: true }); };
+    for (let i = 0; i < outputs.length; i++) {
+      const spec = outputs[i];
       const v = res[spec.name];
-      if (!isView(v) || getPrototypeOf(v) !== ctors[spec.dtype].prototype) return { error: 'output "' + spec.name + '" is not a ' + ctors[spec.dtype].name };
-      if (lengthOf.call(v) !== spec.length) return { error: 'output "' + spec.name + '" has length ' + lengthOf.call(v) + ', expected ' + spec.length };
-      const buf = bufferOf.call(v);
-      for (const k in state.inputs) if (bufferOf.call(state.inputs[k]) === buf) flags.push('returns-input');
-      if (seenBuffers.has(buf)) flags.push('reuses-buffer');
-      seenBuffers.add(buf);
-      out[spec.name] = slice.call(v);
+      if (tagOf(v) !== TAGS[spec.dtype] || getPrototypeOf(v) !== CTORS[spec.dtype].prototype) return { error: 'output "' + spec.name + '" is not a ' + TAGS[spec.dtype] };
+      const n = lengthOf(v);
+      if (n !== spec.length) return { error: 'output "' + spec.name + '" has length ' + n + ', expected ' + spec.length };
+      const buf = bufferOf(v);
+      for (let j = 0; j < staged.buffers.length; j++) if (staged.buffers[j] === buf) flag('returns-input');
+      if (weakHas(seenBuffers, buf)) flag('reuses-buffer');
+      weakAdd(seenBuffers, buf);
+      put(out, spec.name, copyOf(v, CTORS[spec.dtype]));
     }
     return { outputs: out, flags };
   }
 
-  /** Kernel lab: names of inputs the last run wrote to. */
+  /** Kernel lab: names of inputs the last run wrote to (compared bit for bit with the pristine copies). */
   function modified() {
-    const names = [];
-    for (const k in state.pristine) {
-      const a = state.pristine[k];
-      const b = state.inputs[k];
-      const n = lengthOf.call(a);
-      let same = lengthOf.call(b) === n;
+    const names = new ArrayCtor(0);
+    let k = 0;
+    for (let i = 0; i < staged.arrays.length; i++) {
+      const a = staged.pristine[i];
+      const b = staged.arrays[i];
+      const n = lengthOf(a);
+      let same = lengthOf(b) === n && tagOf(b) === tagOf(a);
       if (same) {
-        const x = new Uint32Array(bufferOf.call(a), a.byteOffset, n);
-        const y = new Uint32Array(bufferOf.call(b), b.byteOffset, n);
-        for (let i = 0; i < n; i++) if (x[i] !== y[i]) { same = false; break; }
+        const x = new U32(bufferOf(a), offsetOf(a), n);
+        const y = new U32(bufferOf(b), offsetOf(b), n);
+        for (let j = 0; j < n; j++) if (x[j] !== y[j]) { same = false; break; }
       }
-      if (!same) names.push(k);
+      if (!same) defineProperty(names, k++, { value: staged.names[i], enumerable: true, writable: true, configurable: true });
     }
     return names;
   }
 
   return { call, check, stage, run, modified };
-})()`;
+})`;

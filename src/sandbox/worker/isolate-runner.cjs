@@ -34,25 +34,52 @@ function classify(e, isolate) {
 /** Compiled scripts per isolate (the bootstrap, recent programs): compiling is most of a run's cost. */
 const compiled = new WeakMap();
 
-/** `source` compiled for `isolate`, from a small per-isolate cache. */
+/** Sources larger than this are compiled every time (a cache of big programs would fill the shared isolate). */
+const CACHE_SOURCE_MAX = 64 * 1024;
+/** Characters of source a cache may hold per isolate. */
+const CACHE_BUDGET = 1024 * 1024;
+
+/**
+ * `source` compiled for `isolate`, from a small per-isolate cache (small sources only, bounded).
+ * A script that is not cached is released by `done(script)` after its run.
+ */
 function compile(isolate, source, filename) {
+  if (source.length > CACHE_SOURCE_MAX) return isolate.compileScriptSync(source, { filename });
   let cache = compiled.get(isolate);
-  if (!cache) compiled.set(isolate, (cache = new Map()));
-  let script = cache.get(source);
+  if (!cache) compiled.set(isolate, (cache = { scripts: new Map(), chars: 0 }));
+  let script = cache.scripts.get(source);
   if (!script) {
     script = isolate.compileScriptSync(source, { filename });
-    if (cache.size >= 64) cache.delete(cache.keys().next().value);
-    cache.set(source, script);
+    while (cache.scripts.size && (cache.scripts.size >= 64 || cache.chars + source.length > CACHE_BUDGET)) {
+      const oldest = cache.scripts.keys().next().value;
+      cache.scripts.get(oldest).release();
+      cache.scripts.delete(oldest);
+      cache.chars -= oldest.length;
+    }
+    cache.scripts.set(source, script);
+    cache.chars += source.length;
   }
   return script;
 }
 
-/** A fresh context of `isolate` with the bootstrap run; returns the harness References. */
-function harnessOf(isolate) {
+/** Releases a script unless the cache holds it. */
+function done(isolate, script) {
+  const cache = compiled.get(isolate);
+  for (const s of cache ? cache.scripts.values() : []) if (s === script) return;
+  if (!isolate.isDisposed) script.release();
+}
+
+/**
+ * A fresh context of `isolate` with the bootstrap run; returns the harness References.
+ * `wasmPages`: 0 removes WebAssembly (code runs); otherwise the cap on every module's memory.
+ */
+function harnessOf(isolate, wasmPages = 0) {
   const context = isolate.createContextSync();
   const jail = context.global;
   jail.setSync('globalThis', jail.derefInto());
-  const harness = compile(isolate, BOOTSTRAP, 'bootstrap.js').runSync(context, { reference: true });
+  const factory = compile(isolate, BOOTSTRAP, 'bootstrap.js').runSync(context, { reference: true });
+  const harness = factory.applySync(undefined, [new ivm.ExternalCopy({ wasmPages }).copyInto()], { result: { reference: true } });
+  factory.release();
   const refs = [harness];
   const get = (name) => {
     const r = harness.getSync(name, { reference: true });
@@ -70,13 +97,20 @@ function harnessOf(isolate) {
 
 const ENTRY_RE = /^[A-Za-z_$][\w$]*$/;
 
-let shared = null; // { isolate, memoryMb }: reused across runs while healthy (a fresh context per run)
+let shared = null; // { isolate, memoryMb, runs, chars }: reused across runs while healthy (a fresh context per run)
 
-function isolateFor(memoryMb) {
-  if (!shared || shared.isolate.isDisposed || shared.memoryMb !== memoryMb) {
-    if (shared && !shared.isolate.isDisposed) shared.isolate.dispose();
-    shared = { isolate: new ivm.Isolate({ memoryLimit: memoryMb }), memoryMb };
+/** An isolate is replaced after this many runs or characters of program source: whatever a run leaves in its heap (compiled code, caches) cannot pile up against later runs. */
+const ISOLATE_RUNS = 500;
+const ISOLATE_CHARS = 4 * 1024 * 1024;
+
+function isolateFor(memoryMb, sourceChars) {
+  if (shared && !shared.isolate.isDisposed && shared.memoryMb === memoryMb && shared.runs < ISOLATE_RUNS && shared.chars + sourceChars <= ISOLATE_CHARS) {
+    shared.runs++;
+    shared.chars += sourceChars;
+    return shared.isolate;
   }
+  if (shared && !shared.isolate.isDisposed) shared.isolate.dispose();
+  shared = { isolate: new ivm.Isolate({ memoryLimit: memoryMb }), memoryMb, runs: 1, chars: sourceChars };
   return shared.isolate;
 }
 
@@ -84,12 +118,12 @@ function isolateFor(memoryMb) {
  * Runs `req.program` against `req.tests`: a fresh context per run (the isolate is reused while
  * it is healthy), each test called with copied JSON arguments and its output copied back as
  * JSON text. Property tests are checked in another fresh context.
- * @param {{program: string, entry: string, tests: {input: unknown[], property?: string}[], limits: {timeMs: number, memoryMb: number, outputBytes: number}}} req
+ * @param {{program: string, entry: string, tests: {input: unknown[], property?: string}[], limits: {timeMs: number, memoryMb: number, outputBytes: number}, stopOnTimeout?: boolean}} req
  */
 function runTests(req) {
   const { timeMs, memoryMb, outputBytes } = req.limits;
   if (!ENTRY_RE.test(req.entry)) return { code: 'sandbox-error', message: `entry "${oneLine(req.entry, 60)}" is not an identifier`, outputs: [] };
-  const isolate = isolateFor(memoryMb);
+  const isolate = isolateFor(memoryMb, req.program.length);
   const h = harnessOf(isolate);
   const outputs = [];
   try {
@@ -104,6 +138,8 @@ function runTests(req) {
       script.runSync(h.context, { timeout: timeMs });
     } catch (e) {
       return { ...classify(e, isolate), outputs };
+    } finally {
+      done(isolate, script);
     }
     let fn;
     try {
@@ -113,7 +149,15 @@ function runTests(req) {
       return { ...classify(e, isolate), outputs };
     }
     if (fn.typeof !== 'function') return { code: 'runtime-error', message: `the program defines no function "${req.entry}"`, outputs };
+    let timedOut = false;
+    // the whole run's output is bounded too (as for Python): twice the per-test limit
+    let total = 0;
+    const totalMax = outputBytes * 2 + 1_000_000;
     for (const t of req.tests) {
+      if (timedOut && req.stopOnTimeout) {
+        outputs.push({ code: 'timeout', message: 'not run: an earlier test timed out' });
+        continue;
+      }
       if (isolate.isDisposed) {
         outputs.push({ code: 'memory-limit', message: 'the sandbox ran out of memory in an earlier test' });
         continue;
@@ -122,7 +166,9 @@ function runTests(req) {
       try {
         text = h.call.applySync(undefined, [fn.derefInto(), JSON.stringify(t.input), outputBytes], { timeout: timeMs });
       } catch (e) {
-        outputs.push(classify(e, isolate));
+        const c = classify(e, isolate);
+        if (c.code === 'timeout') timedOut = true;
+        outputs.push(c);
         continue;
       }
       if (typeof text !== 'string') {
@@ -131,6 +177,11 @@ function runTests(req) {
       }
       if (text.startsWith(TOO_LONG)) {
         outputs.push({ code: 'output-limit', message: `output of ${text.slice(TOO_LONG.length)} characters exceeds ${outputBytes}` });
+        continue;
+      }
+      total += text.length;
+      if (total > totalMax) {
+        outputs.push({ code: 'output-limit', message: `the run's outputs exceed ${totalMax} characters in all` });
         continue;
       }
       const out = { code: 'ok', text };
@@ -172,7 +223,8 @@ function labOpen(req) {
   const status = {};
   for (const [name, source] of Object.entries(req.kernels)) {
     const isolate = new ivm.Isolate({ memoryLimit: req.memoryMb });
-    const h = harnessOf(isolate);
+    // kernels may use WebAssembly, with every module's memory within the lab's memory limit (64 KiB pages)
+    const h = harnessOf(isolate, Math.max(1, Math.floor((req.memoryMb * 1024 * 1024) / 65536)));
     try {
       const script = isolate.compileScriptSync('(' + source + '\n)', { filename: name + '.js' });
       const fn = script.runSync(h.context, { reference: true, timeout: req.timeMs });
@@ -201,7 +253,7 @@ function labCall(req) {
   const { isolate, h, fn } = k;
   if (isolate.isDisposed) return { code: 'memory-limit', message: 'the kernel ran out of memory in an earlier call' };
   try {
-    h.stage.applySync(undefined, [new ivm.ExternalCopy(req.inputs).copyInto({ release: true })], { timeout: req.timeMs });
+    h.stage.applySync(undefined, [new ivm.ExternalCopy(req.inputs).copyInto({ release: true }), new ivm.ExternalCopy(Object.keys(req.inputs)).copyInto({ release: true })], { timeout: req.timeMs });
     const dims = new ivm.ExternalCopy(req.dims).copyInto({ release: true });
     const specs = new ivm.ExternalCopy(req.outputs).copyInto({ release: true });
     const t0 = process.hrtime.bigint();

@@ -99,6 +99,16 @@ describe('openspiel protocol: returns', () => {
     // Seat 1 counters keeping the 3 balls (6); seat 0 agrees and gets book + 2 hats (8 + 2).
     const r2 = play(env, state, [1, 85, AGREE]);
     expect(env.returns(r2.state)).toEqual([10, 6]);
+    // the deal as the summary states it: seat 1 proposed last, so it keeps the offer's items
+    expect(env.summary(r2.state)).toMatchObject({ deal: [[1, 2, 0], [0, 0, 3]], scores: [10, 6] });
+    expect(env.summary(r1.state)).toMatchObject({ deal: [[1, 0, 0], [0, 2, 3]], scores: [8, 6] });
+    // offer and agree events carry who did what
+    expect(r2.events.map((e) => [e.type, e.data])).toEqual([
+      ['offer', { seat: 0, offer: 1, keep: [1, 0, 0] }],
+      ['offer', { seat: 1, offer: 85, keep: [0, 0, 3] }],
+      ['agree', { seat: 0, offer: 85 }],
+      ['end', { outcome: 'agreement', offer: 85, keep: [0, 0, 3] }],
+    ]);
   });
 
   test('discount applies exactly as OpenSpiel applies it (every action from the third on)', () => {

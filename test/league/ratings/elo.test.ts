@@ -103,4 +103,15 @@ describe('EloBook', () => {
     expect(ranksFromScores([1, -1, 1])).toEqual([0, 2, 0]);
     expect(ranksFromScores([0.2, 0.7, 0.5])).toEqual([2, 0, 1]);
   });
+
+  test('historyLimit bounds the history per key; 0 keeps none (a league keeps its history in the store)', () => {
+    const match = (i: number) => ({ matchId: `m${i}`, time: i, teams: [{ side: 'a', rank: 0, keys: ['a'] }, { side: 'b', rank: 1, keys: ['b'] }] });
+    const two = new EloBook({ historyLimit: 2 });
+    const none = new EloBook({ historyLimit: 0 });
+    for (let i = 0; i < 50; i++) (two.record(match(i)), none.record(match(i)));
+    expect(two.history('a').map((h) => h.matchId)).toEqual(['m48', 'm49']);
+    expect(none.history('a')).toEqual([]);
+    expect(none.rating('a')).toBe(two.rating('a'));
+    expect(JSON.stringify(none.toJSON().history)).toBe('{}');
+  });
 });

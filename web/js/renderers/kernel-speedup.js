@@ -1,53 +1,58 @@
+// @ts-check
 /**
- * Kernel speedup: the task and shape, each revision's kernel source (highlighted), the evaluator's
- * forecast, correctness per trial, the speedup with its 95% interval on a log axis against 1×,
- * the reward; the attacker's input and its verdict. Built from the env's public events (so live,
- * replayed and every view agree), with the task details from the observation when there is one.
+ * kernel-speedup-v1: the task and shape, each revision's kernel source (highlighted), the
+ * evaluator's forecast, correctness per trial, the speedup with its 95% interval on a log axis
+ * against 1×, the reward; the attacker's input and its verdict. Drawn from the observation the
+ * server sends for this view (every view sees the revisions and the attack); the outcome class of
+ * each measurement comes from the env's `measured` events.
  */
-import { h, mount, num, short } from '../dom.js';
-import { highlightWithin } from '../highlight.js';
-import { agentsFromEvents, rolesFromEvents } from './describe.js';
+import { h, num, patch, short } from '../dom.js';
+import { fillCode } from '../highlight.js';
 import { genericRenderer } from './generic.js';
 
-const OUTCOMES = ['incorrect', 'not-faster', '1x', '1.2x', '1.5x', '2x', '3x'];
-const isObj = (x) => x && typeof x === 'object' && !Array.isArray(x);
+/** @typedef {import('../../../envs/kernel-speedup/types').KernelObservation} KernelObservation */
+/** @typedef {import('../../../envs/kernel-speedup/types').RevisionView} RevisionView */
+/** @typedef {import('../../../envs/kernel-speedup/types').CandidateView} CandidateView */
+/** @typedef {import('../../../envs/kernel-speedup/types').AttackRecord} AttackRecord */
+/** @typedef {import('../../../envs/kernel-speedup/measure/types').Measurement} Measurement */
+/** @typedef {import('../../../envs/kernel-speedup/measure/types').TimingSummary} TimingSummary */
 
-/** Revisions and the attack, folded from env events. */
-function fold(events) {
-  const revisions = [];
-  let attack = null;
-  let stopped = false;
-  for (const e of events) {
-    if (e.type !== 'env') continue;
-    const d = e.data ?? {};
-    const rev = (k) => (revisions[k] ??= {});
-    if (e.name === 'submitted') rev(d.revision).candidate = d.candidate;
-    else if (e.name === 'predicted') rev(d.revision).prediction = d.prediction;
-    else if (e.name === 'measured') Object.assign(rev(d.revision), { measurement: d.measurement, reward: d.reward, outcome: d.outcome, predictionScore: d.predictionScore });
-    else if (e.name === 'stopped') stopped = true;
-    else if (e.name === 'attack') attack = { input: d.input, valid: d.valid, reason: d.reason };
-    else if (e.name === 'attack-result') attack = { ...(attack ?? {}), result: d.result, score: d.score };
-  }
-  return { revisions: revisions.filter(Boolean), attack, stopped };
+/** The evaluator's outcome classes, in prediction order (envs/kernel-speedup/rewards.ts OUTCOMES). */
+const OUTCOMES = ['incorrect', 'not-faster', '1x', '1.2x', '1.5x', '2x', '3x'];
+
+/**
+ * @param {unknown} obs
+ * @returns {obs is KernelObservation}
+ */
+function isKernel(obs) {
+  return !!obs && typeof obs === 'object' && 'task' in obs && 'revisions' in obs && 'shape' in obs;
 }
 
-const shapeText = (dims) => (isObj(dims) ? Object.entries(dims).map(([k, v]) => `${k}=${v}`).join(' ') : '');
+/** @param {unknown} dims */
+const shapeText = (dims) => (dims && typeof dims === 'object' ? Object.entries(dims).map(([k, v]) => `${k}=${v}`).join(' ') : '');
 
+/** @param {CandidateView} candidate */
 function sourceBlock(candidate) {
   const lang = candidate.kind === 'assemblyscript' ? 'typescript' : 'javascript';
-  return h('pre', { class: 'ks-source' }, h('code', { 'data-lang': lang }, candidate.source ?? ''));
+  const code = h('code', { 'data-lang': lang });
+  fillCode(code, candidate.source ?? '', lang);
+  return h('pre', { class: 'ks-source' }, code);
 }
 
+/** @param {CandidateView} c @param {number} k */
 function candidateTitle(c, k) {
   if (c.kind === 'schedule') return `Revision ${k + 1}: schedule #${c.index} ${Object.entries(c.schedule ?? {}).map(([n, v]) => `${n}=${v}`).join(' ')}`;
   return `Revision ${k + 1}: ${c.kind === 'js' ? 'JavaScript' : 'AssemblyScript'}`;
 }
 
-/** The speedup interval on a log axis from 1/4× to 16×, with 1× marked. */
+/**
+ * The speedup interval on a log axis from 1/4× to 16×, with 1× marked.
+ * @param {TimingSummary} t
+ */
 function intervalBar(t) {
   const lo2 = -2;
   const hi2 = 4;
-  const x = (v) => `${Math.max(0, Math.min(100, ((Math.log2(v) - lo2) / (hi2 - lo2)) * 100))}%`;
+  const x = (/** @type {number} */ v) => `${Math.max(0, Math.min(100, ((Math.log2(v) - lo2) / (hi2 - lo2)) * 100))}%`;
   const left = x(t.lo);
   const width = `calc(${x(t.hi)} - ${left})`;
   return h('div', { class: 'ks-axis', title: `95% interval ${num(t.lo, 3)}–${num(t.hi, 3)}×` },
@@ -56,6 +61,7 @@ function intervalBar(t) {
     h('span', { class: 'ks-median', style: { left: x(t.speedup) } }));
 }
 
+/** @param {Measurement} m */
 function trialsTable(m) {
   if (!m.trials?.length) return h('p', { class: 'muted' }, m.flags?.includes('table') ? 'looked up in the recorded table (no trials run)' : 'no trial ran');
   return h('table', { class: 'ks-trials' },
@@ -70,6 +76,7 @@ function trialsTable(m) {
         h('td', { class: 'muted' }, t.first ? `${t.first.output}[${t.first.index}] = ${t.first.actual}, expected ${t.first.expected}` : (t.message ?? ''))))));
 }
 
+/** @param {RevisionView} r */
 function measurementBlock(r) {
   const m = r.measurement;
   if (!m) return h('p', { class: 'muted' }, 'being measured…');
@@ -90,14 +97,16 @@ function measurementBlock(r) {
     h('details', { open: !m.correct }, h('summary', {}, `correctness per trial (${m.trials?.length ?? 0})`), trialsTable(m)));
 }
 
-function predictionBlock(r) {
+/** @param {RevisionView} r @param {number | undefined} outcome the measured outcome class */
+function predictionBlock(r, outcome) {
   if (!Array.isArray(r.prediction)) return null;
   return h('div', { class: 'ks-prediction' },
     h('span', { class: 'muted' }, 'evaluator: '),
-    r.prediction.map((p, i) => h('span', { class: r.outcome === i ? 'ks-p truth' : 'ks-p', title: OUTCOMES[i] }, `${OUTCOMES[i]} ${Math.round(p * 100)}%`)),
+    r.prediction.map((p, i) => h('span', { class: outcome === i ? 'ks-p truth' : 'ks-p', title: OUTCOMES[i] }, `${OUTCOMES[i]} ${Math.round(p * 100)}%`)),
     r.predictionScore !== undefined ? h('span', { class: 'muted' }, ` · score ${num(r.predictionScore, 3)}`) : null);
 }
 
+/** @param {AttackRecord | null} a */
 function attackBlock(a) {
   if (!a) return null;
   const res = a.result;
@@ -111,36 +120,40 @@ function attackBlock(a) {
     res?.check?.first ? h('p', { class: 'muted' }, `${res.check.first.output}[${res.check.first.index}] = ${res.check.first.actual}, expected ${res.check.first.expected}`) : null);
 }
 
+/** @type {import('./context.js').Renderer} */
 export const kernelSpeedupRenderer = {
   name: 'kernel-speedup',
   render(el, ctx) {
-    const { revisions, attack, stopped } = fold(ctx.events);
-    const o = isObj(ctx.obs) && ctx.obs.task ? ctx.obs : null;
-    if (!o && !revisions.length) return genericRenderer.render(el, ctx);
-    const agents = agentsFromEvents(ctx.events, ctx.match);
-    const roles = rolesFromEvents(ctx.events);
-    const ended = ctx.events.find((e) => e.type === 'match.ended');
-    mount(
+    const o = ctx.obs;
+    if (!isKernel(o)) return genericRenderer.render(el, ctx);
+    /** @type {Map<number, number>} revision → outcome class, from the env's `measured` events */
+    const outcomes = new Map();
+    for (const e of ctx.named('measured')) {
+      const { revision, outcome } = e.data;
+      if (typeof revision === 'number' && typeof outcome === 'number') outcomes.set(revision, outcome);
+    }
+    const stopped = ctx.named('stopped').length > 0;
+    const { agents, roles, ended } = ctx;
+    patch(
       el,
       h('div', { class: 'kernel-speedup' },
         h('div', { class: 'ks-task', id: 'ks-task' },
-          o ? h('strong', {}, `${o.task.title}`) : h('strong', {}, 'kernel'),
-          o ? h('span', { class: 'mono' }, ` · ${shapeText(o.shape)}`) : null,
-          o?.task.expertSpeedup ? h('span', { class: 'muted' }, ` · expert ${num(o.task.expertSpeedup, 2)}×`) : null),
+          h('strong', {}, o.task.title),
+          h('span', { class: 'mono' }, ` · ${shapeText(o.shape)}`),
+          o.task.expertSpeedup ? h('span', { class: 'muted' }, ` · expert ${num(o.task.expertSpeedup, 2)}×`) : null),
         h('p', { class: 'muted' }, agents.map((a, i) => `P${i} ${a}${roles ? ` (${roles[i]})` : ''}`).join(' · ')),
         h('div', { id: 'ks-revisions' },
-          revisions.map((r, k) =>
-            h('div', { class: 'panel ks-revision' },
-              h('h3', {}, r.candidate ? candidateTitle(r.candidate, k) : `Revision ${k + 1}`),
-              r.candidate ? sourceBlock(r.candidate) : null,
-              predictionBlock(r),
+          o.revisions.map((r, k) =>
+            h('div', { class: 'panel ks-revision', key: `rev-${k}` },
+              h('h3', {}, candidateTitle(r.candidate, k)),
+              sourceBlock(r.candidate),
+              predictionBlock(r, outcomes.get(k)),
               measurementBlock(r)))),
         stopped ? h('p', { class: 'muted' }, 'the defender kept its last revision') : null,
-        attackBlock(attack),
+        attackBlock(o.attack),
         ended ? h('p', { class: 'outcome' }, `Outcome: ${ended.outcome || ended.code} · returns ${ended.returns.map((x) => num(x, 3)).join(', ')}`) : null,
-        o && !revisions.length ? h('p', { class: 'muted' }, short(o.task.description, 300)) : null,
+        o.revisions.length ? null : h('p', { class: 'muted' }, short(o.task.description, 300)),
       ),
     );
-    highlightWithin(el);
   },
 };

@@ -9,9 +9,9 @@
  */
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Agent, AgentFactory, AgentOptions } from '../../src/core/agent';
-import { loadCheckpoint, type Checkpoint } from '../../src/train/checkpoint';
-import { checkLayout, PolicyModel } from '../../src/train/policy-model';
+import type { Agent, AgentFactory, AgentOptions } from '../core/agent';
+import { loadCheckpoint, type Checkpoint } from './checkpoint';
+import { checkLayoutFor, PolicyModel } from './policy-model';
 
 /** Options of the neural agent. */
 export interface NeuralOptions {
@@ -47,7 +47,7 @@ export function parseNeuralOptions(options: Record<string, unknown> | undefined)
 
 /** A neural agent from an already loaded checkpoint. */
 export function neuralAgentFrom(ckpt: Checkpoint, opts: Omit<NeuralOptions, 'checkpoint'> & { name?: string }, { env }: Pick<AgentOptions, 'env'>): Agent {
-  const encoder = checkLayout(ckpt.layout, env.meta.id, env.encoder);
+  const encoder = checkLayoutFor(ckpt.layout, env);
   const model = new PolicyModel(ckpt.layout, encoder, ckpt.weights);
   const sample = opts.mode === 'sample';
   const temperature = opts.temperature ?? 1;
@@ -64,6 +64,11 @@ export function neuralAgentFrom(ckpt: Checkpoint, opts: Omit<NeuralOptions, 'che
 export const neuralAgent: AgentFactory = {
   name: 'neural',
   description: 'a trained policy network from a checkpoint: neural:{"checkpoint":"FILE","mode":"greedy"|"sample"}',
+  options: {
+    checkpoint: { type: 'string', description: 'path to a checkpoint file (required)' },
+    mode: { type: 'enum', values: ['greedy', 'sample'], default: 'greedy', description: 'the most probable legal action, or a draw from the masked policy' },
+    temperature: { type: 'number', min: 0, default: 1, description: 'sampling temperature (> 0)' },
+  },
   create(options) {
     const opts = parseNeuralOptions(options.options);
     return neuralAgentFrom(loadCached(opts.checkpoint), opts, options);

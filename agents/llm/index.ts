@@ -1,0 +1,36 @@
+/**
+ * `llm`: an agent over any OpenAI-compatible chat endpoint (OpenAI, vLLM, llama.cpp's server,
+ * Ollama...), through the official `openai` client. Spec:
+ * `llm:{"baseURL":"http://127.0.0.1:8000/v1","model":"Qwen/Qwen2.5-7B-Instruct","temperature":0.7}`;
+ * the key, when the server needs one, comes from the environment variable named by `apiKeyEnv`.
+ * See docs/llm.md.
+ */
+import type { Agent, AgentFactory } from '../../src/core/agent';
+import { RegistryError } from '../../src/core/registry';
+import type { LlmDecisionRecord } from './llm-agent';
+import { apiKeyOf, loadPromptOverrides, parseLlmOptions } from './options';
+
+/** The `llm` agent kind (plays any env; prompts from the env's template). */
+export const llmAgent: AgentFactory = {
+  name: 'llm',
+  description: 'a language model over an OpenAI-compatible chat API: llm:{"baseURL":...,"model":...,"apiKeyEnv":"VAR"} (docs/llm.md)',
+  create: ({ env, options }) => {
+    if (!options) throw new RegistryError('agent "llm" needs options: llm:{"baseURL":"http://127.0.0.1:8000/v1","model":"..."}');
+    const o = parseLlmOptions(options);
+    const overrides = o.prompt ? loadPromptOverrides(o.prompt) : undefined;
+    // Loaded on first use, so commands that never play an LLM do not load the openai client.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { LlmAgent } = require('./llm-agent') as typeof import('./llm-agent');
+    return new LlmAgent(env, o, apiKeyOf(o), overrides);
+  },
+};
+
+/** The per-decision records (messages, completion, action) of an LLM agent's current episode; null for other agents. */
+export function llmRecordsOf(agent: Agent): LlmDecisionRecord[] | null {
+  const records = (agent as { records?: unknown }).records;
+  return agent.name && Array.isArray(records) && typeof (agent as { snapshot?: unknown }).snapshot === 'object' ? (records as LlmDecisionRecord[]) : null;
+}
+
+export type { LlmDecisionRecord } from './llm-agent';
+export { parseLlmOptions, type LlmOptions } from './options';
+export { answerFormat, parseAnswer, extractJsonObject, type AnswerFormat } from './answer';

@@ -1,0 +1,75 @@
+import type { Registry } from '../../core/registry';
+import { parseFaultPolicy } from '../../match/fault-policy';
+import { startEnvServer, type EnvServer } from '../../server/env-serve/env-server';
+import { envAndParams, splitAgentList, UsageError } from '../options';
+
+export interface EnvServeArgs {
+  agents: string;
+  params?: string;
+  seat?: number;
+  role?: string;
+  port: number;
+  host: string;
+  maxSessions: number;
+  idleTimeout: number;
+  seed: number;
+  deadline?: number;
+  faults?: string;
+}
+
+/**
+ * `arena env-serve <env> [--agents a,b] [--role R | --seat N] [--port 8000]`: serves the env to
+ * trainers outside the process with OpenEnv's HTTP + WebSocket interface (docs/env-server.md)
+ * until SIGINT/SIGTERM.
+ */
+export async function envServeCommand(registry: Registry, ref: string, args: EnvServeArgs, options: { onListening?: (s: EnvServer) => void } = {}): Promise<number> {
+  const { env, params } = await envAndParams(registry, ref, args.params);
+  if (args.port > 65535) throw new UsageError(`--port: expected 0-65535, got ${args.port}`);
+  if (args.maxSessions < 1) throw new UsageError('--max-sessions: must be at least 1');
+  if (args.idleTimeout < 1) throw new UsageError('--idle-timeout: must be at least 1 second');
+  const seats = env.seats(env.init(params, args.seed));
+  if (args.role !== undefined && !seats.some((s) => s.role === args.role)) throw new UsageError(`--role: "${args.role}" is not a role of any seat (${seats.map((s) => s.role).join(', ')})`);
+  if (args.seat !== undefined && args.seat >= seats.length) throw new UsageError(`--seat: ${env.meta.id} has ${seats.length} seats (0-${seats.length - 1})`);
+  const agents = splitAgentList(args.agents);
+  if (seats.length > 1 && agents.length !== 1 && agents.length !== seats.length) {
+    throw new UsageError(`--agents: give 1 agent (for every other seat) or ${seats.length} (one per seat), not ${agents.length}`);
+  }
+  // Check the specs once now, so a typo is a usage error rather than a 422 on every reset.
+  for (const spec of new Set(agents)) await registry.createAgent(spec, { env, params, seed: 0 });
+  let server: EnvServer;
+  try {
+    server = await startEnvServer({
+      env,
+      params,
+      registry,
+      agents,
+      seat: args.seat,
+      role: args.role,
+      port: args.port,
+      host: args.host,
+      maxSessions: args.maxSessions,
+      idleMs: args.idleTimeout * 1000,
+      seed: args.seed,
+      deadlineMs: args.deadline,
+      faultPolicy: args.faults ? parseFaultPolicy(args.faults) : undefined,
+    });
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') throw new UsageError(`--port: ${args.port} is already in use; pick another with --port (0 = any free port)`);
+    if (code === 'EACCES') throw new UsageError(`--port: not allowed to listen on ${args.port}`);
+    throw e;
+  }
+  process.stdout.write(`arena: serving ${env.meta.id} at ${server.url} (OpenEnv: POST /reset, POST /step, GET /state, WebSocket /ws; other seats: ${agents.join(', ')})\n`);
+  options.onListening?.(server);
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  await server.close();
+  return 0;
+}

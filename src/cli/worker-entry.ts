@@ -1,0 +1,29 @@
+/**
+ * The CLI's worker thread (started by src/cli/supervisor.ts): installs the heartbeat the
+ * supervisor watches, takes signals relayed by it, and runs the command line. The exit code is
+ * the worker's exit code.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { installHeartbeat } from '../core/heartbeat';
+import { runCli } from './main';
+import { relayStopsFrom } from './stop-signal';
+
+/** What the supervisor hands the worker. */
+export interface WorkerInput {
+  argv: string[];
+  heartbeat: SharedArrayBuffer;
+  /** The real terminal's stderr: progress bars draw when it is a TTY. */
+  stderrTTY: boolean;
+  columns?: number;
+}
+
+const input = workerData as WorkerInput;
+installHeartbeat(input.heartbeat);
+if (parentPort) relayStopsFrom(parentPort);
+if (input.stderrTTY) {
+  Object.defineProperty(process.stderr, 'isTTY', { value: true });
+  if (input.columns) Object.defineProperty(process.stderr, 'columns', { value: input.columns });
+}
+void runCli(input.argv).then((code) => {
+  process.exitCode = code;
+});

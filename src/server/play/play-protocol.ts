@@ -1,0 +1,123 @@
+/**
+ * The `/play` socket.io namespace: remote bots and human players fill seats (docs/protocol.md).
+ *
+ * Connect with `io(url + '/play', { auth: { token } })`; a bad token is refused at connect
+ * (`connect_error` "unauthorized"). Then:
+ *
+ * Server -> client:
+ * - `welcome` {@link WelcomeMessage}: the seat slot and the matches it is in now;
+ * - `seat` {@link SeatMessage}: a match began for the slot, or (after a reconnect) where it
+ *   stands: the seat's own events so far and its observations;
+ * - `event` {@link PlayEventMessage}: the seat's next event (its own view, its own numbering);
+ * - `obs` {@link PlayObsMessage}: the seat's observation after a step;
+ * - `decide` {@link DecideMessage}: act now — observation, its text, legal actions with names
+ *   (or the answer format of an open set), the deadline;
+ * - `cancel` {@link CancelMessage}: a decision ended without an answer (deadline, match over);
+ * - `error` {@link PlayErrorMessage}.
+ *
+ * Client -> server: `act` {@link ActMessage} (acknowledged), nothing else.
+ */
+import { z } from 'zod';
+import type { MatchEvent } from '../../core/events';
+import type { JsonValue } from '../../core/json';
+import type { LabelledAction, OpenAnswer } from '../../core/prompt';
+import type { ObservationPoint } from '../state-tracker';
+
+/** The namespace. */
+export const PLAY_NAMESPACE = '/play';
+
+/** Largest accepted client message (JSON text of its arguments): answers may be code or speech. */
+export const MAX_PLAY_MESSAGE_BYTES = 32 * 1024;
+
+const requestId = z.string().min(1).max(64).regex(/^[A-Za-z0-9_.:-]+$/, 'letters, digits and _ . : - only');
+
+/**
+ * An answer to a `decide`, in one of three forms: the env action itself (`action`), a legal
+ * action by its name (`label`, optionally with speech in `say`), or an open-set answer as the
+ * text-player protocol gives it (`answer`: an expression, a message text, a JSON object), which
+ * the env's prompt template turns into the action.
+ */
+export const ActSchema = z.union([
+  z.object({ requestId, action: z.json() }).strict(),
+  z.object({ requestId, label: z.string().min(1).max(1000), say: z.string().max(8000).optional() }).strict(),
+  z.object({ requestId, answer: z.json() }).strict(),
+]);
+export type ActMessage = z.infer<typeof ActSchema>;
+
+/** What the slot is. */
+export type SeatKind = 'remote' | 'human';
+
+/** One seat of one match held by the slot. */
+export interface SeatInfoMessage {
+  matchId: string;
+  env: string;
+  seat: number;
+  role: string;
+  team: string;
+  /** Whether the match is over for this seat (its last events were sent). */
+  ended: boolean;
+}
+
+export interface WelcomeMessage {
+  slot: string;
+  label: string;
+  kind: SeatKind;
+  seats: SeatInfoMessage[];
+}
+
+/** A seat's match so far: its own events (numbered 0, 1, 2... in its own view) and observations. */
+export interface SeatMessage extends SeatInfoMessage {
+  events: MatchEvent[];
+  observations: ObservationPoint[];
+  /** The text form of the latest observation (the env's render), when known. */
+  text: string | null;
+}
+
+export interface PlayEventMessage {
+  matchId: string;
+  seat: number;
+  event: MatchEvent;
+}
+
+export interface PlayObsMessage extends ObservationPoint {
+  matchId: string;
+  seat: number;
+  text: string | null;
+}
+
+/** Act now. Exactly one of `legal` (finite) and `open` (open set) is non-null. */
+export interface DecideMessage {
+  requestId: string;
+  matchId: string;
+  env: string;
+  seat: number;
+  role: string;
+  step: number;
+  /** Epoch ms by which the answer must arrive (null: none). */
+  deadline: number | null;
+  observation: JsonValue;
+  /** The observation as text (the env's render or its prompt template's). */
+  text: string;
+  legal: LabelledAction[] | null;
+  open: OpenAnswer | null;
+  /** Whether a legal action may carry free text (`say`). */
+  speech: boolean;
+  /** Answers the env rejects are bounced back (ack `ok: false` with the reason) instead of being faults (human seats). */
+  bounce: boolean;
+}
+
+export interface CancelMessage {
+  requestId: string;
+  matchId: string;
+  seat: number;
+  reason: string;
+}
+
+export type PlayErrorCode = 'bad-request' | 'too-large' | 'rate-limited' | 'unknown-message' | 'not-found' | 'invalid-answer' | 'stale';
+
+export interface PlayErrorMessage {
+  ok: false;
+  code: PlayErrorCode;
+  message: string;
+  ref?: string;
+}

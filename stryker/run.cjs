@@ -1,0 +1,47 @@
+#!/usr/bin/env node
+'use strict';
+/**
+ * `npm run test:mutation -- <area...>`: Stryker on one or more areas (stryker/<area>.json), each
+ * file mutated against its own tests, incrementally (reruns only retest changed code). Reports
+ * go to test-artifacts/stryker/<area>/ (HTML and JSON). Without an area it lists them.
+ */
+const { spawnSync } = require('node:child_process');
+const { readdirSync, readFileSync, writeFileSync, mkdirSync } = require('node:fs');
+const { join } = require('node:path');
+
+const here = __dirname;
+const root = join(here, '..');
+const areas = readdirSync(here).filter((f) => f.endsWith('.json') && f !== 'base.json').map((f) => f.slice(0, -5));
+const wanted = process.argv.slice(2);
+if (!wanted.length) {
+  process.stdout.write(`areas: ${areas.join(', ')}\nusage: npm run test:mutation -- <area...> | all\n`);
+  process.exit(0);
+}
+const list = wanted[0] === 'all' ? areas : wanted;
+for (const a of list) {
+  if (!areas.includes(a)) {
+    process.stderr.write(`test:mutation: unknown area "${a}" (known: ${areas.join(', ')})\n`);
+    process.exit(2);
+  }
+}
+const base = JSON.parse(readFileSync(join(here, 'base.json'), 'utf8'));
+let failed = 0;
+for (const a of list) {
+  const area = JSON.parse(readFileSync(join(here, `${a}.json`), 'utf8'));
+  const out = join('test-artifacts', 'stryker', a);
+  mkdirSync(join(root, out), { recursive: true });
+  const config = {
+    ...base,
+    ...area,
+    incrementalFile: join(out, 'incremental.json'),
+    htmlReporter: { fileName: join(out, 'report.html') },
+    jsonReporter: { fileName: join(out, 'report.json') },
+  };
+  delete config.$comment;
+  const file = join(root, out, 'stryker.conf.json');
+  writeFileSync(file, JSON.stringify(config, null, 2));
+  process.stdout.write(`\n=== mutation testing: ${a} (${area.$comment ?? ''})\n`);
+  const r = spawnSync(process.execPath, [join(root, 'node_modules', '@stryker-mutator', 'core', 'bin', 'stryker.js'), 'run', file], { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0) failed++;
+}
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,163 @@
+/**
+ * Attacks on the kernel lab: a kernel that tampers with the intrinsics the lab's harness uses
+ * (it shares the kernel's context) to hide writes to its inputs, returned inputs and reused
+ * buffers, to return outputs of another type or length, or to work outside the timed call.
+ * Each test asserts the CONTAINED behaviour: a test that fails here is a weakness.
+ */
+import { createSandbox, type Sandbox } from '../../src/sandbox';
+import type { KernelCallResult, KernelLabSession } from '../../src/core/sandbox';
+
+let sb: Sandbox;
+beforeAll(() => {
+  sb = createSandbox({ concurrency: 1 });
+});
+afterAll(() => sb.close());
+
+const spec = [{ name: 'y', dtype: 'f32' as const, length: 3 }];
+const inputs = () => ({ x: new Float32Array([1, 2, 3]) });
+const kindOf = (a: unknown) => Object.prototype.toString.call(a); // (jest's realm differs from the IPC one)
+
+/** Opens a lab with one kernel, calls it `calls` times, closes it. */
+async function callKernel(source: string, calls = 1): Promise<KernelCallResult[]> {
+  const lab: KernelLabSession = await sb.lab.open({ k: source }, { timeMs: 1000, memoryMb: 64 });
+  try {
+    expect(lab.status.k.code).toBe('ok');
+    const out: KernelCallResult[] = [];
+    for (let i = 0; i < calls; i++) out.push(await lab.call('k', inputs(), { n: 3 }, spec));
+    return out;
+  } finally {
+    await lab.close();
+  }
+}
+
+/** An ok result's y is a Float32Array of the declared length. */
+function expectValidOutput(r: KernelCallResult): void {
+  if (r.code !== 'ok') return;
+  const y = r.outputs?.y;
+  expect(kindOf(y)).toBe('[object Float32Array]');
+  expect((y as Float32Array).length).toBe(3);
+}
+
+describe('kernel lab attacks: outputs of another type or length', () => {
+  test('a Symbol.species hook does not turn the materialized output into a Float64Array of length 8', async () => {
+    const [r] = await callKernel(`(() => {
+      Object.defineProperty(Float32Array, Symbol.species, { get() { return function (n) { return new Float64Array(n + 5); }; } });
+      return function kernel(inp, d) { const o = new Float32Array(d.n); for (let i = 0; i < d.n; i++) o[i] = inp.x[i] * 2; return { y: o }; };
+    })()`);
+    expectValidOutput(r);
+    if (r.code === 'ok') expect(r.modified).toEqual([]); // nor is an untouched input reported as written
+  });
+
+  test('a Float64Array with its prototype swapped to Float32Array.prototype is not accepted as a Float32Array', async () => {
+    const [r] = await callKernel(`function kernel(inp, d) { const o = new Float64Array(d.n); Object.setPrototypeOf(o, Float32Array.prototype); return { y: o }; }`);
+    expect(r.code).toBe('runtime-error');
+  });
+
+  test('a hooked Function.prototype.call cannot replace what the harness copies out', async () => {
+    const [r] = await callKernel(`(() => {
+      const slice = Object.getPrototypeOf(Int8Array.prototype).slice;
+      const apply = Reflect.apply;
+      Function.prototype.call = function (self, ...args) { return this === slice ? new Float64Array(7) : apply(this, self, args); };
+      return function kernel(inp, d) { return { y: new Float32Array(d.n) }; };
+    })()`);
+    expectValidOutput(r);
+  });
+
+  test('a hooked Array iterator cannot skip the check of the declared outputs', async () => {
+    const [r] = await callKernel(`(() => { Array.prototype[Symbol.iterator] = function* () {}; return function kernel() { return {}; }; })()`);
+    expect(r.code).toBe('runtime-error'); // the kernel returned no "y"
+  });
+
+  test('a setter on Object.prototype cannot make a declared output vanish from an ok result', async () => {
+    const [r] = await callKernel(`(() => {
+      Object.defineProperty(Object.prototype, 'y', { set(v) {}, get() { return undefined; }, configurable: true });
+      return function kernel(inp, d) { return Object.defineProperty({}, 'y', { value: new Float32Array(d.n), enumerable: true }); };
+    })()`);
+    if (r.code === 'ok') expect(Object.keys(r.outputs ?? {})).toEqual(['y']);
+    expectValidOutput(r);
+  });
+});
+
+describe('kernel lab attacks: hiding what the flags report', () => {
+  test('swapping the input for a copy does not hide that the kernel returned the input', async () => {
+    const [r] = await callKernel(`function kernel(inp) { const orig = inp.x; inp.x = new Float32Array(orig); return { y: orig }; }`);
+    if (r.code === 'ok') expect(r.flags).toContain('returns-input');
+  });
+
+  test('replacing the global Uint32Array does not hide writes to the inputs', async () => {
+    const [r] = await callKernel(`(() => {
+      const R = Uint32Array;
+      globalThis.Uint32Array = function (buf, off, n) { return new R(n); };
+      return function kernel(inp, d) { for (let i = 0; i < d.n; i++) inp.x[i] *= 2; return { y: new Float32Array(inp.x) }; };
+    })()`);
+    if (r.code === 'ok') expect(r.modified).toEqual(['x']);
+  });
+
+  test('a no-op Array.prototype.push does not hide writes to the inputs or a reused buffer', async () => {
+    const [, second] = await callKernel(
+      `(() => {
+        Array.prototype.push = function () { return this.length; };
+        let kept = null;
+        return function kernel(inp, d) { for (let i = 0; i < d.n; i++) inp.x[i] *= 2; if (!kept) kept = new Float32Array(d.n); kept.set(inp.x); return { y: kept }; };
+      })()`,
+      2,
+    );
+    expect(second.code).toBe('ok');
+    expect(second.modified).toEqual(['x']);
+    expect(second.flags).toContain('reuses-buffer');
+  });
+
+  test('a lying WeakSet.prototype.has does not hide a reused buffer', async () => {
+    const [, second] = await callKernel(
+      `(() => {
+        WeakSet.prototype.has = function () { return false; };
+        let kept = null;
+        return function kernel(inp, d) { if (!kept) kept = new Float32Array(d.n); kept.set(inp.x); return { y: kept }; };
+      })()`,
+      2,
+    );
+    expect(second.code).toBe('ok');
+    expect(second.flags).toContain('reuses-buffer');
+  });
+});
+
+describe('kernel lab attacks: work outside the timed call', () => {
+  test("the kernel's code does not run while the inputs are staged (untimed): it cannot precompute its answer there", async () => {
+    // a getter on Float32Array.prototype.constructor runs when staging copies the inputs with
+    // slice(); it computes the answer then, and the timed kernel only hands it over
+    const [r] = await callKernel(`(() => {
+      let pre = null;
+      const F = Float32Array;
+      Object.defineProperty(F.prototype, 'constructor', { configurable: true, get() {
+        if (this.length === 3 && pre === null) { pre = new F(3); for (let i = 0; i < 3; i++) pre[i] = this[i] * 2; }
+        return F;
+      } });
+      return function kernel(inp, d) { const o = pre || new F([-1, -1, -1]); pre = null; return { y: o }; };
+    })()`);
+    if (r.code === 'ok') expect(Array.from(r.outputs!.y as Float32Array)).toEqual([-1, -1, -1]);
+  });
+});
+
+describe('kernel lab attacks: unusual buffers (contained)', () => {
+  test.each([
+    ['a SharedArrayBuffer', `function kernel(inp, d) { const o = new Float32Array(new SharedArrayBuffer(4 * d.n)); o.set(inp.x); return { y: o }; }`],
+    ['a resizable ArrayBuffer', `function kernel(inp, d) { const o = new Float32Array(new ArrayBuffer(4 * d.n, { maxByteLength: 4096 })); o.set(inp.x); return { y: o }; }`],
+    ['a subarray at an offset', `function kernel(inp, d) { const o = new Float32Array(d.n + 4); o.set(inp.x, 2); return { y: o.subarray(2, 2 + d.n) }; }`],
+  ])('an output on %s comes back as a plain copy of its own elements', async (_name, source) => {
+    const [r] = await callKernel(source);
+    expect(r.code).toBe('ok');
+    expectValidOutput(r);
+    expect(Array.from(r.outputs!.y as Float32Array)).toEqual([1, 2, 3]);
+    expect(r.flags).toEqual([]);
+  });
+
+  test.each([
+    ['a subclass of Float32Array', `function kernel(inp, d) { class F extends Float32Array {} return { y: new F(d.n) }; }`],
+    ['a getter that throws', `function kernel() { return { get y() { throw new Error('boom'); } }; }`],
+    ['a detached buffer (wasm memory grown)', `function kernel(inp, d) { const m = new WebAssembly.Memory({ initial: 1 }); const o = new Float32Array(m.buffer, 0, d.n); m.grow(1); return { y: o }; }`],
+    ['a length-tracking view shrunk after return', `function kernel(inp, d) { const b = new ArrayBuffer(4 * d.n, { maxByteLength: 4096 }); const o = new Float32Array(b); Object.defineProperty(o, 'length', { get() { b.resize(0); return 3; } }); b.resize(4); return { y: o }; }`],
+  ])('%s is refused with runtime-error', async (_name, source) => {
+    const [r] = await callKernel(source);
+    expect(r.code).toBe('runtime-error');
+  });
+});
