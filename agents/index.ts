@@ -3,6 +3,7 @@ import { randomAgent } from './random';
 import { codeRepairAgents } from './code-repair';
 import { countdownAgents } from './countdown';
 import { dealOrNoDealAgents } from './deal-or-no-deal';
+import { kernelSpeedupAgents } from './kernel-speedup';
 import { werewolfAgents } from './werewolf';
 import { llmAgent } from './llm';
 
@@ -11,4 +12,4 @@ import { llmAgent } from './llm';
  * agents module). The `neural` agent lives with the trainer (src/train/neural-agent.ts) and is
  * registered by the catalog.
  */
-export const builtinAgents: AgentFactory[] = [randomAgent, ...countdownAgents, ...dealOrNoDealAgents, ...werewolfAgents, ...codeRepairAgents, llmAgent];
+export const builtinAgents: AgentFactory[] = [randomAgent, ...countdownAgents, ...dealOrNoDealAgents, ...werewolfAgents, ...codeRepairAgents, ...kernelSpeedupAgents, llmAgent];

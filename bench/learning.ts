@@ -4,13 +4,14 @@
  * held-out performance against the issue's target and prints a table.
  *
  * Usage: npm run bench:learning -- <task> [--quick]
- * Tasks: dond-coop, dond-compete, countdown-solver, countdown-coevolution, werewolf, all.
+ * Tasks: dond-coop, dond-compete, countdown-solver, countdown-coevolution, werewolf, kernel-speedup, all.
  * --quick runs a few iterations only (a smoke test of the plumbing, not of learning).
  */
 import { dondCompete, dondCoop } from './learning/deal-or-no-deal';
 import { printReport, type TaskReport } from './learning/common';
 import { werewolfTask } from './learning/werewolf';
 import { countdownCoevolution, countdownSolver } from './learning/countdown';
+import { kernelSpeedupLearning } from './learning/kernel-speedup';
 
 const TASKS: Record<string, (quick: boolean) => Promise<TaskReport>> = {
   'dond-coop': dondCoop,
@@ -18,6 +19,7 @@ const TASKS: Record<string, (quick: boolean) => Promise<TaskReport>> = {
   'countdown-solver': countdownSolver,
   'countdown-coevolution': countdownCoevolution,
   werewolf: werewolfTask,
+  'kernel-speedup': kernelSpeedupLearning,
 };
 
 async function main(): Promise<void> {

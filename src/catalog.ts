@@ -1,7 +1,8 @@
 import { builtinAgents } from '../agents/index';
 import { builtinEnvs } from '../envs/index';
 import { Registry, type EnvHandle } from './core/registry';
-import { CODE_RUNS_EFFECT, type CodeRunner } from './core/sandbox';
+import { CODE_RUNS_EFFECT, type CodeRunner, type KernelLab } from './core/sandbox';
+import { KERNEL_MEASURE_EFFECT, kernelMeasureHandler } from '../envs/kernel-speedup';
 import { createSandbox, type Sandbox } from './sandbox';
 import { codeRunsHandler } from './sandbox/effects';
 import { neuralAgent } from './train/neural-agent';
@@ -23,13 +24,20 @@ export async function closeSharedSandbox(): Promise<void> {
 /** A CodeRunner that starts the shared sandbox only when a program first runs. */
 const lazyRunner: CodeRunner = { run: (req, signal) => sharedSandbox().code.run(req, signal) };
 
+/** The shared sandbox's kernel lab, started only when a kernel is first measured. */
+const lazyLab: KernelLab = {
+  open: (kernels, options, signal) => sharedSandbox().lab.open(kernels, options, signal),
+  compileAssemblyScript: (source, signal) => sharedSandbox().lab.compileAssemblyScript!(source, signal),
+};
+
 /** A registry holding every built-in env, agent kind and effect handler (the sandbox for code). */
 export function createRegistry(): Registry {
   const registry = new Registry();
   for (const def of builtinEnvs) registry.registerEnv(def);
   for (const agent of builtinAgents) registry.registerAgent(agent);
   registry.registerEffect(CODE_RUNS_EFFECT, codeRunsHandler(lazyRunner));
-  registry.services = { code: lazyRunner };
+  registry.registerEffect(KERNEL_MEASURE_EFFECT, kernelMeasureHandler(lazyLab));
+  registry.services = { code: lazyRunner, kernels: lazyLab };
   registry.registerAgent(neuralAgent); // plays checkpoints; it belongs to src/train
   return registry;
 }

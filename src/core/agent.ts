@@ -2,15 +2,17 @@ import type { ActionCheck, Env } from './env';
 import type { JsonObject } from './json';
 import type { ParamSchema, Params } from './params';
 import type { Rng } from './rng';
-import type { CodeRunner } from './sandbox';
+import type { CodeRunner, KernelLab } from './sandbox';
 
 /**
  * Capabilities the arena lends to agents that need them: `code` runs programs in the sandbox
- * (the mutation-search fixer tries its mutants, the fuzzing auditor its inputs). Absent when
- * the host offers none; agents that need one say so in a clear error.
+ * (the mutation-search fixer tries its mutants, the fuzzing auditor its inputs); `kernels` is
+ * the kernel lab (the autotuner measures schedules in it). Absent when the host offers none;
+ * agents that need one say so in a clear error.
  */
 export interface AgentServices {
   code?: CodeRunner;
+  kernels?: KernelLab;
 }
 
 /** What an agent knows about the decision it is asked to make, besides the observation. */

@@ -123,10 +123,25 @@ export interface KernelLabSession {
   close(): Promise<void>;
 }
 
+/** AssemblyScript compiled to WebAssembly: the module's bytes, or why there are none. */
+export interface WasmCompileResult {
+  code: 'ok' | 'compile-error' | 'timeout' | 'sandbox-error';
+  /** The compiler's diagnostics (compile-error) or what failed. */
+  message?: string;
+  /** The module (ok only). */
+  wasm?: Uint8Array;
+}
+
 /**
  * Where kernels are measured. A session holds one pool slot for its lifetime, so nothing else
  * runs on that worker while it times (one timing per core).
  */
 export interface KernelLab {
   open(kernels: Record<string, string>, options?: { memoryMb?: number; timeMs?: number }, signal?: AbortSignal): Promise<KernelLabSession>;
+  /**
+   * Compiles AssemblyScript source to WebAssembly in a sandbox worker (incremental runtime with
+   * its helpers exported, SIMD enabled). Takes a pool slot of its own: call it before `open`, not
+   * while a session of a one-slot pool is open. Absent where the lab cannot compile.
+   */
+  compileAssemblyScript?(source: string, signal?: AbortSignal): Promise<WasmCompileResult>;
 }

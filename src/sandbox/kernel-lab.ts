@@ -6,13 +6,15 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { KernelArray, KernelCallResult, KernelLab, KernelLabSession, KernelOutputSpec, RunCode } from '../core/sandbox';
+import { compileAssemblyScript } from './asc';
 import { SandboxCancelledError, WorkerLostError, type SandboxPool } from './pool';
 
 const DEFAULTS = { memoryMb: 256, timeMs: 5000 };
 
-/** A KernelLab over `pool`. */
+/** A KernelLab over `pool` (AssemblyScript compiles on a slot of its own: see asc.ts). */
 export function kernelLab(pool: SandboxPool): KernelLab {
   return {
+    compileAssemblyScript: (source, signal) => compileAssemblyScript(pool, source, signal),
     async open(kernels, options = {}, signal): Promise<KernelLabSession> {
       const memoryMb = options.memoryMb ?? DEFAULTS.memoryMb;
       const timeMs = options.timeMs ?? DEFAULTS.timeMs;

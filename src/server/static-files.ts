@@ -40,7 +40,7 @@ export interface Generated {
 
 /**
  * highlight.js for the page, as one ES module built from the npm package's CommonJS files
- * (core + JavaScript + Python, registered): `import hljs from '/vendor/highlight.js'`.
+ * (core + JavaScript, TypeScript and Python, registered): `import hljs from '/vendor/highlight.js'`.
  */
 export function highlightBundle(): Generated {
   let cached: string | null | undefined;
@@ -48,13 +48,13 @@ export function highlightBundle(): Generated {
     type: TYPES['.js'],
     text: () => {
       if (cached !== undefined) return cached;
-      const parts = ['lib/core.js', 'lib/languages/javascript.js', 'lib/languages/python.js'].map((f) => {
+      const parts = ['lib/core.js', 'lib/languages/javascript.js', 'lib/languages/typescript.js', 'lib/languages/python.js'].map((f) => {
         const path = packageFile('highlight.js', f);
         return path ? readFileSync(path, 'utf8') : null;
       });
       if (parts.some((p) => p === null)) return (cached = null);
       const wrap = (src: string) => `(function () { const module = { exports: {} }; const exports = module.exports; ${src}\n; return module.exports; })()`;
-      cached = `// highlight.js (BSD-3-Clause), bundled by selfplay-arena's server\nconst hljs = ${wrap(parts[0]!)};\nhljs.registerLanguage('javascript', ${wrap(parts[1]!)});\nhljs.registerLanguage('python', ${wrap(parts[2]!)});\nexport default hljs;\n`;
+      cached = `// highlight.js (BSD-3-Clause), bundled by selfplay-arena's server\nconst hljs = ${wrap(parts[0]!)};\nhljs.registerLanguage('javascript', ${wrap(parts[1]!)});\nhljs.registerLanguage('typescript', ${wrap(parts[2]!)});\nhljs.registerLanguage('python', ${wrap(parts[3]!)});\nexport default hljs;\n`;
       return cached;
     },
   };

@@ -82,6 +82,8 @@ module.exports.BOOTSTRAP = String.raw`(function (options) {
     const RealMemory = W.Memory;
     function Module(bytes) { guard(bytes); return Reflect.construct(RealModule, [bytes], new.target || Module); }
     Module.prototype = RealModule.prototype;
+    // the static readers (imports, exports, customSections) take a compiled module: safe as they are
+    for (const k of ['imports', 'exports', 'customSections']) Module[k] = RealModule[k];
     function Memory(desc) {
       if (!desc || !(desc.maximum <= cap)) throw new RangeError('refused: a wasm memory needs a maximum of at most ' + cap + ' pages');
       return Reflect.construct(RealMemory, [desc], new.target || Memory);

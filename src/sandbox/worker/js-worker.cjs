@@ -3,23 +3,51 @@
 /**
  * Entry of a sandbox worker process (forked by src/sandbox/pool.ts with --no-node-snapshot and
  * structured-clone IPC). Answers one request at a time: { id, op, req } -> { id, ok, res } or
- * { id, ok: false, error }. A crash of isolated-vm ends this process only; the pool restarts it.
+ * { id, ok: false, error }; an op may answer with a promise (the AssemblyScript compiler). A crash
+ * of isolated-vm ends this process only; the pool restarts it.
  */
+// Optimizing compilation on the main thread: with background (concurrent) recompilation, when an
+// optimized version of a kernel is installed depends on thread scheduling, and two isolates given
+// the same calls could end up with different code — measured here: in 3 of 20 A/A sessions one
+// copy of the softmax reference ran 4.4x slower than the other. Synchronous compilation makes
+// the code a kernel gets a function of the calls it saw (bench/kernel-speedup.ts, README).
+require('node:v8').setFlagsFromString('--no-concurrent-recompilation');
 const runner = require('./isolate-runner.cjs');
+const { compileAssemblyScript } = require('./asc-compile.cjs');
 
-const OPS = { tests: runner.runTests, 'lab.open': runner.labOpen, 'lab.call': runner.labCall, 'lab.close': runner.labClose };
+const OPS = {
+  tests: runner.runTests,
+  'lab.open': runner.labOpen,
+  'lab.call': runner.labCall,
+  'lab.close': runner.labClose,
+  'asc.compile': compileAssemblyScript,
+};
+
+/** Sends a reply, or an error reply when the result cannot be cloned. */
+function reply(id, res) {
+  if (!process.send) return;
+  try {
+    process.send({ id, ok: true, res });
+  } catch (e) {
+    process.send({ id, ok: false, error: e instanceof Error ? e.message : String(e) });
+  }
+}
 
 process.on('message', (msg) => {
   const { id, op, req } = msg || {};
-  let reply;
   try {
     const f = OPS[op];
     if (!f) throw new Error(`unknown op "${op}"`);
-    reply = { id, ok: true, res: f(req) };
+    const res = f(req);
+    if (res && typeof res.then === 'function') {
+      res.then(
+        (v) => reply(id, v),
+        (e) => process.send && process.send({ id, ok: false, error: e instanceof Error ? e.message : String(e) }),
+      );
+    } else reply(id, res);
   } catch (e) {
-    reply = { id, ok: false, error: e instanceof Error ? e.message : String(e) };
+    if (process.send) process.send({ id, ok: false, error: e instanceof Error ? e.message : String(e) });
   }
-  if (process.send) process.send(reply);
 });
 process.on('disconnect', () => process.exit(0));
 if (process.send) process.send({ ready: true });

@@ -7,6 +7,7 @@
  * (hidden tests are never in it).
  */
 import { h, num, patch, short } from '../dom.js';
+import { fillCode } from '../highlight.js';
 import { genericRenderer } from './generic.js';
 
 /** @typedef {import('../../../envs/code-repair/types').CodeRepairObservation} CodeRepairObservation */
@@ -15,21 +16,6 @@ import { genericRenderer } from './generic.js';
 /** @typedef {import('../../../envs/code-repair/types').CureVerdict} CureVerdict */
 /** @typedef {import('../../../envs/code-repair/types').PublicTask} PublicTask */
 /** @typedef {{ code: string, actual?: unknown, message?: string }} Outcome */
-/** @typedef {{ highlight(source: string, options: { language: string, ignoreIllegals: boolean }): { value: string } }} Highlighter */
-
-/** @type {Highlighter | null} */
-let hljs = null;
-// served by the arena server (a bundle of highlight.js's core, JavaScript and Python); the URL
-// is not a module TypeScript can resolve, hence the variable
-const HIGHLIGHT_URL = '/vendor/highlight.js';
-import(HIGHLIGHT_URL).then(
-  (/** @type {{ default: Highlighter }} */ m) => {
-    hljs = m.default;
-    window.dispatchEvent(new Event('arena:redraw'));
-  },
-  () => {},
-);
-
 /**
  * @param {unknown} obs
  * @returns {obs is CodeRepairObservation}
@@ -45,9 +31,8 @@ function isCodeRepair(obs) {
  * @param {string} [id]
  */
 function codeBlock(source, language, id) {
-  const code = h('code', { class: `language-${language} hljs` });
-  if (hljs) code.innerHTML = hljs.highlight(source, { language, ignoreIllegals: true }).value;
-  else code.textContent = source;
+  const code = h('code', { class: `language-${language}` });
+  fillCode(code, source, language);
   return h('pre', { class: 'code', id }, code);
 }
 

@@ -5,9 +5,10 @@ import { werewolfRenderer } from './werewolf.js';
 import { countdownRenderer } from './countdown.js';
 import { dealRenderer } from './deal-or-no-deal.js';
 import { codeRepairRenderer } from './code-repair.js';
+import { kernelSpeedupRenderer } from './kernel-speedup.js';
 
 /** @type {Record<string, import('./context.js').Renderer>} */
-const RENDERERS = { werewolf: werewolfRenderer, countdown: countdownRenderer, 'deal-or-no-deal': dealRenderer, 'code-repair': codeRepairRenderer };
+const RENDERERS = { werewolf: werewolfRenderer, countdown: countdownRenderer, 'deal-or-no-deal': dealRenderer, 'code-repair': codeRepairRenderer, 'kernel-speedup': kernelSpeedupRenderer };
 
 /** @param {string} envId */
 export function pickRenderer(envId) {

@@ -1,0 +1,138 @@
+/**
+ * What the lab actually runs for a kernel: its source, checked and instrumented, inside a wrapper.
+ *
+ * - The source must parse (acorn) as one expression evaluating to the kernel function. Names
+ *   starting with `__ks` are reserved for the measurement and refused (`forbidden`).
+ * - Every `catch` block gets a counter increment as its first statement, so the measurement
+ *   knows when an exception was thrown and swallowed during a call (a try/catch fallback hiding
+ *   a failure).
+ * - The wrapper, evaluated in the kernel's own isolate before the kernel's source, keeps private
+ *   copies of the intrinsics it uses and removes code generation from strings (`eval`,
+ *   `Function` and the other function constructors), so every line the kernel runs is a line
+ *   that was instrumented, and the counter is reachable by no name the kernel could write.
+ * - Each call returns a fresh null-prototype object holding the declared outputs (the kernel's
+ *   own arrays: the lab's buffer checks still see them) and a probe `__ksProbe` = Int32Array
+ *   [exceptions caught during the call, 1 if an output was a getter (a lazy result)].
+ *
+ * The reference runs in the same wrapper, so the wrapper's small cost is in both timings.
+ */
+import { parse } from 'acorn';
+
+/** Name of the probe output the wrapper adds to every call's result. */
+export const PROBE_OUTPUT = '__ksProbe';
+
+/** Prefix of every name the measurement reserves. */
+export const RESERVED_PREFIX = '__ks';
+
+const COUNTER = '__ksCaught';
+
+/** The wrapped source, or why the kernel cannot be run. */
+export type PreparedKernel = { ok: true; source: string; catches: number } | { ok: false; code: 'syntax-error' | 'forbidden'; message: string };
+
+interface AstNode {
+  type: string;
+  start: number;
+  end: number;
+  [key: string]: unknown;
+}
+
+function isNode(x: unknown): x is AstNode {
+  return typeof x === 'object' && x !== null && typeof (x as AstNode).type === 'string' && typeof (x as AstNode).start === 'number';
+}
+
+/** Every node of the tree, depth first. */
+function* nodes(root: AstNode): Generator<AstNode> {
+  const stack: AstNode[] = [root];
+  while (stack.length) {
+    const n = stack.pop()!;
+    yield n;
+    for (const key of Object.keys(n)) {
+      if (key === 'type' || key === 'start' || key === 'end') continue;
+      const v = n[key];
+      if (Array.isArray(v)) {
+        for (const c of v) if (isNode(c)) stack.push(c);
+      } else if (isNode(v)) stack.push(v);
+    }
+  }
+}
+
+/** One line of a parse error. */
+function oneLine(text: string, max = 200): string {
+  const s = text.split('\n')[0];
+  return s.length > max ? `${s.slice(0, max - 3)}...` : s;
+}
+
+/**
+ * Checks and instruments a kernel source (one function expression, or an expression that
+ * evaluates to the kernel function such as an IIFE) and wraps it for the lab; `outputs` are the
+ * task's output names (the wrapper copies exactly those).
+ */
+export function prepareKernel(source: string, outputs: readonly string[]): PreparedKernel {
+  // Parsed as the lab will evaluate it: one parenthesized expression (a trailing line comment is fine).
+  const text = `(${source}\n)`;
+  let program: AstNode;
+  try {
+    program = parse(text, { ecmaVersion: 'latest', sourceType: 'script' }) as unknown as AstNode;
+  } catch (e) {
+    return { ok: false, code: 'syntax-error', message: oneLine((e as Error).message) };
+  }
+  const body = program.body as AstNode[];
+  if (body.length !== 1 || body[0].type !== 'ExpressionStatement') return { ok: false, code: 'syntax-error', message: 'the source must be one function expression' };
+  const inserts: number[] = [];
+  for (const n of nodes(program)) {
+    if (n.type === 'Identifier' && String(n.name).startsWith(RESERVED_PREFIX)) {
+      return { ok: false, code: 'forbidden', message: `the name "${String(n.name)}" is reserved for the measurement (names starting with ${RESERVED_PREFIX})` };
+    }
+    if (n.type === 'PrivateIdentifier' && String(n.name).startsWith(RESERVED_PREFIX)) {
+      return { ok: false, code: 'forbidden', message: `the name "#${String(n.name)}" is reserved for the measurement` };
+    }
+    if (n.type === 'CatchClause') inserts.push((n.body as AstNode).start + 1);
+  }
+  inserts.sort((a, b) => b - a);
+  let instrumented = text;
+  for (const at of inserts) instrumented = `${instrumented.slice(0, at)} ${COUNTER}[0]++; ${instrumented.slice(at)}`;
+  return { ok: true, source: wrap(instrumented, outputs), catches: inserts.length };
+}
+
+/** The wrapper around an already parenthesized, instrumented kernel expression. */
+function wrap(kernelExpression: string, outputs: readonly string[]): string {
+  // Every name in scope of the kernel's source starts with the reserved prefix, so the kernel can
+  // refer to none of them (prepareKernel refuses such names).
+  return `(function () {
+  'use strict';
+  const __ksDefine = Object.defineProperty, __ksOwnDescriptor = Object.getOwnPropertyDescriptor;
+  const __ksProtoOf = Object.getPrototypeOf, __ksCreate = Object.create, __ksHasOwn = Object.hasOwn;
+  const __ksInt32 = Int32Array;
+  const __ksNames = ${JSON.stringify(outputs)};
+  const __ksNoCodegen = function () { throw new EvalError('code generation from strings is not available to kernels'); };
+  __ksDefine(globalThis, 'eval', { value: __ksNoCodegen, writable: false, configurable: false });
+  __ksDefine(globalThis, 'Function', { value: __ksNoCodegen, writable: false, configurable: false });
+  const __ksProtos = [__ksProtoOf(function () {}), __ksProtoOf(async function () {}), __ksProtoOf(function* () {}), __ksProtoOf(async function* () {})];
+  for (let i = 0; i < __ksProtos.length; i++) __ksDefine(__ksProtos[i], 'constructor', { value: __ksNoCodegen, writable: false, configurable: false });
+  const ${COUNTER} = new __ksInt32(1);
+  const __ksKernel = ${kernelExpression};
+  return function measured(inputs, dims) {
+    const before = ${COUNTER}[0];
+    const res = __ksKernel(inputs, dims);
+    if (res === null || typeof res !== 'object') return res;
+    const out = __ksCreate(null);
+    let lazy = 0;
+    for (let i = 0; i < __ksNames.length; i++) {
+      const name = __ksNames[i];
+      let o = res, d;
+      while (o !== null) {
+        d = __ksOwnDescriptor(o, name);
+        if (d !== undefined) break;
+        o = __ksProtoOf(o);
+      }
+      if (d !== undefined && (__ksHasOwn(d, 'get') || __ksHasOwn(d, 'set'))) lazy = 1;
+      out[name] = res[name];
+    }
+    const probe = new __ksInt32(2);
+    probe[0] = ${COUNTER}[0] - before;
+    probe[1] = lazy;
+    out.${PROBE_OUTPUT} = probe;
+    return out;
+  };
+})()`;
+}
