@@ -24,6 +24,7 @@ import { ViewSchema, describeZodError, viewerOf, type MatchSummary } from './pro
 import type { EnvResolver } from './state-tracker';
 import { authorizeView, viewOptions, type ViewPolicy } from './view-policy';
 import { viewSnapshot } from './view-snapshot';
+import { PlayRequestError, type LobbyPlay, type PlayOptionsResponse, type PlayStartResponse } from './play/lobby-play';
 
 export interface ApiDeps {
   live: LiveMatches;
@@ -34,7 +35,12 @@ export interface ApiDeps {
   resolveEnv?: EnvResolver;
   /** Counters over the bus since the server started (reported by /api/health). */
   metrics?: BusMetrics;
+  /** Lobby play (`GET` / `POST /api/play`); absent: those answer 404. */
+  lobbyPlay?: LobbyPlay | null;
 }
+
+/** Largest `POST /api/play` body. */
+const MAX_BODY_BYTES = 16 * 1024;
 
 class HttpError extends Error {
   constructor(
@@ -58,6 +64,7 @@ const BoardQuery = z.object({ role: z.string().max(128).optional(), system: z.en
 const HistoryQuery = z.object({ system: z.enum(HISTORY_SYSTEMS).default('elo'), limit: z.coerce.number().int().min(1).max(100_000).default(20_000) });
 const TournamentQuery = z.object({ recent: z.coerce.number().int().min(0).max(500).default(20) });
 const ID = /^[A-Za-z0-9_.:-]{1,128}$/;
+const PlayQuery = z.object({ env: z.string().max(128).optional(), params: z.string().max(MAX_BODY_BYTES).optional() });
 
 function parse<T>(schema: z.ZodType<T>, query: URLSearchParams, what: string): T {
   const r = schema.safeParse(Object.fromEntries(query));
@@ -72,7 +79,7 @@ function send(res: ServerResponse, status: number, body: unknown): void {
 }
 
 /**
- * The page's JSON API (GET only); every answer's type is in api-types.ts (the page reads the same types). Returns a handler that answers `/api/...` requests and
+ * The page's JSON API (GET only, but for `POST /api/play` where lobby play is on); every answer's type is in api-types.ts (the page reads the same types). Returns a handler that answers `/api/...` requests and
  * returns false for any other path. Matches come from memory (live, recently ended) and the
  * store; a match's events pass through the same view filter and view policy as the sockets.
  *
@@ -81,6 +88,8 @@ function send(res: ServerResponse, status: number, body: unknown): void {
  * - `/api/leagues` · `/api/leagues/:id/leaderboard?role=&system=` · `/api/leagues/:id/ratings?system=` · `/api/leagues/:id/training`
  *   · `/api/leagues/:id/overview` (per learner: snapshots, training progress, Elo against the baselines, best recent games)
  * - `/api/tournaments` · `/api/tournaments/:id?recent=` (crosstable, standings, rounds, SPRT state, newest games)
+ * - `/api/play?env=&params=` (what the lobby offers to play) · `POST /api/play` {env, seat, opponents, params}
+ *   (starts a game with a human seat; answers its `#/play/<token>` link): see play/lobby-play.ts
  */
 export function createApi(deps: ApiDeps): (req: IncomingMessage, res: ServerResponse) => Promise<boolean> {
   const { live, store } = deps;
@@ -158,6 +167,23 @@ export function createApi(deps: ApiDeps): (req: IncomingMessage, res: ServerResp
         return { league, system, points: points.slice(-limit) };
       },
     ],
+    [
+      /^\/api\/play$/,
+      (_m, q): PlayOptionsResponse => {
+        const lobby = lobbyPlayOf(deps);
+        const { env, params } = parse(PlayQuery, q, 'play');
+        if (params !== undefined && env === undefined) throw new HttpError(400, 'params: give env= with params=');
+        let raw: unknown;
+        if (params !== undefined) {
+          try {
+            raw = JSON.parse(params);
+          } catch {
+            throw new HttpError(400, 'params: not valid JSON');
+          }
+        }
+        return playCall(() => lobby.options(env, raw));
+      },
+    ],
     [/^\/api\/tournaments$/, (): TournamentsResponse => ({ tournaments: deps.tournaments?.list() ?? [] })],
     [
       /^\/api\/tournaments\/([^/]+)$/,
@@ -188,8 +214,12 @@ export function createApi(deps: ApiDeps): (req: IncomingMessage, res: ServerResp
   return async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     if (!url.pathname.startsWith('/api/')) return false;
+    if (url.pathname === '/api/play' && req.method === 'POST') {
+      await startPlay(deps, req, res);
+      return true;
+    }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      send(res, 405, { error: 'only GET is supported; spectators cannot act' });
+      send(res, 405, { error: url.pathname === '/api/play' ? 'play: use GET (options) or POST (start a game)' : 'only GET is supported; spectators cannot act' });
       return true;
     }
     for (const [re, handler] of routes) {
@@ -207,6 +237,67 @@ export function createApi(deps: ApiDeps): (req: IncomingMessage, res: ServerResp
     send(res, 404, { error: `no such endpoint: ${url.pathname}` });
     return true;
   };
+}
+
+function lobbyPlayOf(deps: ApiDeps): LobbyPlay {
+  if (!deps.lobbyPlay) throw new HttpError(404, 'play: this server does not offer games to visitors (start it with --allow-play)');
+  return deps.lobbyPlay;
+}
+
+/** Runs a lobby-play call, turning its refusals into HTTP errors. */
+function playCall<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof PlayRequestError) throw new HttpError(e.status, e.message);
+    throw e;
+  }
+}
+
+/**
+ * `POST /api/play`: a JSON body (content-type application/json, so another site's page cannot
+ * post one without the browser asking this server first) of at most 16 KiB; answers 201 with
+ * the seat's link, or an error naming the bad field.
+ */
+async function startPlay(deps: ApiDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  try {
+    const lobby = lobbyPlayOf(deps);
+    const type = String(req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+    if (type !== 'application/json') throw new HttpError(415, `content-type: expected application/json, got ${JSON.stringify(type.slice(0, 60)) || 'none'}`);
+    const text = await readBody(req, MAX_BODY_BYTES);
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      throw new HttpError(400, 'body: not valid JSON');
+    }
+    const started: PlayStartResponse = playCall(() => lobby.start(body));
+    send(res, 201, started);
+  } catch (e) {
+    if (e instanceof HttpError && e.status === 413) res.once('finish', () => req.destroy()); // the rest of the body is not read
+    if (e instanceof HttpError) send(res, e.status, { error: e.message });
+    else send(res, 500, { error: `server error: ${e instanceof Error ? e.message : String(e)}` });
+  }
+}
+
+/** The request's body as text; 413 past `max` bytes (reading stops there). */
+function readBody(req: IncomingMessage, max: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > max) {
+        req.pause();
+        req.removeAllListeners('data');
+        reject(new HttpError(413, `body: larger than ${max} bytes`));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
 }
 
 /** A response with a status other than 200. */

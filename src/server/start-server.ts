@@ -15,6 +15,7 @@ import { chartJsFile, createStatic, defaultWebRoot, highlightBundle, packageFile
 import { defaultRegistry } from '../catalog';
 import { PlayHub } from './play/play-hub';
 import { PLAY_NAMESPACE } from './play/play-protocol';
+import { LobbyPlay, type LobbyPlayOptions } from './play/lobby-play';
 
 /** How to start the spectator server. */
 export interface ServerOptions {
@@ -52,6 +53,11 @@ export interface ServerOptions {
    * long a decision waits for a disconnected seat (default 10 s).
    */
   play?: boolean | { reconnectMs?: number };
+  /**
+   * Let visitors start games with a human seat from the lobby (`GET`/`POST /api/play`,
+   * play/lobby-play.ts: a cap on games at once, an idle deadline). Implies `play`. Default: off.
+   */
+  lobbyPlay?: LobbyPlayOptions;
 }
 
 /** A running server. */
@@ -63,8 +69,10 @@ export interface ArenaServer {
   io: Server;
   /** The in-memory projection of live and recently ended matches. */
   live: LiveMatches;
-  /** The `/play` hub when `play` was asked for, else null. */
+  /** The `/play` hub when `play` (or `lobbyPlay`) was asked for, else null. */
   play: PlayHub | null;
+  /** Lobby play when `lobbyPlay` was given, else null. */
+  lobbyPlay: LobbyPlay | null;
   /** Stops accepting, disconnects every client and detaches from the bus (the store is left open). */
   close(): Promise<void>;
 }
@@ -95,7 +103,6 @@ export async function startServer(options: ServerOptions): Promise<ArenaServer> 
   const leaderboard = options.leaderboard ?? (options.store ? storeLeaderboard(options.store) : undefined);
   const tournaments = options.tournaments ?? (options.store ? storeTournaments(options.store) : undefined);
   const stream = trackMetrics(options.bus);
-  const api = createApi({ live, store: options.store, leaderboard, tournaments, policy, resolveEnv, metrics: stream.metrics });
   const serveStatic = createStatic(options.webRoot ?? defaultWebRoot(), {
     '/vendor/chart.umd.min.js': chartJsFile(),
     '/vendor/highlight.js': highlightBundle(),
@@ -130,9 +137,12 @@ export async function startServer(options: ServerOptions): Promise<ArenaServer> 
     resolveEnv,
   });
 
-  const play = options.play
-    ? new PlayHub({ nsp: io.of(PLAY_NAMESPACE), live, rateLimit: { ...DEFAULT_RATE_LIMIT, ...options.rateLimit }, reconnectMs: typeof options.play === 'object' ? options.play.reconnectMs : undefined })
+  const playOption = options.play || (options.lobbyPlay ? true : false);
+  const play = playOption
+    ? new PlayHub({ nsp: io.of(PLAY_NAMESPACE), live, rateLimit: { ...DEFAULT_RATE_LIMIT, ...options.rateLimit }, reconnectMs: typeof playOption === 'object' ? playOption.reconnectMs : undefined })
     : null;
+  const lobbyPlay = play && options.lobbyPlay ? new LobbyPlay(play, options.bus, options.lobbyPlay) : null;
+  const api = createApi({ live, store: options.store, leaderboard, tournaments, policy, resolveEnv, metrics: stream.metrics, lobbyPlay });
 
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
@@ -150,7 +160,9 @@ export async function startServer(options: ServerOptions): Promise<ArenaServer> 
     io,
     live,
     play,
+    lobbyPlay,
     close: async () => {
+      await lobbyPlay?.stop();
       await play?.drain();
       hub.stop();
       play?.stop();

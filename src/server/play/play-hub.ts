@@ -106,6 +106,7 @@ export class PlayHub implements LiveMatchListener {
   private readonly byMatch = new Map<string, Binding[]>();
   private readonly detach: () => void;
   private readonly reconnectMs: number;
+  private issued = 0;
 
   constructor(private readonly o: PlayHubOptions) {
     this.reconnectMs = o.reconnectMs ?? 10_000;
@@ -126,9 +127,23 @@ export class PlayHub implements LiveMatchListener {
   issue(label: string, kind: SeatKind): { slot: string; token: string } {
     if ([...this.slots.values()].some((s) => s.label === label)) throw new Error(`a seat slot named "${label}" already exists`);
     const token = newToken();
-    const id = `${kind}-${this.slots.size + 1}`;
+    const id = `${kind}-${++this.issued}`;
     this.slots.set(id, { id, label, kind, digest: tokenDigest(token), socket: null, disconnectedAt: null, everConnected: false, bindings: [], pending: new Map(), waiters: [], credits: 0 });
     return { slot: id, token };
+  }
+
+  /**
+   * Forgets a slot: its token opens nothing from now on (a page reloaded later is told the
+   * link is not valid) and its seats leave the stream. A connection still open keeps what it
+   * was sent but gets no new seats. Open decisions fail first. Unknown ids are ignored.
+   */
+  release(slotId: string): void {
+    const s = this.slots.get(slotId);
+    if (!s) return;
+    for (const p of [...s.pending.values()]) this.fail(s, p, 'the seat was released');
+    for (const b of s.bindings) this.dropBinding(b);
+    s.bindings = [];
+    this.slots.delete(slotId);
   }
 
   /** The slot named `label`, if issued. */
