@@ -28,6 +28,7 @@ import { packageRoot } from '../package-root';
 import { join } from 'node:path';
 import { unsettledDecisions } from '../match/runner';
 import { FailureError, oneLine, parseDeadlineOption, parseIntOption, parseNumberOption, UsageError } from './options';
+import { LOBBY_PLAY_DEFAULTS } from './lobby-play-options';
 
 /** Errors that are the user's input, printed as one line (exit 2) instead of a stack trace. */
 function isUserError(e: unknown): e is Error {
@@ -142,6 +143,9 @@ export function buildProgram(exit: (code: number) => void): Command {
     .option('--db <file>', 'SQLite database', 'arena-demo.db')
     .option('--pace <ms>', 'minimum time per decision, so games can be watched', countOpt('--pace'), 300)
     .option('--no-learners', 'baselines only (no training)')
+    .option('--allow-play', 'let visitors start games with a human seat from the lobby (POST /api/play)')
+    .option('--play-limit <n>', `with --allow-play: games at once (default ${LOBBY_PLAY_DEFAULTS.limit})`, countOpt('--play-limit'))
+    .option('--play-idle <seconds>', `with --allow-play: how long a decision may wait before the seat forfeits (default ${LOBBY_PLAY_DEFAULTS.idleSeconds})`, countOpt('--play-idle'))
     .action(async (o) => exit(await demoCommand(registry, packageRoot(), o)));
 
   const league = program.command('league').description('league tournaments: run (resumable), ratings table, matches, export');
@@ -259,8 +263,11 @@ export function buildProgram(exit: (code: number) => void): Command {
     .option('--port <n>', 'port (0 = any free one)', (v: string) => parseIntOption('--port', v, 8080), 8080)
     .option('--host <host>', 'interface to listen on', '127.0.0.1')
     .option('--allow-omniscient', 'allow omniscient and per-seat views of live matches')
+    .option('--allow-play', 'let visitors start games with a human seat from the lobby (POST /api/play)')
+    .option('--play-limit <n>', `with --allow-play: games at once (default ${LOBBY_PLAY_DEFAULTS.limit})`, countOpt('--play-limit'))
+    .option('--play-idle <seconds>', `with --allow-play: how long a decision may wait before the seat forfeits (default ${LOBBY_PLAY_DEFAULTS.idleSeconds})`, countOpt('--play-idle'))
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    .action(async (o) => exit(await (require('./commands/serve') as typeof import('./commands/serve')).serveCommand(o)));
+    .action(async (o) => exit(await (require('./commands/serve') as typeof import('./commands/serve')).serveCommand(o, { registry })));
 
   return program;
 }

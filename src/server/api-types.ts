@@ -5,6 +5,7 @@
  * `npm test`'s type check.
  */
 import type { JsonValue } from '../core/json';
+import type { Params } from '../core/params';
 import type { LeagueOverview } from '../../league/league-overview';
 import type { Jsonified, TournamentReport } from '../../league/tournament/report';
 import type { TournamentListing } from '../../league/tournament/stored';
@@ -84,4 +85,56 @@ export interface TournamentResponse {
 /** Any error answer. */
 export interface ErrorResponse {
   error: string;
+}
+
+/** One seat of an env's setup as the lobby offers it. */
+export interface PlaySeatOption {
+  seat: number;
+  /** The seat's role, or null when roles are hidden (dealt per match). */
+  role: string | null;
+  team: string | null;
+  /** Opponent agents that may sit here. */
+  agents: string[];
+  /** The lobby's default opponent for this seat. */
+  default: string;
+}
+
+/** An env the lobby offers. */
+export interface PlayEnvOption {
+  env: string;
+  description: string;
+  /** The public part of the params the setup was computed for (defaults filled). */
+  params: Params;
+  seats: PlaySeatOption[];
+}
+
+/** `GET /api/play[?env=&params=]`. */
+export interface PlayOptionsResponse {
+  maxMatches: number;
+  running: number;
+  idleMs: number;
+  envs: PlayEnvOption[];
+}
+
+/** `POST /api/play`'s body. */
+export interface PlayStartRequest {
+  env: string;
+  /** The human's seat (default 0). */
+  seat?: number;
+  /** Agent names for the other seats, in seat order (default: each seat's default). */
+  opponents?: string[];
+  /** Env params (default: the env's defaults). */
+  params?: Params;
+}
+
+/** `POST /api/play`'s answer: open `url` (relative to the page) to play. */
+export interface PlayStartResponse {
+  matchId: string;
+  env: string;
+  seat: number;
+  agents: string[];
+  /** The seat's secret (it opens the seat; whoever holds it plays). */
+  token: string;
+  /** `#/play/<token>`. */
+  url: string;
 }

@@ -42,6 +42,49 @@ describe('arena serve', () => {
     expect(code).toBe(0);
   });
 
+  test('--allow-play: visitors may start games from the lobby (and the note says with which limits)', async () => {
+    const child = spawn(process.execPath, [resolve(ROOT, 'bin', 'arena.js'), 'serve', '--db', join(dir, 'p.db'), '--port', '0', '--allow-play', '--play-limit', '3', '--play-idle', '45'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const url = await new Promise<string>((ok, fail) => {
+      const timer = setTimeout(() => fail(new Error(`no URL printed; stderr: ${err}`)), 60_000);
+      child.stdout.on('data', (d: Buffer) => {
+        out += d.toString();
+        const m = /serving .* at (http:\/\/\S+)\n.*games at once.*\n/.exec(out);
+        if (m) {
+          clearTimeout(timer);
+          ok(m[1]);
+        }
+      });
+    });
+    expect(out).toContain('visitors may play from the lobby: at most 3 games at once, 45 s per decision');
+    const options = (await (await fetch(`${url}api/play`)).json()) as { maxMatches: number; idleMs: number };
+    expect(options).toMatchObject({ maxMatches: 3, idleMs: 45_000 });
+    const started = await fetch(`${url}api/play`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ env: 'deal-or-no-deal' }) });
+    expect(started.status).toBe(201);
+    const code = await new Promise<number | null>((ok) => {
+      child.once('exit', (c) => ok(c));
+      child.kill('SIGTERM'); // the game still waits for its visitor: closing aborts it
+    });
+    expect(code).toBe(0);
+  });
+
+  test('without --allow-play the API refuses to start games; play options alone are usage errors', async () => {
+    for (const [args, message] of [
+      [['--play-limit', '2'], /^arena: --play-limit: only with --allow-play$/m],
+      [['--play-idle', '9'], /^arena: --play-idle: only with --allow-play$/m],
+      [['--allow-play', '--play-limit', '0'], /--play-limit: expected at least 1 game at once, got 0/],
+      [['--allow-play', '--play-idle', '0'], /--play-idle: expected at least 1 second, got 0/],
+      [['--allow-play', '--play-limit', 'many'], /--play-limit: expected a non-negative integer/],
+    ] as const) {
+      const r = arena(['serve', '--db', join(dir, 'c.db'), '--port', '0', ...args]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(message);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    }
+  });
+
   test('a bad port is a usage error', () => {
     const r = arena(['serve', '--db', join(dir, 'b.db'), '--port', '70000']);
     expect(r.code).toBe(2);

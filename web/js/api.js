@@ -1,5 +1,5 @@
 // @ts-check
-/** The page's connection to the server: typed JSON GETs and one shared socket.io connection. */
+/** The page's connection to the server: typed JSON GETs and POSTs and one shared socket.io connection. */
 
 /** @typedef {import('socket.io-client').Socket} Socket */
 
@@ -19,6 +19,25 @@ export async function getJson(path) {
     throw new Error(error || `${res.status} ${res.statusText}`);
   }
   return /** @type {T} */ (body);
+}
+
+/**
+ * POST /api/... with a JSON body; throws an Error carrying the server's one-line message on a
+ * non-2xx answer. `T` is the answer's type from src/server/api-types.ts.
+ * @template T
+ * @param {string} path
+ * @param {unknown} body
+ * @returns {Promise<T>}
+ */
+export async function postJson(path, body) {
+  const res = await fetch(path, { method: 'POST', headers: { accept: 'application/json', 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  /** @type {unknown} */
+  const answer = await res.json().catch(() => ({}));
+  if (!res.ok) {
+    const error = answer && typeof answer === 'object' && 'error' in answer ? String(answer.error) : '';
+    throw new Error(error || `${res.status} ${res.statusText}`);
+  }
+  return /** @type {T} */ (answer);
 }
 
 /** @type {Socket | null} */

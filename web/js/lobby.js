@@ -3,10 +3,12 @@
  * The lobby: live and recent matches per env, filterable; the live list is pushed over the
  * socket. One line per match: identical agents are listed once with a count ("neural ×6"), and
  * tags, lengths and outcomes never wrap. A live match's "watch" link asks the match page to
- * replay the game from its start should it end before the page joins.
+ * replay the game from its start should it end before the page joins. Where the server offers
+ * games to visitors, the "Play a game" panel (play-launcher.js) comes first.
  */
 import { getJson, getSocket, request } from './api.js';
 import { ago, groupNames, h, mount, patch } from './dom.js';
+import { playPanel } from './play-launcher.js';
 
 /** @typedef {import('./types.js').MatchSummary} MatchSummary */
 /** @typedef {import('./types.js').LobbyMessage} LobbyMessage */
@@ -30,7 +32,8 @@ export function showLobby(app, params) {
   const search = h('input', { id: 'text-filter', type: 'search', placeholder: 'filter by agent, id or outcome', oninput: (/** @type {Event} */ e) => { textFilter = /** @type {HTMLInputElement} */ (e.target).value.toLowerCase(); draw(); } });
   const liveBox = h('section', { class: 'panel', id: 'live-matches' });
   const recentBox = h('section', { class: 'panel', id: 'recent-matches' });
-  mount(app, h('div', { class: 'lobby' }, h('div', { class: 'filters' }, h('label', {}, 'env ', envSelect), search), liveBox, recentBox));
+  const play = playPanel();
+  mount(app, h('div', { class: 'lobby' }, play.el, h('div', { class: 'filters' }, h('label', {}, 'env ', envSelect), search), liveBox, recentBox));
 
   /** @param {MatchSummary} m */
   const keep = (m) =>
@@ -123,6 +126,7 @@ export function showLobby(app, params) {
 
   return () => {
     disposed = true;
+    play.dispose();
     clearInterval(timer);
     socket.off('lobby', onLobby);
     socket.off('connect', subscribe);

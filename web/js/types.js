@@ -38,6 +38,10 @@
 /** @typedef {import('../../src/server/api-types').OverviewResponse} OverviewResponse */
 /** @typedef {import('../../src/server/api-types').TournamentsResponse} TournamentsResponse */
 /** @typedef {import('../../src/server/api-types').TournamentResponse} TournamentResponse */
+/** @typedef {import('../../src/server/api-types').PlayOptionsResponse} PlayOptionsResponse */
+/** @typedef {import('../../src/server/api-types').PlayEnvOption} PlayEnvOption */
+/** @typedef {import('../../src/server/api-types').PlayStartRequest} PlayStartRequest */
+/** @typedef {import('../../src/server/api-types').PlayStartResponse} PlayStartResponse */
 /** @typedef {import('../../league/league-overview').LearnerOverview} LearnerOverview */
 /** @typedef {import('../../src/train/metrics-log').IterationMetrics} IterationMetrics */
 /** @typedef {import('../../src/server/play/play-protocol').SeatMessage} SeatMessage */

@@ -9,6 +9,7 @@ import { parseLeagueConfig, type LeagueConfig } from '../../../league/config';
 import { runLeague } from '../../../league/league-run';
 import { stopOnSignals } from '../stop-signal';
 import { listenError } from '../options';
+import { lobbyPlayNote, lobbyPlayOptions, type LobbyPlayArgs } from '../lobby-play-options';
 
 /** The demo's league configs, in examples/leagues/ (one per env). */
 export const DEMO_LEAGUES = ['countdown', 'deal-or-no-deal', 'werewolf'] as const;
@@ -21,7 +22,7 @@ export const DEMO_LEAGUES = ['countdown', 'deal-or-no-deal', 'werewolf'] as cons
  */
 export const DEMO_PACE_FACTOR: Readonly<Record<(typeof DEMO_LEAGUES)[number], number>> = { countdown: 6, 'deal-or-no-deal': 10, werewolf: 1 };
 
-export interface DemoArgs {
+export interface DemoArgs extends LobbyPlayArgs {
   port: number;
   db: string;
   pace: number;
@@ -47,19 +48,21 @@ export function demoConfigs(root: string, args: Pick<DemoArgs, 'pace' | 'learner
  * `arena demo` (what `npm start` runs): the Countdown, Deal-or-No-Deal and Werewolf demo
  * leagues with baselines and learners on the embedded SQLite store, and the spectator server.
  * Prints the URL at once; games keep coming until Ctrl-C (rerun to resume the same leagues).
+ * With `--allow-play` visitors may also play from the lobby (capped; see lobby-play-options.ts).
  */
 export async function demoCommand(registry: Registry, root: string, args: DemoArgs): Promise<number> {
+  const lobbyPlay = lobbyPlayOptions(registry, args);
   const store = new Store(args.db);
   const bus = new EventBus();
   let server;
   try {
-    server = await startServer({ bus, store, port: args.port, host: args.host, leaderboard: leagueLeaderboardProvider(store, { resamples: 200 }) });
+    server = await startServer({ bus, store, port: args.port, host: args.host, leaderboard: leagueLeaderboardProvider(store, { resamples: 200 }), lobbyPlay });
   } catch (e) {
     store.close();
     throw listenError(e, args.port);
   }
   process.stdout.write(`selfplay-arena demo: watch live at ${server.url}\n`);
-  process.stdout.write(`  leagues ${DEMO_LEAGUES.map((l) => `demo-${l}`).join(', ')} on ${args.db}; Ctrl-C to stop (rerun to resume)\n`);
+  process.stdout.write(`  leagues ${DEMO_LEAGUES.map((l) => `demo-${l}`).join(', ')} on ${args.db}; Ctrl-C to stop (rerun to resume)\n${lobbyPlayNote(lobbyPlay)}`);
   const stop = stopOnSignals('stopping after the current matches');
   let matches = 0;
   const timer = setInterval(() => process.stderr.write(`demo: ${matches} matches played\n`), 30_000);

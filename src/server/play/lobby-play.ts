@@ -22,8 +22,11 @@ import type { Registry } from '../../core/registry';
 import { deriveSeed } from '../../core/rng';
 import type { EventBus } from '../../bus/event-bus';
 import { runMatch } from '../../match/runner';
+import type { PlayEnvOption, PlayOptionsResponse, PlaySeatOption, PlayStartResponse } from '../api-types';
 import type { PlayHub } from './play-hub';
 import { RemoteAgent } from './remote-agent';
+
+export type { PlayEnvOption, PlayOptionsResponse, PlaySeatOption, PlayStartRequest, PlayStartResponse } from '../api-types';
 
 /** Options of lobby play (`startServer({ lobbyPlay })`). */
 export interface LobbyPlayOptions {
@@ -35,58 +38,6 @@ export interface LobbyPlayOptions {
   idleMs?: number;
   /** Env ids offered (default: every registered env that requests no effects). */
   envs?: readonly string[];
-}
-
-/** One seat of an env's setup as the lobby offers it. */
-export interface PlaySeatOption {
-  seat: number;
-  /** The seat's role, or null when roles are hidden (dealt per match). */
-  role: string | null;
-  team: string | null;
-  /** Opponent agents that may sit here. */
-  agents: string[];
-  /** The lobby's default opponent for this seat. */
-  default: string;
-}
-
-/** An env the lobby offers. */
-export interface PlayEnvOption {
-  env: string;
-  description: string;
-  /** The public part of the params the setup was computed for (defaults filled). */
-  params: Params;
-  seats: PlaySeatOption[];
-}
-
-/** `GET /api/play[?env=&params=]`. */
-export interface PlayOptionsResponse {
-  maxMatches: number;
-  running: number;
-  idleMs: number;
-  envs: PlayEnvOption[];
-}
-
-/** `POST /api/play`'s body. */
-export interface PlayStartRequest {
-  env: string;
-  /** The human's seat (default 0). */
-  seat?: number;
-  /** Agent names for the other seats, in seat order (default: each seat's default). */
-  opponents?: string[];
-  /** Env params (default: the env's defaults). */
-  params?: Params;
-}
-
-/** `POST /api/play`'s answer: open `url` (relative to the page) to play. */
-export interface PlayStartResponse {
-  matchId: string;
-  env: string;
-  seat: number;
-  agents: string[];
-  /** The seat's secret (it opens the seat; whoever holds it plays). */
-  token: string;
-  /** `#/play/<token>`. */
-  url: string;
 }
 
 /** A refused request: `status` (400 bad field, 404 unknown env, 429 limit) and a one-line message naming the field. */
