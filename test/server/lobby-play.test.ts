@@ -71,9 +71,9 @@ test('GET /api/play lists the envs without effects, each seat with its opponents
     expect(s.agents).toEqual(expect.arrayContaining(['fair-split', 'greedy', 'random']));
     // never a seat that needs a person, a socket, an endpoint, a checkpoint, nor an unrated oracle
     for (const no of ['human', 'remote', 'llm', 'neural', 'nash-oracle']) expect(s.agents).not.toContain(no);
-    // the env's own baselines come before the generic random
-    expect(s.agents).toContain(s.default);
-    expect(s.default).not.toBe('random');
+    // the env's own baselines come before the generic random, and the first is the default
+    expect(s.agents[s.agents.length - 1]).toBe('random');
+    expect(s.default).toBe(s.agents[0]);
   }
   const wolf = options.envs.find((e) => e.env === 'werewolf-v1')!;
   expect(wolf.seats[0].role).toBeNull(); // hidden roles are not told before the deal

@@ -70,7 +70,7 @@ describe('arena serve', () => {
     expect(code).toBe(0);
   });
 
-  test('without --allow-play the API refuses to start games; play options alone are usage errors', async () => {
+  test('play options without --allow-play, or out of range, are one-line usage errors', async () => {
     for (const [args, message] of [
       [['--play-limit', '2'], /^arena: --play-limit: only with --allow-play$/m],
       [['--play-idle', '9'], /^arena: --play-idle: only with --allow-play$/m],

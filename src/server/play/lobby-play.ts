@@ -198,8 +198,7 @@ export class LobbyPlay {
     const hidden = !!env.meta.hiddenRoles;
     const seats = infos.map((info, seat): PlaySeatOption => {
       const agents = this.opponents(env, params, hidden ? null : info.role);
-      const preferred = agents.find((a) => this.o.registry.agentFactory(a, env.meta.id).envs) ?? agents[0];
-      return { seat, role: hidden ? null : info.role, team: hidden ? null : info.team, agents, default: preferred ?? '' };
+      return { seat, role: hidden ? null : info.role, team: hidden ? null : info.team, agents, default: agents[0] ?? '' };
     });
     return { env: env.meta.id, description: env.meta.description ?? '', params: env.publicParams ? env.publicParams(params) : params, seats };
   }
@@ -220,7 +219,9 @@ export class LobbyPlay {
       }
       out.push(f.name);
     }
-    return out;
+    // the env's own baselines first (registration order), generic kinds after
+    const own = (name: string) => (this.o.registry.agentFactory(name, env.meta.id).envs ? 0 : 1);
+    return out.sort((a, b) => own(a) - own(b));
   }
 }
 
