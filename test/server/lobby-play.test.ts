@@ -6,8 +6,15 @@
 import { EventBus } from '../../src/bus/event-bus';
 import { MemoryRecorder } from '../../src/bus/recorder';
 import { defaultRegistry } from '../../src/catalog';
-import type { MatchEnded } from '../../src/core/events';
+import type { MatchCreated, MatchEnded } from '../../src/core/events';
 import { connectSeat } from '../../src/client/seat-client';
+import { Registry } from '../../src/core/registry';
+import type { AgentFactory } from '../../src/core/agent';
+import { dealOrNoDealEnv } from '../../envs/deal-or-no-deal';
+import { countdownEnv } from '../../envs/countdown';
+import { randomAgent } from '../../agents/random';
+import { LobbyPlay } from '../../src/server/play/lobby-play';
+import type { PlayHub } from '../../src/server/play/play-hub';
 import { startServer, type ArenaServer } from '../../src/server/start-server';
 import type { PlayOptionsResponse, PlayStartResponse } from '../../src/server/play/lobby-play';
 
@@ -156,6 +163,29 @@ test('a started game: its link opens the seat, the visitor plays it to the end, 
   expect(summary.agents).toEqual(started.agents);
 });
 
+test('the game runs with every param given, the secret ones too (the lobby shows only the public ones); stop() ends the games', async () => {
+  const bus5 = new EventBus();
+  const rec5 = new MemoryRecorder(bus5);
+  const s5 = await startServer({ bus: bus5, port: 0, lobbyPlay: { registry: defaultRegistry } });
+  try {
+    const instance = '1,2,3 8,1,0 4,0,2';
+    const shown = (await get(`/api/play?env=deal-or-no-deal&params=${encodeURIComponent(JSON.stringify({ instance }))}`, s5)).body as unknown as PlayOptionsResponse;
+    expect(shown.envs[0].params.instance).toBe('hidden');
+    const r = await post({ env: 'deal-or-no-deal', params: { instance } }, { on: s5 });
+    expect(r.status).toBe(201);
+    const id = (r.body as unknown as PlayStartResponse).matchId;
+    const created = rec5.events(id).find((e): e is MatchCreated => e.type === 'match.created')!;
+    expect(created.params.instance).toBe(instance);
+    await s5.lobbyPlay!.stop();
+    expect(rec5.events(id).find((e): e is MatchEnded => e.type === 'match.ended')?.code).toBe('aborted');
+    expect(s5.lobbyPlay!.active).toBe(0);
+    expect(await post({ env: 'deal-or-no-deal' }, { on: s5 })).toEqual({ status: 503, body: { error: 'play: the server is stopping' } });
+  } finally {
+    await s5.close();
+    rec5.stop();
+  }
+});
+
 test('at most maxMatches games at once: the next is refused with 429 until one ends', async () => {
   const a = await post({ env: 'deal-or-no-deal' });
   const b = await post({ env: 'deal-or-no-deal', seat: 1, opponents: ['greedy'] });
@@ -212,6 +242,49 @@ test('without lobby play the API says how to turn it on, and /play serves no one
     await s3.close();
   }
 });
+
+test('opponents that need options, unrated ones and role-bound ones are not offered; envs can be restricted', () => {
+  const registry = new Registry();
+  registry.registerEnv(dealOrNoDealEnv);
+  registry.registerEnv(countdownEnv);
+  registry.registerAgent(randomAgent);
+  const fake = (f: Partial<AgentFactory> & { name: string }): AgentFactory => ({ description: f.name, create: () => ({ name: f.name, act: () => 0 }), ...f });
+  registry.registerAgent(fake({ name: 'needs-key', create: () => { throw new Error('needs an API key'); } }));
+  registry.registerAgent(fake({ name: 'peeker', rated: false }));
+  registry.registerAgent(fake({ name: 'only-judge', roles: ['judge'] }));
+  registry.registerAgent(fake({ name: 'dond-bot', envs: ['deal-or-no-deal-v1'] }));
+  const lobby = new LobbyPlay({} as PlayHub, bus, { registry, envs: ['deal-or-no-deal-v1'] });
+  const offered = lobby.options();
+  expect(offered.envs.map((e) => e.env)).toEqual(['deal-or-no-deal-v1']);
+  for (const s of offered.envs[0].seats) expect(s.agents).toEqual(['dond-bot', 'random']);
+  expect(() => lobby.options('countdown')).toThrow(/^env: "countdown" is not offered here \(offered: deal-or-no-deal-v1\)$/);
+  expect(() => lobby.start({ env: 'deal-or-no-deal', opponents: ['needs-key'] })).toThrow(/^opponents\[0\]: "needs-key" cannot play/);
+});
+
+test('finished seats past keepFinished are released: their links no longer open, the newest still do', async () => {
+  const bus4 = new EventBus();
+  const s4 = await startServer({ bus: bus4, port: 0, lobbyPlay: { registry: defaultRegistry, maxMatches: 2, idleMs: 200, keepFinished: 1 } });
+  try {
+    const first = (await post({ env: 'deal-or-no-deal' }, { on: s4 })).body as unknown as PlayStartResponse;
+    await waitFor(() => s4.lobbyPlay!.active === 0); // forfeited: nobody came
+    expect(await opens(s4, first.token)).toBe(true); // kept: a reload still shows how it ended
+    const second = (await post({ env: 'deal-or-no-deal' }, { on: s4 })).body as unknown as PlayStartResponse;
+    await waitFor(() => s4.lobbyPlay!.active === 0);
+    expect(await opens(s4, first.token)).toBe(false);
+    expect(await opens(s4, second.token)).toBe(true);
+  } finally {
+    await s4.close();
+  }
+});
+
+/** Whether a seat token still opens a connection to `/play`. */
+function opens(on: ArenaServer, token: string): Promise<boolean> {
+  const client = connectSeat({ url: on.url, token, transports: ['websocket'], reconnection: false, decide: () => ({ answer: null }) });
+  return client.ready.then(
+    () => (client.close(), true),
+    () => (client.close(), false),
+  );
+}
 
 /** Polls a condition on the event loop (no fixed sleep decides a result); fails after 20 s. */
 async function waitFor(cond: () => boolean): Promise<void> {

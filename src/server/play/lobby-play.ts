@@ -38,6 +38,8 @@ export interface LobbyPlayOptions {
   idleMs?: number;
   /** Env ids offered (default: every registered env that requests no effects). */
   envs?: readonly string[];
+  /** Finished games whose seat links keep working (a reload shows the result; default 16); older seats are released. */
+  keepFinished?: number;
 }
 
 /** A refused request: `status` (400 bad field, 404 unknown env, 429 limit) and a one-line message naming the field. */
@@ -53,8 +55,6 @@ export class PlayRequestError extends Error {
 
 /** Agent kinds never offered as lobby opponents (they need a person, a socket, an endpoint or a checkpoint). */
 const NOT_OFFERED = new Set(['human', 'remote', 'llm', 'neural']);
-/** Finished lobby seats whose links keep working (a reload shows the result); older ones are released. */
-const KEEP_FINISHED = 16;
 const REQUEST_FIELDS = new Set(['env', 'seat', 'opponents', 'params']);
 
 /** Starts and tracks lobby matches (see the module comment). */
@@ -85,7 +85,7 @@ export class LobbyPlay {
   /** The envs offered, each with its seats for `params` (only `envId` when given; `params` only with an env). */
   options(envId?: string, params?: unknown): PlayOptionsResponse {
     const ids = envId === undefined ? this.envIds() : [this.offeredEnv(envId).meta.id];
-    return { maxMatches: this.maxMatches, running: this.active, idleMs: this.idleMs, envs: ids.map((id) => this.setup(this.o.registry.env(id), params)) };
+    return { maxMatches: this.maxMatches, running: this.active, idleMs: this.idleMs, envs: ids.map((id) => this.setup(this.o.registry.env(id), params).option) };
   }
 
   /** Validates a request and starts the match; throws PlayRequestError on a bad field or at the limit. */
@@ -97,7 +97,7 @@ export class LobbyPlay {
     if (extra !== undefined) throw new PlayRequestError(400, `${extra.slice(0, 40)}: unknown field (allowed: env, seat, opponents, params)`);
     if (typeof req.env !== 'string') throw new PlayRequestError(400, 'env: expected an env id (a string)');
     const env = this.offeredEnv(req.env);
-    const setup = this.setup(env, req.params);
+    const { option: setup, params } = this.setup(env, req.params);
     const seats = setup.seats.length;
     const seat = req.seat ?? 0;
     if (typeof seat !== 'number' || !Number.isInteger(seat) || seat < 0 || seat >= seats) {
@@ -118,7 +118,7 @@ export class LobbyPlay {
       });
     }
     if (this.active >= this.maxMatches) throw new PlayRequestError(429, `play: ${this.active} games are being played (the limit is ${this.maxMatches}); try again when one ends`);
-    return this.launch(env, setup.params, seat, others, names);
+    return this.launch(env, params, seat, others, names);
   }
 
   /** Aborts every lobby match (the server is closing) and waits for them to end. */
@@ -159,7 +159,7 @@ export class LobbyPlay {
       .finally(() => {
         this.running.delete(run);
         this.finished.push(slot);
-        while (this.finished.length > KEEP_FINISHED) this.hub.release(this.finished.shift()!);
+        while (this.finished.length > (this.o.keepFinished ?? 16)) this.hub.release(this.finished.shift()!);
       });
     this.running.add(run);
     return { matchId, env: env.meta.id, seat, agents: agents.map((a) => a.name), token, url: `#/play/${token}` };
@@ -183,8 +183,8 @@ export class LobbyPlay {
     return env;
   }
 
-  /** The env's seats under `raw` params, with the opponents each may have. */
-  private setup(env: Env, raw: unknown): PlayEnvOption {
+  /** The env's seats under `raw` params, with the opponents each may have (`option`), and the resolved params (`params`: all of them, the secret ones too). */
+  private setup(env: Env, raw: unknown): { option: PlayEnvOption; params: Params } {
     if (raw !== undefined && (raw === null || typeof raw !== 'object' || Array.isArray(raw))) throw new PlayRequestError(400, 'params: expected a JSON object');
     let params: Params;
     let infos: readonly { role: string; team: string }[];
@@ -200,7 +200,7 @@ export class LobbyPlay {
       const agents = this.opponents(env, params, hidden ? null : info.role);
       return { seat, role: hidden ? null : info.role, team: hidden ? null : info.team, agents, default: agents[0] ?? '' };
     });
-    return { env: env.meta.id, description: env.meta.description ?? '', params: env.publicParams ? env.publicParams(params) : params, seats };
+    return { option: { env: env.meta.id, description: env.meta.description ?? '', params: env.publicParams ? env.publicParams(params) : params, seats }, params };
   }
 
   /** Agent names that can sit in a seat of `role` (any role when null: only agents without a role list). */
