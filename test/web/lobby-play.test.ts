@@ -83,6 +83,10 @@ describeBrowser('play from the lobby in chromium', () => {
     await page.screenshot({ path: join(ARTIFACTS, 'lobby-play-over.png'), fullPage: true });
     // and it leaves the spectator's live list for the recent one
     await spectator.locator(`#recent-matches tr.match-row[data-match-id="${matchId}"]`).waitFor({ timeout: 30_000 });
+    // back in the lobby the visitor finds the game among the recent ones, and can play again
+    await page.click('#play-lobby');
+    await page.locator(`#recent-matches tr.match-row[data-match-id="${matchId}"]`).waitFor({ timeout: 30_000 });
+    await page.locator('#play-panel tr.play-env[data-env="countdown-v1"] button.play-start').waitFor({ timeout: 30_000 });
     expect(errors).toEqual([]);
     await page.close();
     await spectator.close();

@@ -167,7 +167,11 @@ export function showPlay(app, token) {
     if (!state.seat) return mount(decide, h('p', { class: 'muted', id: 'play-status' }, state.connected ? 'Waiting for the match to start…' : 'Connecting…'));
     if (ended) {
       const mine = ended.returns[state.seat.seat];
-      return mount(decide, h('div', { id: 'play-result', class: 'outcome' }, `Game over: ${ended.outcome || ended.code}. Your return: ${mine}. Returns: ${ended.returns.join(', ')}.`));
+      return mount(
+        decide,
+        h('div', { id: 'play-result', class: 'outcome' }, `Game over: ${ended.outcome || ended.code}. Your return: ${mine}. Returns: ${ended.returns.join(', ')}.`),
+        h('p', {}, h('a', { class: 'button', id: 'play-lobby', href: '#/' }, 'back to the lobby'), ' ', h('a', { class: 'button', href: `#/match/${encodeURIComponent(state.seat.matchId)}` }, 'replay')),
+      );
     }
     const error = state.error ? h('p', { class: 'error', id: 'play-error' }, state.error) : null;
     if (!d) return mount(decide, h('p', { class: 'muted', id: 'play-status' }, 'Waiting for the other players…'), error);
