@@ -35,5 +35,5 @@ export function lobbyPlayOptions(registry: Registry, args: LobbyPlayArgs): Lobby
 
 /** The line the commands print when play is on. */
 export function lobbyPlayNote(o: LobbyPlayOptions | undefined): string {
-  return o ? `  visitors may play from the lobby: at most ${o.maxMatches} games at once, ${(o.idleMs ?? 0) / 1000} s per decision before a seat forfeits\n` : '';
+  return o ? `  visitors may play from the lobby: at most ${o.maxMatches} game${o.maxMatches === 1 ? '' : 's'} at once, ${(o.idleMs ?? 0) / 1000} s per decision before a seat forfeits\n` : '';
 }

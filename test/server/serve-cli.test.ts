@@ -85,6 +85,37 @@ describe('arena serve', () => {
     }
   });
 
+  test('arena demo --allow-play offers games next to its leagues; its play options are checked the same way', async () => {
+    const bad = arena(['demo', '--db', join(dir, 'd.db'), '--port', '0', '--play-idle', '5']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^arena: --play-idle: only with --allow-play$/m);
+    const child = spawn(process.execPath, [resolve(ROOT, 'bin', 'arena.js'), 'demo', '--db', join(dir, 'd.db'), '--port', '0', '--no-learners', '--allow-play', '--play-limit', '1'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const url = await new Promise<string>((ok, fail) => {
+      const timer = setTimeout(() => fail(new Error(`no URL printed; stderr: ${err}`)), 60_000);
+      child.stdout.on('data', (d: Buffer) => {
+        out += d.toString();
+        const m = /watch live at (http:\/\/\S+)\n[^]*at once.*\n/.exec(out);
+        if (m) {
+          clearTimeout(timer);
+          ok(m[1]);
+        }
+      });
+    });
+    expect(out).toContain('at most 1 game at once, 120 s per decision');
+    const first = await fetch(`${url}api/play`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ env: 'werewolf', seat: 2 }) });
+    expect(first.status).toBe(201);
+    const second = await fetch(`${url}api/play`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ env: 'countdown' }) });
+    expect(second.status).toBe(429);
+    const code = await new Promise<number | null>((ok) => {
+      child.once('exit', (c) => ok(c));
+      child.kill('SIGTERM');
+    });
+    expect(code).toBe(0);
+  });
+
   test('a bad port is a usage error', () => {
     const r = arena(['serve', '--db', join(dir, 'b.db'), '--port', '70000']);
     expect(r.code).toBe(2);

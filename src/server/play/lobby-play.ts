@@ -117,7 +117,7 @@ export class LobbyPlay {
         return name;
       });
     }
-    if (this.active >= this.maxMatches) throw new PlayRequestError(429, `play: ${this.active} games are being played (the limit is ${this.maxMatches}); try again when one ends`);
+    if (this.active >= this.maxMatches) throw new PlayRequestError(429, `play: ${this.active} game${this.active === 1 ? ' is' : 's are'} being played (the limit is ${this.maxMatches}); try again when one ends`);
     return this.launch(env, params, seat, others, names);
   }
 
