@@ -7,7 +7,8 @@
  * one. Below: the rating over time (which system it plots is in its title) and the training
  * progress.
  */
-import { getJson, getSocket, request } from './api.js';
+import { getJson, getSocket } from './api.js';
+import { leagueChannel } from './league-channel.js';
 import { lineChart } from './charts.js';
 import { h, mount, num, patch } from './dom.js';
 import { trainingPanels } from './training-charts.js';
@@ -65,8 +66,7 @@ export function showLeaderboard(app, params) {
   const systemKey = SYSTEMS[params.get('system') || ''] ? /** @type {string} */ (params.get('system')) : 'bt';
   const system = SYSTEMS[systemKey];
   let disposed = false;
-  /** @type {string | null} */
-  let subscribed = null;
+  const channel = leagueChannel();
 
   /** @param {Record<string, string>} change */
   function go(change) {
@@ -107,11 +107,7 @@ export function showLeaderboard(app, params) {
     patch(leagueSelect, leagues.length ? leagues.map((l) => h('option', { value: l.id, selected: l.id === league }, `${l.id}${l.env ? ` (${l.env})` : ''}`)) : h('option', { value: '' }, 'no league yet'));
     overviewLink.setAttribute('href', `#/league?id=${encodeURIComponent(league)}`);
     if (!league) return mount(board, h('p', { class: 'muted empty' }, 'No league in this database yet.'));
-    if (subscribed !== league) {
-      if (subscribed) request('unsubscribe', { channel: 'league', league: subscribed }).catch(() => {});
-      request('subscribe', { channel: 'league', league }).catch(() => {});
-      subscribed = league;
-    }
+    channel.follow(league);
     await Promise.all([loadBoard(), loadRatings(), loadTraining()]);
   }
 
@@ -208,7 +204,7 @@ export function showLeaderboard(app, params) {
   /** @param {import('../../src/server/protocol').LeagueMessage} m */
   const onLeague = (m) => {
     // events of the league on show (rating.updated, snapshot.added, a learner's training.iteration)
-    if (!m || m.league !== subscribed || pendingRefresh) return;
+    if (!m || m.league !== channel.current || pendingRefresh) return;
     pendingRefresh = setTimeout(() => { pendingRefresh = null; void load(); }, 1000);
   };
   socket.on('league', onLeague);
@@ -220,7 +216,7 @@ export function showLeaderboard(app, params) {
     clearInterval(timer);
     if (pendingRefresh) clearTimeout(pendingRefresh);
     socket.off('league', onLeague);
-    if (subscribed) request('unsubscribe', { channel: 'league', league: subscribed }).catch(() => {});
+    channel.close();
     ratingChart.destroy();
     training.destroy();
   };

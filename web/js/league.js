@@ -5,7 +5,8 @@
  * snapshots, its training progress (the newest iteration in words, and the training charts),
  * and links to its best recent games.
  */
-import { getJson, getSocket, request } from './api.js';
+import { getJson, getSocket } from './api.js';
+import { leagueChannel } from './league-channel.js';
 import { lineChart } from './charts.js';
 import { ago, groupNames, h, mount, num, patch } from './dom.js';
 import { trainingPanels } from './training-charts.js';
@@ -25,8 +26,7 @@ import { opponentWords } from './training-metrics.js';
 export function showLeague(app, params) {
   let league = params.get('id') || '';
   let disposed = false;
-  /** @type {string | null} */
-  let subscribed = null;
+  const channel = leagueChannel();
   /** @type {Map<string, LineChart>} charts by learner and side, kept across refreshes */
   const charts = new Map();
 
@@ -50,11 +50,7 @@ export function showLeague(app, params) {
     patch(select, list.length ? list.map((l) => h('option', { value: l.id, selected: l.id === league }, `${l.id}${l.env ? ` (${l.env})` : ''}`)) : h('option', { value: '' }, 'no league yet'));
     boardLink.setAttribute('href', `#/leaderboard?league=${encodeURIComponent(league)}`);
     if (!league) return mount(head, h('p', { class: 'muted empty' }, 'No league in this database yet. Run `arena league run --config FILE` or `arena demo`.'));
-    if (subscribed !== league) {
-      if (subscribed) request('unsubscribe', { channel: 'league', league: subscribed }).catch(() => {});
-      request('subscribe', { channel: 'league', league }).catch(() => {});
-      subscribed = league;
-    }
+    channel.follow(league);
     try {
       const [{ overview }, { iterations }] = /** @type {[OverviewResponse, TrainingResponse]} */ (
         await Promise.all([getJson(`/api/leagues/${encodeURIComponent(league)}/overview`), getJson(`/api/leagues/${encodeURIComponent(league)}/training`)])
@@ -167,7 +163,7 @@ export function showLeague(app, params) {
     clearInterval(timer);
     if (pending) clearTimeout(pending);
     socket.off('league', onLeague);
-    if (subscribed) request('unsubscribe', { channel: 'league', league: subscribed }).catch(() => {});
+    channel.close();
     for (const c of charts.values()) c.destroy();
     training.destroy();
   };

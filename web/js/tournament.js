@@ -5,7 +5,8 @@
  * counts, Swiss rounds, the SPRT's LLR between its bounds, and the newest games (replay links).
  * Refreshes when the tournament's games are rated (socket channel "league" under its name).
  */
-import { getJson, getSocket, request } from './api.js';
+import { getJson, getSocket } from './api.js';
+import { leagueChannel } from './league-channel.js';
 import { h, mount, num } from './dom.js';
 
 /** @typedef {import('./types.js').TournamentsResponse} TournamentsResponse */
@@ -39,8 +40,7 @@ const wdl = (/** @type {Wdl} */ x) => `${x.wins}-${x.draws}-${x.losses}`;
 export function showTournament(app, params) {
   let name = params.get('name') || '';
   let disposed = false;
-  /** @type {string | null} */
-  let subscribed = null;
+  const channel = leagueChannel();
   const select = h('select', { id: 'tournament-select', onchange: (/** @type {Event} */ e) => (location.hash = `#/tournament?name=${encodeURIComponent(/** @type {HTMLSelectElement} */ (e.target).value)}`) });
   const head = h('section', { class: 'panel', id: 'tournament-head' });
   const sprtBox = h('section', { class: 'panel', id: 'sprt', hidden: true });
@@ -63,11 +63,7 @@ export function showTournament(app, params) {
     if (!name && list.length) name = list[list.length - 1].id;
     mount(select, list.length ? list.map((t) => h('option', { value: t.id, selected: t.id === name }, `${t.id} (${t.format}, ${t.env ?? '?'})`)) : h('option', { value: '' }, 'no tournament yet'));
     if (!name) return mount(head, h('p', { class: 'muted empty' }, 'No tournament in this database yet. Run `arena tournament run --config FILE`.'));
-    if (subscribed !== name) {
-      if (subscribed) request('unsubscribe', { channel: 'league', league: subscribed }).catch(() => {});
-      request('subscribe', { channel: 'league', league: name }).catch(() => {});
-      subscribed = name;
-    }
+    channel.follow(name);
     /** @type {TournamentResponse} */
     let body;
     try {
@@ -186,6 +182,6 @@ export function showTournament(app, params) {
     clearInterval(timer);
     if (pending) clearTimeout(pending);
     socket.off('league', onLeague);
-    if (subscribed) request('unsubscribe', { channel: 'league', league: subscribed }).catch(() => {});
+    channel.close();
   };
 }
