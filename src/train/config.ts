@@ -6,6 +6,8 @@ import { z } from 'zod';
 
 const positiveInt = z.number().int().positive();
 
+/** Most episodes played in lockstep (`envsPerBatch`). */
+export const MAX_ENVS_PER_BATCH = 4096;
 /** Largest hidden layer. */
 export const MAX_HIDDEN = 16_384;
 /** Largest network (weights, the same again twice for Adam: about 800 MB at the limit). */
@@ -21,6 +23,12 @@ export const TrainConfigSchema = z
     seed: nonNegInt.default(0),
     /** Episodes collected per iteration. */
     episodesPerIteration: positiveInt.default(64),
+    /**
+     * Episodes played in lockstep during rollouts (vectorized self-play): every decision the
+     * networks owe at one moment is computed in one batched forward pass. Speed only: the
+     * results are the same for every value (see src/train/rollouts.ts).
+     */
+    envsPerBatch: positiveInt.max(MAX_ENVS_PER_BATCH).default(16),
     /**
      * Episodes sharing one start state (env seed): with grpo/rloo, the trajectories of one role
      * in those episodes form a group (several seats of one role in one episode, such as K solver

@@ -30,12 +30,13 @@ export type { IterationMetrics, LearnerMetrics } from './metrics-log';
 import { initMlp, cloneWeights, paramCount } from './mlp';
 import { checkLayoutFor, inputSize, outputUnits, PolicyModel, type PolicyLayout } from './policy-model';
 import { probeLegalIndices, resolveActionSubset } from './action-subset';
-import { collectEpisodes, type Entry, type RolloutSetup, type Snapshot } from './rollouts';
+import { collectEpisodes, type Entry, type LaneContext, type RolloutSetup, type Snapshot } from './rollouts';
+import type { DecisionBatcher } from './decision-batcher';
 import { policyAgent } from './policy-agents';
 import { learnerId } from './role-groups';
 import { SampleBuffer } from './sample-buffer';
 import { formatSchedule, trainsAt, type Schedule } from './schedule';
-import type { OpponentMode, PlanContext } from './seat-plan';
+import type { OpponentMode } from './seat-plan';
 import { computeTargets } from './targets';
 
 /** Everything a training run needs. */
@@ -79,7 +80,8 @@ export class Trainer {
   iteration = 0;
   readonly entries: Entry[] = [];
   private readonly byRole = new Map<string, Entry>();
-  private fixed!: FixedAgents;
+  /** Fixed agents of each rollout lane (lane 0 also plays evaluations). */
+  private fixed: FixedAgents[] = [];
   private metricsLog!: MetricsLog;
   private snapshotFiles: RunState['snapshots'] = [];
   /** Iteration of the last saved checkpoints (null: none saved yet). */
@@ -130,7 +132,8 @@ export class Trainer {
     }
     const seatCount = env.seats(env.init(params, 0)).length;
     const specs = [...cfg.baselines.filter((b) => b !== 'self'), ...Object.values(cfg.roleAgents), 'random'];
-    this.fixed = await FixedAgents.create(this.o.registry, env, params, specs, seatCount, cfg.seed);
+    const lanes = Math.min(cfg.envsPerBatch, cfg.episodesPerIteration);
+    for (let lane = 0; lane < lanes; lane++) this.fixed.push(await FixedAgents.create(this.o.registry, env, params, specs, seatCount, cfg.seed));
     if (this.o.resume) this.restore();
     else {
       for (const e of this.entries) this.addSnapshot(e, 'init', 0);
@@ -234,17 +237,19 @@ export class Trainer {
     return trainsAt(this.o.schedule, e.index, this.entries.length, it);
   }
 
-  private baseContext(): Omit<PlanContext<Entry>, 'learnerAgent' | 'training'> {
+  /** The seat-plan context of rollout lane `lane` (policies through `batcher` when given). */
+  private baseContext(lane = 0, batcher?: DecisionBatcher): LaneContext {
     const cfg = this.cfg;
+    const fixed = this.fixed[lane];
     const defaultSpec = (role: string) => cfg.roleAgents[role] ?? this.opponentBaselines()[0] ?? 'random';
     return {
       learnerFor: (role) => this.byRole.get(role),
       snapshotAgent: (e, seat, rng) => {
         const snap = e.pool[rng.int(e.pool.length)];
-        return { agent: policyAgent(snap.label, snap.model, Rng.fromSeed(deriveSeed(rng.next() * 2 ** 32, 'snap', seat))), label: snap.label };
+        return { agent: policyAgent(snap.label, snap.model, Rng.fromSeed(deriveSeed(rng.next() * 2 ** 32, 'snap', seat)), batcher), label: snap.label };
       },
-      fixedAgent: (spec, seat, role) => this.fixed.get(spec, seat, role),
-      defaultAgent: (seat, role) => this.fixed.get(defaultSpec(role), seat, role) ?? this.fixed.get('random', seat, role)!,
+      fixedAgent: (spec, seat, role) => fixed.get(spec, seat, role),
+      defaultAgent: (seat, role) => fixed.get(defaultSpec(role), seat, role) ?? fixed.get('random', seat, role)!,
     };
   }
 
@@ -259,7 +264,8 @@ export class Trainer {
       baselines: this.opponentBaselines(),
       entries: this.entries,
       iteration: it,
-      base: this.baseContext(),
+      base: (lane, batcher) => this.baseContext(lane, batcher),
+      lanes: this.fixed.length,
       training: (e) => this.training(e, it),
     };
   }
