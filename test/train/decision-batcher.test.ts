@@ -21,7 +21,7 @@ function decisions(n: number): { obs: unknown; legal: readonly unknown[]; role: 
   for (let s = 0; out.length < n; s++) {
     const state = env.init(params, s);
     for (const seat of env.toAct(state)) {
-      const legal = env.legalActions(state, seat);
+      const legal = env.legalActions!(state, seat);
       if (legal && out.length < n) out.push({ obs: env.observe(state, seat), legal, role: env.seats(state)[seat].role });
     }
   }
