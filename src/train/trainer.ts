@@ -295,7 +295,7 @@ export class Trainer {
     const batch = await collectEpisodes(this.rolloutSetup(it), signal);
     if (!batch) return null;
     const t1 = performance.now();
-    const updated = this.updateLearners(it, lr, batch.tallies);
+    const updated = await this.updateLearners(it, lr, batch.tallies);
     const t2 = performance.now();
     this.iteration = it + 1;
     if (this.iteration % cfg.snapshotEvery === 0) for (const e of this.entries) this.addSnapshot(e, String(this.iteration), this.iteration);
@@ -324,8 +324,12 @@ export class Trainer {
     return metrics;
   }
 
-  /** Updates every learner that trains at `it` on its buffer; their metrics and the sample counts. */
-  private updateLearners(it: number, lr: number, tallies: Map<Entry, LearnerTally>): { learners: Record<string, LearnerMetrics>; samples: number; processed: number } {
+  /**
+   * Updates every learner that trains at `it` on its buffer (on the device, reading back
+   * asynchronously, where the backend has no synchronous reads); their metrics and the sample
+   * counts.
+   */
+  private async updateLearners(it: number, lr: number, tallies: Map<Entry, LearnerTally>): Promise<{ learners: Record<string, LearnerMetrics>; samples: number; processed: number }> {
     const cfg = this.cfg;
     const learners: Record<string, LearnerMetrics> = {};
     let samples = 0;
@@ -336,7 +340,7 @@ export class Trainer {
       if (training && e.buf.size > 0) {
         const targets = computeTargets(e.buf, { algorithm: cfg.algorithm, gamma: cfg.gamma, lambda: cfg.lambda, normalizeAdvantages: cfg.normalizeAdvantages, groupBy: cfg.groupBy });
         const own = cfg.learners[e.id] ?? {};
-        m.update = e.learner.update(e.buf, targets, {
+        const options = {
           clip: cfg.clip,
           valueCoef: cfg.valueCoef,
           entropyCoef: own.entropyCoef ?? cfg.entropyCoef,
@@ -345,7 +349,8 @@ export class Trainer {
           targetKl: cfg.targetKl,
           lr: lr * (own.lrScale ?? 1),
           seed: deriveSeed(cfg.seed, 'shuffle', it, e.id),
-        });
+        };
+        m.update = e.learner.syncReads ? e.learner.update(e.buf, targets, options) : await e.learner.updateOnDevice(e.buf, targets, options);
         m.updates = e.learner.updates;
         if (!Number.isFinite(m.update.loss) || !finiteWeights(e.learner.weights)) throw this.diverged(e, it, m.update.loss);
         samples += e.buf.size;

@@ -101,7 +101,10 @@ describe.each(['cpu', 'wasm'])('tfjs MLP on the %s backend', (backendName) => {
     for (let step = 0; step < 6; step++) {
       const g = [randomBatch(5, 4, 30 + step).map((x) => x * (step + 1)), randomBatch(1, 4, 40 + step)];
       js.update(params, g, 0.05);
-      opt.applyGradients({ [vars[0].name]: tf.tensor2d(g[0], [5, 4]), [vars[1].name]: tf.tensor1d(g[1]) });
+      opt.applyGradients([
+        { name: vars[0].name, tensor: tf.tensor2d(g[0], [5, 4]) },
+        { name: vars[1].name, tensor: tf.tensor1d(g[1]) },
+      ]);
     }
     expect(maxAbsDiff(vars[0].dataSync(), params[0])).toBeLessThan(2e-6);
     expect(maxAbsDiff(vars[1].dataSync(), params[1])).toBeLessThan(2e-6);

@@ -145,7 +145,7 @@ async function run(registry: Registry, ref: string, args: TrainArgs): Promise<nu
       for (const line of formatEval(m)) say(line);
     },
   });
-  say(`training ${env.meta.id}: learners ${trainer.entries.map((e) => e.id).join(', ')}; opponents ${opponents.join(',')}; ${config.algorithm}; ${args.iterations} iterations from ${trainer.iteration}${args.out ? `; output in ${args.out}` : ''}`);
+  say(`training ${env.meta.id}: learners ${trainer.entries.map((e) => e.id).join(', ')}; opponents ${opponents.join(',')}; ${config.algorithm}; ${Math.min(config.envsPerBatch, config.episodesPerIteration)} episodes in lockstep; ${args.iterations} iterations from ${trainer.iteration}${args.out ? `; output in ${args.out}` : ''}`);
   try {
     await trainer.run();
   } finally {
