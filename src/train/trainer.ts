@@ -270,6 +270,16 @@ export class Trainer {
     };
   }
 
+  /**
+   * Plays the current iteration's rollouts without updating or counting anything (benches:
+   * acting speed alone); resolves the number of decisions the learners recorded. The buffers
+   * hold them until the next {@link step} clears them.
+   */
+  async rollouts(): Promise<number> {
+    await collectEpisodes(this.rolloutSetup(this.iteration), undefined);
+    return this.entries.reduce((n, e) => n + e.buf.size, 0);
+  }
+
   /** Runs iterations until `iterations` are done (or the signal aborts); returns the last metrics. */
   async run(): Promise<IterationMetrics | undefined> {
     let last: IterationMetrics | undefined;
