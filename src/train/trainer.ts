@@ -133,7 +133,7 @@ export class Trainer {
     const seatCount = env.seats(env.init(params, 0)).length;
     const specs = [...cfg.baselines.filter((b) => b !== 'self'), ...Object.values(cfg.roleAgents), 'random'];
     const lanes = Math.min(cfg.envsPerBatch, cfg.episodesPerIteration);
-    for (let lane = 0; lane < lanes; lane++) this.fixed.push(await FixedAgents.create(this.o.registry, env, params, specs, seatCount, cfg.seed));
+    for (let lane = 0; lane < lanes; lane++) this.fixed.push(await FixedAgents.create(this.o.registry, env, params, specs, seatCount, cfg.seed, this.fixed[0]));
     if (this.o.resume) this.restore();
     else {
       for (const e of this.entries) this.addSnapshot(e, 'init', 0);

@@ -125,6 +125,24 @@ describe('lanes', () => {
     expect(interleaved).toBe(true);
   });
 
+  test('agents with per-episode state get an instance per lane and seat; stateless ones (no start hook) one per seat', async () => {
+    const made = { bound: 0, stateless: 0 };
+    const log = { acts: [] as string[], crossed: 0 };
+    const bound = episodeBoundAgent(log);
+    const registry = createRegistry();
+    registry.registerAgent({ ...bound, create: (o) => (made.bound++, bound.create(o)) });
+    registry.registerAgent({
+      name: 'stateless',
+      description: 'no start hook',
+      options: {},
+      create: () => (made.stateless++, { name: 'stateless', act: (_o, legal, ctx) => legal![ctx.rng.int(legal!.length)] }),
+    });
+    const config = { seed: 1, episodesPerIteration: 12, envsPerBatch: 6, hidden: [8], baselines: ['episode-bound', 'stateless'], evalEvery: 0 };
+    await train('deal-or-no-deal-v1', {}, [['negotiator']], config, 1, ['baselines'], registry);
+    expect(made).toEqual({ bound: 6 * 2, stateless: 2 });
+    expect(log.crossed).toBe(0);
+  });
+
   test('an abort during the rollouts drops the iteration: null, empty buffers, nothing counted', async () => {
     const registry = createRegistry();
     const ac = new AbortController();
