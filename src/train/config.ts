@@ -58,6 +58,14 @@ export const TrainConfigSchema = z
     /** Passes over each iteration's samples (ppo); grpo/rloo default to 1 (plain REINFORCE). */
     epochs: positiveInt.optional(),
     minibatchSize: positiveInt.default(256),
+    /**
+     * How updates run: "host" — the hand-written backward with the loss gradient and (off
+     * native backends) Adam in JS, reading the outputs back every minibatch (the fastest on
+     * wasm/cpu); "device" — the loss as tfjs ops, autodiff and Adam on the device, reading
+     * back once per epoch (the only way on WebGPU; a candidate on any GPU); "auto" — device
+     * where tensors cannot be read synchronously, else host.
+     */
+    update: z.enum(['auto', 'host', 'device']).default('auto'),
     /** Stop an iteration's epochs early when the approximate KL passes 1.5 × this (0: never). */
     targetKl: z.number().nonnegative().default(0),
     /** Normalize advantages over each iteration's batch (ppo). */

@@ -105,9 +105,17 @@ export class Trainer {
     return this.o.config;
   }
 
+  /** Whether updates run on the device (config `update`, and backends without synchronous reads). */
+  private get onDevice(): boolean {
+    return this.cfg.update === 'device' || (this.cfg.update === 'auto' && !this.o.backend.syncReads);
+  }
+
   private async init(): Promise<void> {
     const { env, params, config: cfg } = this.o;
     this.log(describeChoice(this.o.backend));
+    if (cfg.update === 'host' && !this.o.backend.syncReads) {
+      throw new ConfigError(`training config: update "host" needs synchronous tensor reads, which the ${this.o.backend.name} backend does not have (use "auto" or "device")`);
+    }
     const encoder = env.encoder;
     if (!encoder) throw new Error(`${env.meta.id} has no encoder, so it cannot be trained with neural policies`);
     const adam = { beta1: cfg.beta1, beta2: cfg.beta2, epsilon: cfg.epsilon, maxGradNorm: cfg.maxGradNorm };
@@ -125,7 +133,7 @@ export class Trainer {
       }
       const scale = Array.from({ length: units + 1 }, (_, j) => (j < units ? cfg.policyInitScale : 1));
       const weights = initMlp(spec, deriveSeed(cfg.seed, 'init', id), scale);
-      const learner = new Learner(id, layout, encoder, weights, this.o.backend, adam);
+      const learner = new Learner(id, layout, encoder, weights, this.o.backend, adam, this.onDevice ? 'tf' : undefined);
       const entry: Entry = { index, id, roles, learner, buf: new SampleBuffer(spec.inputSize, units), pool: [] };
       this.entries.push(entry);
       for (const r of roles) this.byRole.set(r, entry);
@@ -360,7 +368,7 @@ export class Trainer {
           lr: lr * (own.lrScale ?? 1),
           seed: deriveSeed(cfg.seed, 'shuffle', it, e.id),
         };
-        m.update = e.learner.syncReads ? e.learner.update(e.buf, targets, options) : await e.learner.updateOnDevice(e.buf, targets, options);
+        m.update = this.onDevice ? await e.learner.updateOnDevice(e.buf, targets, options) : e.learner.update(e.buf, targets, options);
         m.updates = e.learner.updates;
         if (!Number.isFinite(m.update.loss) || !finiteWeights(e.learner.weights)) throw this.diverged(e, it, m.update.loss);
         samples += e.buf.size;

@@ -113,3 +113,34 @@ test('a trainer on a backend without synchronous reads updates on the device and
   expect(device.adamStep).toBeGreaterThan(0);
   expect(maxDiff(device.weights, host.weights)).toBeLessThan(5e-3);
 });
+
+test('config update: "device" takes the device path on any backend; "host" is refused where reads cannot be synchronous', async () => {
+  const cpu = await selectBackend('cpu');
+  const registry = createRegistry();
+  const { env, params } = registry.make('deal-or-no-deal-v1', {});
+  const make = (backend: BackendChoice, update: 'host' | 'device') =>
+    Trainer.create({
+      env,
+      params,
+      registry,
+      roles: [['negotiator']],
+      opponents: ['self'],
+      schedule: { kind: 'simultaneous' },
+      iterations: 1,
+      config: resolveConfig({ seed: 4, episodesPerIteration: 4, hidden: [8], evalEvery: 0, update }),
+      backend,
+    });
+  const t = await make(cpu, 'device');
+  const calls: string[] = [];
+  const learner = t.entries[0].learner;
+  const device = learner.updateOnDevice.bind(learner);
+  learner.updateOnDevice = (...a) => (calls.push('device'), device(...a));
+  learner.update = () => {
+    throw new Error('host path taken');
+  };
+  await t.run();
+  expect(calls).toEqual(['device']);
+  t.dispose();
+  await expect(make({ ...cpu, syncReads: false }, 'host')).rejects.toThrow(/training config: update "host" needs synchronous tensor reads, which the cpu backend does not have/);
+  expect(() => resolveConfig({ update: 'gpu' })).toThrow(/update/);
+});
