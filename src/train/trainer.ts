@@ -23,6 +23,7 @@ import { summarizeTally, type LearnerTally } from './episode-stats';
 import { evaluate, isSolo, type EvalResult } from './evaluate';
 import { FixedAgents } from './fixed-agents';
 import { Learner } from './learner';
+import { updateLearner } from './learner-update';
 import { learningRate } from './lr-schedule';
 import { MetricsLog, type IterationMetrics, type LearnerMetrics } from './metrics-log';
 
@@ -37,7 +38,6 @@ import { learnerId } from './role-groups';
 import { SampleBuffer } from './sample-buffer';
 import { formatSchedule, trainsAt, type Schedule } from './schedule';
 import type { OpponentMode } from './seat-plan';
-import { computeTargets } from './targets';
 
 /** Everything a training run needs. */
 export interface TrainerOptions {
@@ -356,19 +356,7 @@ export class Trainer {
       const training = this.training(e, it);
       const m: LearnerMetrics = { training, ...summarizeTally(tallies.get(e)!), updates: e.learner.updates };
       if (training && e.buf.size > 0) {
-        const targets = computeTargets(e.buf, { algorithm: cfg.algorithm, gamma: cfg.gamma, lambda: cfg.lambda, normalizeAdvantages: cfg.normalizeAdvantages, groupBy: cfg.groupBy });
-        const own = cfg.learners[e.id] ?? {};
-        const options = {
-          clip: cfg.clip,
-          valueCoef: cfg.valueCoef,
-          entropyCoef: own.entropyCoef ?? cfg.entropyCoef,
-          epochs: own.epochs ?? cfg.epochs,
-          minibatchSize: cfg.minibatchSize,
-          targetKl: cfg.targetKl,
-          lr: lr * (own.lrScale ?? 1),
-          seed: deriveSeed(cfg.seed, 'shuffle', it, e.id),
-        };
-        m.update = this.onDevice ? await e.learner.updateOnDevice(e.buf, targets, options) : e.learner.update(e.buf, targets, options);
+        m.update = await updateLearner(e, cfg, it, lr, this.onDevice);
         m.updates = e.learner.updates;
         if (!Number.isFinite(m.update.loss) || !finiteWeights(e.learner.weights)) throw this.diverged(e, it, m.update.loss);
         samples += e.buf.size;
