@@ -88,9 +88,9 @@ interface Played {
  * decision the networks owe across lanes is answered in one batched forward pass
  * ({@link DecisionBatcher}). Each episode records into buffers of its own, merged into the
  * learners' buffers in episode order, and tallies are taken in that order too, so the batch is
- * the same for every number of lanes (bit for bit: tested). When `signal` aborts, the lanes
- * finish the episodes under way, the buffers are cleared and null returned (nothing else
- * changed).
+ * the same for every number of lanes (bit for bit: tested). When `signal` aborts, the
+ * episodes under way stop at their next decision, the buffers are cleared and null returned
+ * (nothing else changed).
  */
 export async function collectEpisodes(s: RolloutSetup, signal: AbortSignal | undefined): Promise<Batch | null> {
   const batch: Batch = { tallies: new Map(s.entries.map((e) => [e, emptyTally()])), outcomes: {}, summaries: [] };
@@ -111,7 +111,7 @@ export async function collectEpisodes(s: RolloutSetup, signal: AbortSignal | und
         if (signal?.aborted) stopped = true;
         if (stopped || next >= n) return;
         const k = next++;
-        finished.set(k, await playEpisode(s, k, base, batcher, spare.pop() ?? new Map(s.entries.map((e) => [e, new SampleBuffer(e.buf.inputSize, e.buf.numActions, 64)]))));
+        finished.set(k, await playEpisode(s, k, base, batcher, signal, spare.pop() ?? new Map(s.entries.map((e) => [e, new SampleBuffer(e.buf.inputSize, e.buf.numActions, 64)]))));
         for (let p = finished.get(merged); p; p = finished.get(merged)) {
           finished.delete(merged++);
           mergeEpisode(s, p, batch);
@@ -125,7 +125,7 @@ export async function collectEpisodes(s: RolloutSetup, signal: AbortSignal | und
   };
   const lanes = await Promise.allSettled(Array.from({ length: Math.min(s.lanes, n) }, (_, i) => lane(i)));
   const failed = lanes.find((l): l is PromiseRejectedResult => l.status === 'rejected');
-  if (failed || merged < n) {
+  if (failed || merged < n || signal?.aborted) {
     for (const e of s.entries) e.buf.clear();
     if (failed) throw failed.reason;
     return null;
@@ -134,7 +134,7 @@ export async function collectEpisodes(s: RolloutSetup, signal: AbortSignal | und
 }
 
 /** Plays episode `k` with a lane's context: seats planned by the opponent mode, training learners recording into `bufs`. */
-async function playEpisode(s: RolloutSetup, k: number, base: LaneContext, batcher: DecisionBatcher, bufs: Map<Entry, SampleBuffer>): Promise<Played> {
+async function playEpisode(s: RolloutSetup, k: number, base: LaneContext, batcher: DecisionBatcher, signal: AbortSignal | undefined, bufs: Map<Entry, SampleBuffer>): Promise<Played> {
   const { cfg, env, params, iteration: it } = s;
   const modes = s.opponents;
   const mode = modes[k % modes.length];
@@ -163,6 +163,7 @@ async function playEpisode(s: RolloutSetup, k: number, base: LaneContext, batche
     params,
     seed: deriveSeed(cfg.seed, 'env', it, g),
     matchId: `${s.runId}:${it}:${k}`,
+    signal,
     agents: (seats) => {
       plan = planSeats(mode, seats, k, ctx, Rng.fromSeed(deriveSeed(cfg.seed, 'plan', it, k)), { opponent });
       return plan.agents;

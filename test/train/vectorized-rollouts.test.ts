@@ -169,8 +169,8 @@ describe('lanes', () => {
     expect(t.iteration).toBe(0);
     expect(t.entries[0].buf.size).toBe(0);
     expect(t.entries[0].learner.updates).toBe(0);
-    // the lanes stopped taking episodes: far fewer decisions than 32 episodes make
-    expect(acts).toBeLessThan(4 * 32);
+    // the episodes under way stopped at their next decision and no lane took another one
+    expect(acts).toBeLessThanOrEqual(8);
     t.dispose();
   });
 
