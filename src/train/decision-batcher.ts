@@ -100,7 +100,7 @@ export class DecisionBatcher {
       if (rows > this.stats.largest) this.stats.largest = rows;
       let out: Float32Array;
       try {
-        out = model.forwardRows(q.x, rows);
+        out = model.forwardRows(q.x, rows, q.masks);
       } catch (e) {
         for (const p of pending) p.reject(e);
         continue;

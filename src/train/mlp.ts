@@ -123,8 +123,13 @@ export class MlpForward {
   /**
    * Output of the network for `rows` inputs stored one after another in `x` (each inputSize
    * wide): `rows × outputSize` values, row after row.
+   *
+   * `needed` (optional, `rows × width` values, row after row) marks the outputs each row needs
+   * among the first `width` (a policy's legal actions): groups of eight outputs none of which
+   * is needed are not computed and read 0; every other output, and all outputs from `width`
+   * on (the value), are computed as without it, bit for bit.
    */
-  run(x: Float32Array, rows = 1): Float32Array {
+  run(x: Float32Array, rows = 1, needed?: Float32Array, width = 0): Float32Array {
     const { sizes } = this;
     if (rows > this.rows) {
       this.bufs = sizes.slice(1).map((n) => new Float32Array(n * rows));
@@ -138,7 +143,7 @@ export class MlpForward {
       const hidden = l + 2 < sizes.length;
       const nOut = sizes[l + 1];
       for (let r = 0; r < rows; r++) {
-        this.dense(input, r * sizes[l], sizes[l], params[2 * l], params[2 * l + 1], out, r * nOut, nOut);
+        this.dense(input, r * sizes[l], sizes[l], params[2 * l], params[2 * l + 1], out, r * nOut, nOut, hidden ? undefined : needed, r * width, width);
         if (!hidden) continue;
         const end = r * nOut + nOut;
         if (tanh) for (let q = r * nOut; q < end; q++) out[q] = Math.tanh(out[q]);
@@ -150,8 +155,12 @@ export class MlpForward {
     return input.length === n ? input : input.subarray(0, n);
   }
 
-  /** out[oo .. oo + nOut) = bias + x[xo .. xo + nIn) · w, zeros of x skipped (see the class note). */
-  private dense(x: Float32Array, xo: number, nIn: number, w: Float32Array, bias: Float32Array, out: Float32Array, oo: number, nOut: number): void {
+  /**
+   * out[oo .. oo + nOut) = bias + x[xo .. xo + nIn) · w, zeros of x skipped (see the class
+   * note); with `needed`, groups of eight of the first `width` outputs whose flags
+   * (needed[no ..]) are all 0 are set to 0 instead.
+   */
+  private dense(x: Float32Array, xo: number, nIn: number, w: Float32Array, bias: Float32Array, out: Float32Array, oo: number, nOut: number, needed?: Float32Array, no = 0, width = 0): void {
     const { nz, xs } = this;
     let m = 0;
     for (let i = 0; i < nIn; i++) {
@@ -164,6 +173,10 @@ export class MlpForward {
     const fr = Math.fround;
     let j = 0;
     for (; j + 8 <= nOut; j += 8) {
+      if (needed && j + 8 <= width && !anyNeeded(needed, no + j)) {
+        out.fill(0, oo + j, oo + j + 8);
+        continue;
+      }
       let a0 = bias[j], a1 = bias[j + 1], a2 = bias[j + 2], a3 = bias[j + 3];
       let a4 = bias[j + 4], a5 = bias[j + 5], a6 = bias[j + 6], a7 = bias[j + 7];
       for (let t = 0; t < m; t++) {
@@ -193,4 +206,9 @@ export class MlpForward {
       out[oo + j] = a;
     }
   }
+}
+
+/** Whether any of needed[at .. at + 8) is set. */
+function anyNeeded(needed: Float32Array, at: number): boolean {
+  return needed[at] !== 0 || needed[at + 1] !== 0 || needed[at + 2] !== 0 || needed[at + 3] !== 0 || needed[at + 4] !== 0 || needed[at + 5] !== 0 || needed[at + 6] !== 0 || needed[at + 7] !== 0;
 }

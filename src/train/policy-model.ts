@@ -160,17 +160,18 @@ export class PolicyModel {
    * (`rng` null). Call {@link prepare} first.
    */
   decide(rng: Rng | null, temperature = 1): PolicyStep {
-    return this.choose(this.forward.run(this.input), 0, this.mask, 0, rng, temperature);
+    return this.choose(this.forward.run(this.input, 1, this.mask, this.units), 0, this.mask, 0, rng, temperature);
   }
 
   /**
    * The network's outputs for `rows` inputs laid out one after another in `x` (the batched
-   * acting path, see decision-batcher.ts): `rows × (units + 1)` values, each row bit for bit
-   * what {@link decide} computes for that input alone. Owned by the model; overwritten by the
-   * next forward pass.
+   * acting path, see decision-batcher.ts), with their legality masks (`rows × units`, row after
+   * row; logits of illegal actions may be left uncomputed, read 0): `rows × (units + 1)`
+   * values, each row bit for bit what {@link decide} computes for that input alone. Owned by
+   * the model; overwritten by the next forward pass.
    */
-  forwardRows(x: Float32Array, rows: number): Float32Array {
-    return this.forward.run(x, rows);
+  forwardRows(x: Float32Array, rows: number, masks: Float32Array): Float32Array {
+    return this.forward.run(x, rows, masks, this.units);
   }
 
   /**

@@ -51,6 +51,31 @@ describe('MlpForward', () => {
     }
   });
 
+  test('with the needed outputs marked: those and the value bit for bit, groups of eight with none needed read 0', () => {
+    const A = 27; // 3 groups of 8, then 3 more units and the value
+    const w = initMlp({ inputSize: 13, hidden: [16], outputSize: A + 1, activation: 'relu' }, 5, 0.7);
+    w.params[3].fill(0.25); // output biases: uncomputed outputs would read 0.25 + ..., not 0
+    const f = new MlpForward(w);
+    const x = inputs(3, 13, 3);
+    const needed = new Float32Array(3 * A);
+    needed[0 * A + 2] = 1; // row 0: group 0 only
+    needed[1 * A + 17] = 1; // row 1: group 2 and a unit after the groups
+    needed[1 * A + 25] = 1;
+    needed[2 * A + 26] = 1; // row 2: only a unit after the groups
+    const out = f.run(x, 3, needed, A).slice();
+    for (let r = 0; r < 3; r++) {
+      const ref = naive(w, x.subarray(r * 13, (r + 1) * 13));
+      const row = out.subarray(r * (A + 1), (r + 1) * (A + 1));
+      for (let g = 0; g < 3; g++) {
+        const wanted = needed.subarray(r * A + g * 8, r * A + g * 8 + 8).some((v) => v !== 0);
+        const part = row.subarray(g * 8, g * 8 + 8);
+        if (wanted) expect(sameBits(part, ref.subarray(g * 8, g * 8 + 8))).toBe(true);
+        else expect([...part]).toEqual(new Array(8).fill(0));
+      }
+      expect(sameBits(row.subarray(24), ref.subarray(24))).toBe(true); // the units after the groups and the value
+    }
+  });
+
   test('after a large batch, smaller calls return just their rows', () => {
     const w = initMlp({ inputSize: 5, hidden: [12], outputSize: 3, activation: 'relu' }, 2);
     const f = new MlpForward(w);
