@@ -9,6 +9,7 @@
 import type { Agent } from '../core/agent';
 import type { Env } from '../core/env';
 import { EventLoopTurn } from '../core/event-loop';
+import { setMaxListeners } from 'node:events';
 import type { JsonValue } from '../core/json';
 import type { Params } from '../core/params';
 import { Rng, deriveSeed } from '../core/rng';
@@ -100,6 +101,13 @@ export async function collectEpisodes(s: RolloutSetup, signal: AbortSignal | und
   const finished = new Map<number, Played>();
   const spare: Map<Entry, SampleBuffer>[] = [];
   const turn = new EventLoopTurn();
+  // The matches get a signal of their own: every pending decision of every lane listens to it,
+  // more listeners than Node's default warning limit for the caller's signal (which gets one).
+  const stop = new AbortController();
+  setMaxListeners(0, stop.signal);
+  const onAbort = () => stop.abort();
+  if (signal?.aborted) stop.abort();
+  else signal?.addEventListener('abort', onAbort, { once: true });
   let next = 0;
   let merged = 0;
   let stopped = false;
@@ -111,7 +119,7 @@ export async function collectEpisodes(s: RolloutSetup, signal: AbortSignal | und
         if (signal?.aborted) stopped = true;
         if (stopped || next >= n) return;
         const k = next++;
-        finished.set(k, await playEpisode(s, k, base, batcher, signal, spare.pop() ?? new Map(s.entries.map((e) => [e, new SampleBuffer(e.buf.inputSize, e.buf.numActions, 64)]))));
+        finished.set(k, await playEpisode(s, k, base, batcher, stop.signal, spare.pop() ?? new Map(s.entries.map((e) => [e, new SampleBuffer(e.buf.inputSize, e.buf.numActions, 64)]))));
         for (let p = finished.get(merged); p; p = finished.get(merged)) {
           finished.delete(merged++);
           mergeEpisode(s, p, batch);
@@ -124,6 +132,7 @@ export async function collectEpisodes(s: RolloutSetup, signal: AbortSignal | und
     }
   };
   const lanes = await Promise.allSettled(Array.from({ length: Math.min(s.lanes, n) }, (_, i) => lane(i)));
+  signal?.removeEventListener('abort', onAbort);
   const failed = lanes.find((l): l is PromiseRejectedResult => l.status === 'rejected');
   if (failed || merged < n || signal?.aborted) {
     for (const e of s.entries) e.buf.clear();

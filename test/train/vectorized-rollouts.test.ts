@@ -174,6 +174,34 @@ describe('lanes', () => {
     t.dispose();
   });
 
+  test('a stop signal with many lanes: the caller\'s signal gets one listener (no listener-leak warning), removed at the end', async () => {
+    const registry = createRegistry();
+    const { env, params } = registry.make('deal-or-no-deal-v1', {});
+    const t = await Trainer.create({
+      env,
+      params,
+      registry,
+      roles: [['negotiator']],
+      opponents: ['self'],
+      schedule: { kind: 'simultaneous' },
+      iterations: 1,
+      config: resolveConfig({ episodesPerIteration: 32, envsPerBatch: 32, hidden: [8], evalEvery: 0 }),
+      backend,
+    });
+    const ac = new AbortController();
+    const sig = ac.signal;
+    let now = 0;
+    let most = 0;
+    const add = sig.addEventListener.bind(sig);
+    const remove = sig.removeEventListener.bind(sig);
+    sig.addEventListener = ((...a: Parameters<AbortSignal['addEventListener']>) => (now++, (most = Math.max(most, now)), add(...a))) as AbortSignal['addEventListener'];
+    sig.removeEventListener = ((...a: Parameters<AbortSignal['removeEventListener']>) => (now--, remove(...a))) as AbortSignal['removeEventListener'];
+    expect(await t.step(sig)).not.toBeNull();
+    expect(most).toBe(1);
+    expect(now).toBe(0);
+    t.dispose();
+  });
+
   test('an error in one lane stops the others and reaches the caller', async () => {
     await expect(train('deal-or-no-deal-v1', {}, [['negotiator']], { episodesPerIteration: 8, envsPerBatch: 4, hidden: [8], baselines: ['self'], evalEvery: 0 }, 1, ['baselines'])).rejects.toThrow(
       /--opponents baselines needs at least one baseline/,
