@@ -23,40 +23,11 @@ import { Learner, optimizerFor } from '../src/train/learner';
 import { initMlp, paramShapes } from '../src/train/mlp';
 import { SampleBuffer } from '../src/train/sample-buffer';
 import { TfMlp, transposeModeFor } from '../src/train/tf-mlp';
+import { measure } from './rate';
 
 const IN = 64;
 const HIDDEN = [256, 256];
 const OUT = 16;
-
-interface Rate {
-  wall: number;
-  cpu: number;
-}
-
-/** Runs `step` in windows for about `seconds`; best window rate (wall) and overall CPU-time rate. */
-function measure(step: () => void, seconds: number, sync: () => void): Rate {
-  for (let i = 0; i < 3; i++) step();
-  sync();
-  const windows = 6;
-  let best = 0;
-  let steps = 0;
-  const cpu0 = process.cpuUsage();
-  const end = performance.now() + seconds * 1000;
-  while (performance.now() < end) {
-    const t0 = performance.now();
-    let n = 0;
-    const wEnd = t0 + (seconds * 1000) / windows;
-    do {
-      step();
-      n++;
-    } while (performance.now() < wEnd);
-    sync();
-    best = Math.max(best, n / ((performance.now() - t0) / 1000));
-    steps += n;
-  }
-  const c = process.cpuUsage(cpu0);
-  return { wall: best, cpu: steps / ((c.user + c.system) / 1e6) };
-}
 
 function data(tf: typeof TF, batch: number): { x: TF.Tensor2D; y: TF.Tensor2D; xs: Float32Array; labels: Int32Array } {
   const rng = Rng.fromSeed(1);

@@ -105,18 +105,29 @@ export class TfAdam {
 
   /** Applies one step (disposing nothing of the caller's); returns ‖g‖₂ before clipping (one sync read). */
   update(grads: readonly TF.Tensor[], lr: number): number {
+    const norm = this.updateOnDevice(grads, lr);
+    const n = norm.dataSync()[0];
+    norm.dispose();
+    return n;
+  }
+
+  /**
+   * The same step without reading anything back: the clipping factor is computed on the
+   * device. Returns ‖g‖₂ before clipping as a scalar tensor (the caller disposes it).
+   */
+  updateOnDevice(grads: readonly TF.Tensor[], lr: number): TF.Scalar {
     const tf = this.tf;
-    const sq = tf.tidy(() => tf.addN(grads.map((g) => tf.sum(tf.square(g)))));
-    const norm = Math.sqrt(sq.dataSync()[0]);
-    sq.dispose();
-    const scale = clipScale(norm, this.config.maxGradNorm);
     this.step++;
-    const { beta1: b1, beta2: b2, epsilon: eps } = this.config;
+    const { beta1: b1, beta2: b2, epsilon: eps, maxGradNorm } = this.config;
     const c1 = 1 / (1 - b1 ** this.step);
     const c2 = 1 / (1 - b2 ** this.step);
-    tf.tidy(() => {
+    const clip = maxGradNorm > 0 && Number.isFinite(maxGradNorm);
+    return tf.tidy(() => {
+      const norm = tf.sqrt(tf.addN(grads.map((g) => tf.sum(tf.square(g))))) as TF.Scalar;
+      // clipScale on the device: maxNorm / ‖g‖ above the limit, else 1
+      const scale = clip ? tf.where(tf.greater(norm, maxGradNorm), tf.div(maxGradNorm, norm), tf.scalar(1)) : null;
       grads.forEach((g0, k) => {
-        const g = scale === 1 ? g0 : tf.mul(g0, scale);
+        const g = scale ? tf.mul(g0, scale) : g0;
         const m = tf.add(tf.mul(this.m[k], b1), tf.mul(g, 1 - b1));
         const v = tf.add(tf.mul(this.v[k], b2), tf.mul(tf.square(g), 1 - b2));
         const upd = tf.div(tf.mul(m, lr * c1), tf.add(tf.sqrt(tf.mul(v, c2)), eps));
@@ -124,12 +135,18 @@ export class TfAdam {
         this.m[k].assign(m);
         this.v[k].assign(v);
       });
+      return norm;
     });
-    return norm;
   }
 
   state(): AdamState {
     return { step: this.step, m: this.m.map((x) => Float32Array.from(x.dataSync() as Float32Array)), v: this.v.map((x) => Float32Array.from(x.dataSync() as Float32Array)) };
+  }
+
+  /** {@link state} with asynchronous reads (backends without synchronous reads: WebGPU). */
+  async stateAsync(): Promise<AdamState> {
+    const read = (xs: TF.Variable[]) => Promise.all(xs.map(async (x) => Float32Array.from((await x.data()) as Float32Array)));
+    return { step: this.step, m: await read(this.m), v: await read(this.v) };
   }
 
   setState(s: AdamState): void {

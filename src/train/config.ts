@@ -6,6 +6,8 @@ import { z } from 'zod';
 
 const positiveInt = z.number().int().positive();
 
+/** Most episodes played in lockstep (`envsPerBatch`). */
+export const MAX_ENVS_PER_BATCH = 4096;
 /** Largest hidden layer. */
 export const MAX_HIDDEN = 16_384;
 /** Largest network (weights, the same again twice for Adam: about 800 MB at the limit). */
@@ -21,6 +23,12 @@ export const TrainConfigSchema = z
     seed: nonNegInt.default(0),
     /** Episodes collected per iteration. */
     episodesPerIteration: positiveInt.default(64),
+    /**
+     * Episodes played in lockstep during rollouts (vectorized self-play): every decision the
+     * networks owe at one moment is computed in one batched forward pass. Speed only: the
+     * results are the same for every value (see src/train/rollouts.ts).
+     */
+    envsPerBatch: positiveInt.max(MAX_ENVS_PER_BATCH).default(16),
     /**
      * Episodes sharing one start state (env seed): with grpo/rloo, the trajectories of one role
      * in those episodes form a group (several seats of one role in one episode, such as K solver
@@ -50,6 +58,14 @@ export const TrainConfigSchema = z
     /** Passes over each iteration's samples (ppo); grpo/rloo default to 1 (plain REINFORCE). */
     epochs: positiveInt.optional(),
     minibatchSize: positiveInt.default(256),
+    /**
+     * How updates run: "host" — the hand-written backward with the loss gradient and (off
+     * native backends) Adam in JS, reading the outputs back every minibatch (the fastest on
+     * wasm/cpu); "device" — the loss as tfjs ops, autodiff and Adam on the device, reading
+     * back once per epoch (the only way on WebGPU; a candidate on any GPU); "auto" — device
+     * where tensors cannot be read synchronously, else host.
+     */
+    update: z.enum(['auto', 'host', 'device']).default('auto'),
     /** Stop an iteration's epochs early when the approximate KL passes 1.5 × this (0: never). */
     targetKl: z.number().nonnegative().default(0),
     /** Normalize advantages over each iteration's batch (ppo). */

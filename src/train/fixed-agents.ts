@@ -1,7 +1,9 @@
 /**
  * Fixed (non-learning) agents for training and evaluation episodes, created once per agent
  * spec and seat through the registry (`random`, `greedy`, `neural:{"checkpoint":...}`, ...),
- * so each seat has its own instance and per-episode state never leaks between seats.
+ * so each seat has its own instance and per-episode state never leaks between seats; and per
+ * rollout lane (episodes in lockstep) for agents with a `start` hook, so per-episode state
+ * never meets another episode either.
  */
 import type { Agent, AgentFactory } from '../core/agent';
 import type { Env } from '../core/env';
@@ -13,13 +15,26 @@ import type { Registry } from '../core/registry';
 export class FixedAgents {
   private constructor(private readonly table: Map<string, { factory: AgentFactory; agents: Agent[] }>) {}
 
-  /** Creates `seats` instances of every spec (errors name the spec). */
-  static async create(registry: Registry, env: Env, params: Params, specs: readonly string[], seats: number, seed: number): Promise<FixedAgents> {
+  /**
+   * Creates `seats` instances of every spec (errors name the spec). With `shareFrom` (another
+   * rollout lane's agents), instances without a `start` hook are shared instead of created
+   * again: an agent keeps per-episode state only if it resets it at the start of an episode,
+   * so one without that hook can serve episodes that run at the same time (a `neural` agent's
+   * weights are then held once, not once per lane).
+   */
+  static async create(registry: Registry, env: Env, params: Params, specs: readonly string[], seats: number, seed: number, shareFrom?: FixedAgents): Promise<FixedAgents> {
     const table = new Map<string, { factory: AgentFactory; agents: Agent[] }>();
     for (const spec of new Set(specs)) {
       const agents: Agent[] = [];
       let factory: AgentFactory | undefined;
+      const shared = shareFrom?.table.get(spec);
       for (let seat = 0; seat < seats; seat++) {
+        const other = shared?.agents[seat];
+        if (shared && other && !other.start) {
+          factory = shared.factory;
+          agents.push(other);
+          continue;
+        }
         const made = await registry.createAgent(spec, { env, params, seed: deriveSeed(seed, 'fixed-agent', spec, seat) });
         factory = made.factory;
         agents.push(made.agent);

@@ -81,13 +81,14 @@ export function policyLoss(outputs: ArrayLike<number>, batch: LossBatch, coefs: 
     pgSum += -Math.min(s1, s2);
     const g = active ? -ratio * adv : 0;
     klSum += ratio - 1 - Math.log(ratio);
+    // log p_j = logit_j − lse (no Math.log per action: the loss's hottest loop)
     let h = 0;
-    for (let j = 0; j < A; j++) if (probs[j] > 0) h -= probs[j] * Math.log(probs[j]);
+    for (let j = 0; j < A; j++) if (probs[j] > 0) h -= probs[j] * (outputs[o + j] - lse);
     hSum += h;
     for (let j = 0; j < A; j++) {
       const p = probs[j];
       if (p > 0) {
-        grad[o + j] = inv * (g * ((j === a ? 1 : 0) - p) + coefs.entropyCoef * p * (Math.log(p) + h));
+        grad[o + j] = inv * (g * ((j === a ? 1 : 0) - p) + coefs.entropyCoef * p * (outputs[o + j] - lse + h));
       } else grad[o + j] = 0;
     }
     const v = outputs[o + A];

@@ -160,19 +160,39 @@ export class PolicyModel {
    * (`rng` null). Call {@link prepare} first.
    */
   decide(rng: Rng | null, temperature = 1): PolicyStep {
-    const out = this.forward.run(this.input);
+    return this.choose(this.forward.run(this.input, 1, this.mask, this.units), 0, this.mask, 0, rng, temperature);
+  }
+
+  /**
+   * The network's outputs for `rows` inputs laid out one after another in `x` (the batched
+   * acting path, see decision-batcher.ts), with their legality masks (`rows × units`, row after
+   * row; logits of illegal actions may be left uncomputed, read 0): `rows × (units + 1)`
+   * values, each row bit for bit what {@link decide} computes for that input alone. Owned by
+   * the model; overwritten by the next forward pass.
+   */
+  forwardRows(x: Float32Array, rows: number, masks: Float32Array): Float32Array {
+    return this.forward.run(x, rows, masks, this.units);
+  }
+
+  /**
+   * The decision for one row of network outputs: logits at `out[offset .. offset + units)`,
+   * then V(s); legality from `mask[maskOffset .. maskOffset + units)`. What {@link decide}
+   * does after its forward pass.
+   */
+  choose(out: Float32Array, offset: number, mask: Float32Array, maskOffset: number, rng: Rng | null, temperature = 1): PolicyStep {
     const A = this.units;
     let lse: number;
     if (temperature !== 1) {
       const scaled = new Float32Array(A);
-      for (let i = 0; i < A; i++) scaled[i] = out[i] / temperature;
-      lse = maskedSoftmax(scaled, this.mask, this.probs, 0, A);
-    } else lse = maskedSoftmax(out, this.mask, this.probs, 0, A);
+      for (let i = 0; i < A; i++) scaled[i] = out[offset + i] / temperature;
+      lse = maskedSoftmax(scaled, mask, this.probs, 0, A, maskOffset);
+    } else lse = maskedSoftmax(out, mask, this.probs, offset, A, maskOffset);
     const index = rng ? sampleIndex(this.probs, rng) : greedyIndex(this.probs);
     let h = 0;
     for (let i = 0; i < A; i++) if (this.probs[i] > 0) h -= this.probs[i] * Math.log(this.probs[i]);
-    const logp = (temperature !== 1 ? out[index] / temperature : out[index]) - lse;
+    const logit = out[offset + index];
+    const logp = (temperature !== 1 ? logit / temperature : logit) - lse;
     const actionIndex = this.layout.actions ? this.layout.actions[index] : index;
-    return { index, action: this.encoder.action(actionIndex), logp, value: out[A], entropy: h };
+    return { index, action: this.encoder.action(actionIndex), logp, value: out[offset + A], entropy: h };
   }
 }

@@ -77,6 +77,31 @@ export class SampleBuffer {
     return t;
   }
 
+  /**
+   * Appends every decision and trajectory of `other` (same sizes) after this buffer's own,
+   * sample indices shifted: the result is what recording `other`'s episode directly into this
+   * buffer would have made.
+   */
+  append(other: SampleBuffer): void {
+    if (other.inputSize !== this.inputSize || other.numActions !== this.numActions) {
+      throw new Error(`SampleBuffer.append: buffer of ${other.inputSize}×${other.numActions} into one of ${this.inputSize}×${this.numActions}`);
+    }
+    const base = this.size;
+    const need = base + other.size;
+    this.inputs = grow(this.inputs, need * this.inputSize);
+    this.masks = grow(this.masks, need * this.numActions);
+    this.actions = grow(this.actions, need);
+    this.logp = grow(this.logp, need);
+    this.values = grow(this.values, need);
+    this.inputs.set(other.inputs.subarray(0, other.size * this.inputSize), base * this.inputSize);
+    this.masks.set(other.masks.subarray(0, other.size * this.numActions), base * this.numActions);
+    this.actions.set(other.actions.subarray(0, other.size), base);
+    this.logp.set(other.logp.subarray(0, other.size), base);
+    this.values.set(other.values.subarray(0, other.size), base);
+    this.size = need;
+    for (const t of other.trajectories) this.trajectories.push({ ...t, indices: t.indices.map((i) => i + base) });
+  }
+
   /** Empties the buffer (keeps its capacity). */
   clear(): void {
     this.size = 0;

@@ -31,6 +31,8 @@ export class TfMlp {
   readonly spec: MlpSpec;
   readonly vars: TF.Variable[];
   private readonly sizes: number[];
+  /** A [1, batch] row of ones for {@link columnSums} (kept for the last batch size). */
+  private ones: TF.Tensor2D | null = null;
 
   constructor(
     private readonly tf: Tf,
@@ -105,6 +107,24 @@ export class TfMlp {
   }
 
   /**
+   * Sums over the batch (bias gradients). On wasm a row of ones times dz (XNNPACK) costs about
+   * a quarter of the reduction kernel (`npm run bench:train` notes); elsewhere tf.sum.
+   */
+  private columnSums(dz: TF.Tensor2D): TF.Tensor1D {
+    const tf = this.tf;
+    if (this.transpose === 'flag') return tf.sum(dz, 0) as TF.Tensor1D;
+    const rows = dz.shape[0];
+    if (this.ones?.shape[1] !== rows) {
+      this.ones?.dispose();
+      this.ones = tf.ones([1, rows]) as TF.Tensor2D;
+    }
+    const sums = tf.matMul(this.ones, dz);
+    const out = tf.reshape(sums, [dz.shape[1]]) as TF.Tensor1D;
+    sums.dispose();
+    return out;
+  }
+
+  /**
    * Gradients of the loss w.r.t. every parameter (in `vars` order), given the forward pass and
    * dL/d(output). The caller disposes the returned tensors.
    */
@@ -115,7 +135,7 @@ export class TfMlp {
     for (let l = this.depth - 1; l >= 0; l--) {
       const input = pass.acts[l];
       grads[2 * l] = this.matMulTA(input, dz);
-      grads[2 * l + 1] = tf.sum(dz, 0);
+      grads[2 * l + 1] = this.columnSums(dz);
       if (l > 0) {
         const dh = this.matMulTB(dz, this.vars[2 * l] as TF.Tensor2D);
         if (dz !== dOut) dz.dispose();
@@ -153,5 +173,6 @@ export class TfMlp {
 
   dispose(): void {
     for (const v of this.vars) v.dispose();
+    this.ones?.dispose();
   }
 }

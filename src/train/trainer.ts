@@ -23,6 +23,7 @@ import { summarizeTally, type LearnerTally } from './episode-stats';
 import { evaluate, isSolo, type EvalResult } from './evaluate';
 import { FixedAgents } from './fixed-agents';
 import { Learner } from './learner';
+import { updateLearner } from './learner-update';
 import { learningRate } from './lr-schedule';
 import { MetricsLog, type IterationMetrics, type LearnerMetrics } from './metrics-log';
 
@@ -30,13 +31,13 @@ export type { IterationMetrics, LearnerMetrics } from './metrics-log';
 import { initMlp, cloneWeights, paramCount } from './mlp';
 import { checkLayoutFor, inputSize, outputUnits, PolicyModel, type PolicyLayout } from './policy-model';
 import { probeLegalIndices, resolveActionSubset } from './action-subset';
-import { collectEpisodes, type Entry, type RolloutSetup, type Snapshot } from './rollouts';
+import { collectEpisodes, type Entry, type LaneContext, type RolloutSetup, type Snapshot } from './rollouts';
+import type { DecisionBatcher } from './decision-batcher';
 import { policyAgent } from './policy-agents';
 import { learnerId } from './role-groups';
 import { SampleBuffer } from './sample-buffer';
 import { formatSchedule, trainsAt, type Schedule } from './schedule';
-import type { OpponentMode, PlanContext } from './seat-plan';
-import { computeTargets } from './targets';
+import type { OpponentMode } from './seat-plan';
 
 /** Everything a training run needs. */
 export interface TrainerOptions {
@@ -79,7 +80,8 @@ export class Trainer {
   iteration = 0;
   readonly entries: Entry[] = [];
   private readonly byRole = new Map<string, Entry>();
-  private fixed!: FixedAgents;
+  /** Fixed agents of each rollout lane (lane 0 also plays evaluations). */
+  private fixed: FixedAgents[] = [];
   private metricsLog!: MetricsLog;
   private snapshotFiles: RunState['snapshots'] = [];
   /** Iteration of the last saved checkpoints (null: none saved yet). */
@@ -103,9 +105,17 @@ export class Trainer {
     return this.o.config;
   }
 
+  /** Whether updates run on the device (config `update`, and backends without synchronous reads). */
+  private get onDevice(): boolean {
+    return this.cfg.update === 'device' || (this.cfg.update === 'auto' && !this.o.backend.syncReads);
+  }
+
   private async init(): Promise<void> {
     const { env, params, config: cfg } = this.o;
     this.log(describeChoice(this.o.backend));
+    if (cfg.update === 'host' && !this.o.backend.syncReads) {
+      throw new ConfigError(`training config: update "host" needs synchronous tensor reads, which the ${this.o.backend.name} backend does not have (use "auto" or "device")`);
+    }
     const encoder = env.encoder;
     if (!encoder) throw new Error(`${env.meta.id} has no encoder, so it cannot be trained with neural policies`);
     const adam = { beta1: cfg.beta1, beta2: cfg.beta2, epsilon: cfg.epsilon, maxGradNorm: cfg.maxGradNorm };
@@ -123,14 +133,15 @@ export class Trainer {
       }
       const scale = Array.from({ length: units + 1 }, (_, j) => (j < units ? cfg.policyInitScale : 1));
       const weights = initMlp(spec, deriveSeed(cfg.seed, 'init', id), scale);
-      const learner = new Learner(id, layout, encoder, weights, this.o.backend, adam);
+      const learner = new Learner(id, layout, encoder, weights, this.o.backend, adam, this.onDevice ? 'tf' : undefined);
       const entry: Entry = { index, id, roles, learner, buf: new SampleBuffer(spec.inputSize, units), pool: [] };
       this.entries.push(entry);
       for (const r of roles) this.byRole.set(r, entry);
     }
     const seatCount = env.seats(env.init(params, 0)).length;
     const specs = [...cfg.baselines.filter((b) => b !== 'self'), ...Object.values(cfg.roleAgents), 'random'];
-    this.fixed = await FixedAgents.create(this.o.registry, env, params, specs, seatCount, cfg.seed);
+    const lanes = Math.min(cfg.envsPerBatch, cfg.episodesPerIteration);
+    for (let lane = 0; lane < lanes; lane++) this.fixed.push(await FixedAgents.create(this.o.registry, env, params, specs, seatCount, cfg.seed, this.fixed[0]));
     if (this.o.resume) this.restore();
     else {
       for (const e of this.entries) this.addSnapshot(e, 'init', 0);
@@ -234,17 +245,19 @@ export class Trainer {
     return trainsAt(this.o.schedule, e.index, this.entries.length, it);
   }
 
-  private baseContext(): Omit<PlanContext<Entry>, 'learnerAgent' | 'training'> {
+  /** The seat-plan context of rollout lane `lane` (policies through `batcher` when given). */
+  private baseContext(lane = 0, batcher?: DecisionBatcher): LaneContext {
     const cfg = this.cfg;
+    const fixed = this.fixed[lane];
     const defaultSpec = (role: string) => cfg.roleAgents[role] ?? this.opponentBaselines()[0] ?? 'random';
     return {
       learnerFor: (role) => this.byRole.get(role),
       snapshotAgent: (e, seat, rng) => {
         const snap = e.pool[rng.int(e.pool.length)];
-        return { agent: policyAgent(snap.label, snap.model, Rng.fromSeed(deriveSeed(rng.next() * 2 ** 32, 'snap', seat))), label: snap.label };
+        return { agent: policyAgent(snap.label, snap.model, Rng.fromSeed(deriveSeed(rng.next() * 2 ** 32, 'snap', seat)), batcher), label: snap.label };
       },
-      fixedAgent: (spec, seat, role) => this.fixed.get(spec, seat, role),
-      defaultAgent: (seat, role) => this.fixed.get(defaultSpec(role), seat, role) ?? this.fixed.get('random', seat, role)!,
+      fixedAgent: (spec, seat, role) => fixed.get(spec, seat, role),
+      defaultAgent: (seat, role) => fixed.get(defaultSpec(role), seat, role) ?? fixed.get('random', seat, role)!,
     };
   }
 
@@ -259,9 +272,20 @@ export class Trainer {
       baselines: this.opponentBaselines(),
       entries: this.entries,
       iteration: it,
-      base: this.baseContext(),
+      base: (lane, batcher) => this.baseContext(lane, batcher),
+      lanes: this.fixed.length,
       training: (e) => this.training(e, it),
     };
+  }
+
+  /**
+   * Plays the current iteration's rollouts without updating or counting anything (benches:
+   * acting speed alone); resolves the number of decisions the learners recorded. The buffers
+   * hold them until the next {@link step} clears them.
+   */
+  async rollouts(): Promise<number> {
+    await collectEpisodes(this.rolloutSetup(this.iteration), undefined);
+    return this.entries.reduce((n, e) => n + e.buf.size, 0);
   }
 
   /** Runs iterations until `iterations` are done (or the signal aborts); returns the last metrics. */
@@ -289,7 +313,7 @@ export class Trainer {
     const batch = await collectEpisodes(this.rolloutSetup(it), signal);
     if (!batch) return null;
     const t1 = performance.now();
-    const updated = this.updateLearners(it, lr, batch.tallies);
+    const updated = await this.updateLearners(it, lr, batch.tallies);
     const t2 = performance.now();
     this.iteration = it + 1;
     if (this.iteration % cfg.snapshotEvery === 0) for (const e of this.entries) this.addSnapshot(e, String(this.iteration), this.iteration);
@@ -318,8 +342,12 @@ export class Trainer {
     return metrics;
   }
 
-  /** Updates every learner that trains at `it` on its buffer; their metrics and the sample counts. */
-  private updateLearners(it: number, lr: number, tallies: Map<Entry, LearnerTally>): { learners: Record<string, LearnerMetrics>; samples: number; processed: number } {
+  /**
+   * Updates every learner that trains at `it` on its buffer (on the device, reading back
+   * asynchronously, where the backend has no synchronous reads); their metrics and the sample
+   * counts.
+   */
+  private async updateLearners(it: number, lr: number, tallies: Map<Entry, LearnerTally>): Promise<{ learners: Record<string, LearnerMetrics>; samples: number; processed: number }> {
     const cfg = this.cfg;
     const learners: Record<string, LearnerMetrics> = {};
     let samples = 0;
@@ -328,18 +356,7 @@ export class Trainer {
       const training = this.training(e, it);
       const m: LearnerMetrics = { training, ...summarizeTally(tallies.get(e)!), updates: e.learner.updates };
       if (training && e.buf.size > 0) {
-        const targets = computeTargets(e.buf, { algorithm: cfg.algorithm, gamma: cfg.gamma, lambda: cfg.lambda, normalizeAdvantages: cfg.normalizeAdvantages, groupBy: cfg.groupBy });
-        const own = cfg.learners[e.id] ?? {};
-        m.update = e.learner.update(e.buf, targets, {
-          clip: cfg.clip,
-          valueCoef: cfg.valueCoef,
-          entropyCoef: own.entropyCoef ?? cfg.entropyCoef,
-          epochs: own.epochs ?? cfg.epochs,
-          minibatchSize: cfg.minibatchSize,
-          targetKl: cfg.targetKl,
-          lr: lr * (own.lrScale ?? 1),
-          seed: deriveSeed(cfg.seed, 'shuffle', it, e.id),
-        });
+        m.update = await updateLearner(e, cfg, it, lr, this.onDevice);
         m.updates = e.learner.updates;
         if (!Number.isFinite(m.update.loss) || !finiteWeights(e.learner.weights)) throw this.diverged(e, it, m.update.loss);
         samples += e.buf.size;

@@ -31,8 +31,12 @@ describe('arena train', () => {
     expect(csv[0]).toMatch(/learners\.player\.meanReturn\.player/);
     expect(csv[0]).toMatch(/eval\.player\.counter-last\.winRate/);
 
-    const resumed = arena(['train', RPS, '--iterations', '3', '--out', out, '--resume', '--params', '{"rounds":2}']);
+    expect(r.stderr).toMatch(/; 16 episodes in lockstep;/);
+    expect(r.stderr).not.toMatch(/Warning/); // 16 lanes' decisions listen to the stop signal through one listener
+    // speed only, so a resumed run may change it
+    const resumed = arena(['train', RPS, '--iterations', '3', '--out', out, '--resume', '--params', '{"rounds":2}', '--envs-per-batch', '3']);
     expect(resumed.code).toBe(0);
+    expect(resumed.stderr).toMatch(/; 3 episodes in lockstep;/);
     expect(resumed.stderr).toMatch(/resumed .* after 2 iterations/);
     expect(resumed.stderr).toMatch(/iter 3 /);
     expect(existsSync(join(out, 'checkpoints/player-3.json'))).toBe(true);
@@ -56,6 +60,7 @@ describe('arena train', () => {
     expect(r.stderr).toMatch(/--backend tfjs-node is not available: package @tensorflow\/tfjs-node is not installed/);
     const list = arena(['train', RPS, '--backend', 'list']);
     expect(list.stdout).toMatch(/^tfjs-node-gpu: (available|unavailable \(.+\))$/m);
+    expect(list.stdout).toMatch(/^webgpu: (available|unavailable \(.+\))$/m);
     expect(list.stdout).toMatch(/^cpu: available$/m);
   });
 
@@ -69,6 +74,12 @@ describe('arena train', () => {
     const opp = arena(['train', RPS, '--opponents', 'league']);
     expect(opp.stderr).toMatch(/--opponents: expected self, baselines, checkpoints/);
     const be = arena(['train', RPS, '--backend', 'tpu']);
-    expect(be.stderr).toMatch(/--backend: expected one of tfjs-node-gpu, tfjs-node, wasm, cpu/);
+    expect(be.stderr).toMatch(/--backend: expected one of tfjs-node-gpu, webgpu, tfjs-node, wasm, cpu/);
+    for (const e of ['0', '4097', 'x']) {
+      const lanes = arena(['train', RPS, '--envs-per-batch', e]);
+      expect(lanes.code).toBe(2);
+      expect(lanes.stderr.trim().split('\n')).toHaveLength(1);
+      expect(lanes.stderr).toMatch(/--envs-per-batch: expected/);
+    }
   });
 });

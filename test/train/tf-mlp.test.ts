@@ -90,6 +90,29 @@ describe.each(['cpu', 'wasm'])('tfjs MLP on the %s backend', (backendName) => {
     tfAdam.dispose();
     vars.forEach((v) => v.dispose());
   });
+
+  test('JS Adam takes the steps of tfjs\'s own tf.train.adam (no clipping; varying gradients and sizes)', () => {
+    const cfg = { beta1: 0.9, beta2: 0.99, epsilon: 1e-6, maxGradNorm: 0 };
+    const p0 = [randomBatch(5, 4, 7), randomBatch(1, 4, 8)];
+    const vars = [tf.variable(tf.tensor2d(p0[0], [5, 4])), tf.variable(tf.tensor1d(p0[1]))];
+    const opt = tf.train.adam(0.05, cfg.beta1, cfg.beta2, cfg.epsilon);
+    const js = new JsAdam(cfg, [20, 4]);
+    const params = p0.map((p) => p.slice());
+    for (let step = 0; step < 6; step++) {
+      const g = [randomBatch(5, 4, 30 + step).map((x) => x * (step + 1)), randomBatch(1, 4, 40 + step)];
+      js.update(params, g, 0.05);
+      opt.applyGradients([
+        { name: vars[0].name, tensor: tf.tensor2d(g[0], [5, 4]) },
+        { name: vars[1].name, tensor: tf.tensor1d(g[1]) },
+      ]);
+    }
+    expect(maxAbsDiff(vars[0].dataSync(), params[0])).toBeLessThan(2e-6);
+    expect(maxAbsDiff(vars[1].dataSync(), params[1])).toBeLessThan(2e-6);
+    // and the weights did move (several learning-rate steps)
+    expect(maxAbsDiff(params[0], p0[0])).toBeGreaterThan(0.1);
+    opt.dispose();
+    vars.forEach((v) => v.dispose());
+  });
 });
 
 test('clip scale: factor only above the limit', () => {

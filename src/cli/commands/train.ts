@@ -1,7 +1,7 @@
 /**
  * `arena train <env> --roles ... [--opponents self|baselines|checkpoints] [--iterations N]
  * [--params JSON] [--config JSON] [--algo ppo|grpo|rloo] [--backend NAME] [--out DIR]
- * [--resume] [--schedule simultaneous|alternate:K] [--seed N] [--json]`
+ * [--resume] [--schedule simultaneous|alternate:K] [--seed N] [--envs-per-batch E] [--json]`
  *
  * Prints the chosen backend first, then progress (a bar on a TTY, one line per iteration
  * otherwise, on stderr); with --json one metrics object per iteration on stdout. Ctrl-C or
@@ -13,7 +13,7 @@ import { EventBus } from '../../bus/event-bus';
 import type { Registry } from '../../core/registry';
 import { BACKEND_ORDER, BackendError, probeBackends, selectBackend } from '../../train/backend';
 import { CheckpointError, TrainingDivergedError } from '../../train/checkpoint';
-import { ConfigError, resolveConfig } from '../../train/config';
+import { ConfigError, MAX_ENVS_PER_BATCH, resolveConfig } from '../../train/config';
 import { loadRunState, RunStateError } from '../../train/run-state';
 import { parseRoleGroups, RolesError } from '../../train/role-groups';
 import { parseSchedule } from '../../train/schedule';
@@ -36,6 +36,7 @@ export interface TrainArgs {
   resume?: boolean;
   schedule?: string;
   seed?: number;
+  envsPerBatch?: number;
   json?: boolean;
   quiet?: boolean;
 }
@@ -106,6 +107,8 @@ async function run(registry: Registry, ref: string, args: TrainArgs): Promise<nu
     if (args.algo !== undefined) rawConfig = { ...rawConfig, algorithm: args.algo };
     if (args.seed !== undefined) rawConfig = { ...rawConfig, seed: args.seed };
   }
+  // speed only (the results are the same for every value), so a resumed run may change it too
+  if (args.envsPerBatch !== undefined) rawConfig = { ...rawConfig, envsPerBatch: args.envsPerBatch };
   const config = resolveConfig(rawConfig);
   const present = new Set(env.seats(env.init(params, config.seed)).map((s) => s.role));
   const roles = state ? state.roles : parseRoleGroups(args.roles, env.meta.roles, config.sharedNet, present);
@@ -142,7 +145,7 @@ async function run(registry: Registry, ref: string, args: TrainArgs): Promise<nu
       for (const line of formatEval(m)) say(line);
     },
   });
-  say(`training ${env.meta.id}: learners ${trainer.entries.map((e) => e.id).join(', ')}; opponents ${opponents.join(',')}; ${config.algorithm}; ${args.iterations} iterations from ${trainer.iteration}${args.out ? `; output in ${args.out}` : ''}`);
+  say(`training ${env.meta.id}: learners ${trainer.entries.map((e) => e.id).join(', ')}; opponents ${opponents.join(',')}; ${config.algorithm}; ${Math.min(config.envsPerBatch, config.episodesPerIteration)} episodes in lockstep; ${args.iterations} iterations from ${trainer.iteration}${args.out ? `; output in ${args.out}` : ''}`);
   try {
     await trainer.run();
   } finally {
@@ -170,6 +173,11 @@ export function registerTrainCommand(program: Command, registry: Registry, exit:
     .option('--resume', 'continue the run saved in --out')
     .option('--schedule <s>', 'simultaneous | alternate:K (learners take turns every K iterations)')
     .option('--seed <n>', 'run seed (sets config.seed)', (v: string) => parseIntOption('--seed', v, 0))
+    .option('--envs-per-batch <n>', `episodes played in lockstep, their decisions batched (sets config.envsPerBatch; default 16, at most ${MAX_ENVS_PER_BATCH}; speed only)`, (v: string) => {
+      const n = parseIntOption('--envs-per-batch', v, 1);
+      if (n < 1 || n > MAX_ENVS_PER_BATCH) throw new UsageError(`--envs-per-batch: expected an integer from 1 to ${MAX_ENVS_PER_BATCH}, got "${v}"`);
+      return n;
+    })
     .option('--json', 'print each iteration\'s metrics as one JSON line on stdout')
     .option('--quiet', 'no progress output')
     .action(async (ref: string, o: TrainArgs) => exit(await trainCommand(registry, ref, o)));
