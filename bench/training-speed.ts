@@ -17,6 +17,7 @@
  * Usage: npm run bench:train-speed [-- --seconds 2 --iterations 6]
  */
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type * as TF from '@tensorflow/tfjs';
 import { createRegistry } from '../src/catalog';
@@ -136,12 +137,15 @@ function ppoSetup(choice: BackendChoice, batch: number, impl: 'js' | 'tf') {
   return { learner, buf, targets, o };
 }
 
+/** The Python that runs the PyTorch peer: $PYTHON, else Debian's (python3-torch installs there), else python3 on the PATH. */
+const PYTHON = process.env.PYTHON ?? (existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3');
+
 function pytorch(seconds: number): { rate?: Rate; note: string } {
-  const r = spawnSync('python3', [join(__dirname, '..', '..', 'bench', 'pytorch-update.py'), '--seconds', String(seconds)], {
+  const r = spawnSync(PYTHON, [join(__dirname, '..', '..', 'bench', 'pytorch-update.py'), '--seconds', String(seconds)], {
     env: { ...process.env, OPENBLAS_NUM_THREADS: '1', OMP_NUM_THREADS: '1' },
     encoding: 'utf8',
   });
-  if (r.error) return { note: `python3 could not run (${r.error.message})` };
+  if (r.error) return { note: `${PYTHON} could not run (${r.error.message})` };
   try {
     const j = JSON.parse(r.stdout.trim().split('\n').pop() ?? '') as { error?: string; torch?: string; blas?: string; updatesPerSec?: number; updatesPerCpuSec?: number };
     if (j.error) return { note: j.error };
