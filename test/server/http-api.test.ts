@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { EventBus } from '../../src/bus/event-bus';
 import { startServer, type ArenaServer } from '../../src/server/start-server';
 import { Store } from '../../src/store/store';
+import { MIGRATIONS } from '../../src/store/schema';
 import { rps } from '../fixtures/load';
 import { play, slowAgent } from './helpers';
 
@@ -73,7 +74,7 @@ describe('JSON API and static files', () => {
   test('/api/health reports the database state; 503 when it cannot answer', async () => {
     expect(await get('/api/health')).toEqual({
       status: 200,
-      body: { ok: true, live: 0, store: { ok: true, file: join(dir, 'a.db'), schemaVersion: 1, readonly: false, leagues: 1, matches: 1 } },
+      body: { ok: true, live: 0, store: { ok: true, file: join(dir, 'a.db'), schemaVersion: MIGRATIONS.length, readonly: false, leagues: 1, matches: 1 } },
     });
     const other = new Store(join(dir, 'closed.db'));
     const broken = await startServer({ bus: new EventBus(), store: other, port: 0 });
