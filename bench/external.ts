@@ -132,8 +132,8 @@ async function remoteRtt(decisions: number): Promise<string[]> {
   const rows = ['| remote bot | transport | decisions | p50 (ms) | p99 (ms) | mean (ms) |', '|---|---|---:|---:|---:|---:|'];
   try {
     for (const [name, cmd, file, transport] of [
-      ['JS SDK (examples/remote-bot.js)', process.execPath, 'examples/remote-bot.js', 'websocket'],
-      ['Python stdlib (examples/remote-bot.py)', '/usr/bin/python3', 'examples/remote-bot.py', 'HTTP long-polling'],
+      ['JS SDK (examples/bots/remote-bot.js)', process.execPath, 'examples/bots/remote-bot.js', 'websocket'],
+      ['Python stdlib (examples/bots/remote-bot.py)', '/usr/bin/python3', 'examples/bots/remote-bot.py', 'HTTP long-polling'],
     ] as const) {
       const { slot, token } = server.play!.issue(name, 'remote');
       const { child } = startChild(cmd, [file, '--url', server.url, '--token', token, '--matches', '100000']);

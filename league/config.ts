@@ -92,7 +92,6 @@ export const LeagueConfigSchema = z.object({
 });
 
 export type LeagueConfig = z.infer<typeof LeagueConfigSchema>;
-export type PlayerSpec = z.infer<typeof PlayerSpecSchema>;
 export type LearnerSpec = z.infer<typeof LearnerSpecSchema>;
 
 /** A league config that failed validation; the message names each bad field by its path. */

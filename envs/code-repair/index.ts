@@ -9,7 +9,7 @@ import { ENV_ID, PARAMS, maxLength } from './config';
 import { actingSeats, episodeOutcome, episodeReturns, initState, stepState } from './flow';
 import { observeState } from './observe';
 import { privateVariants } from './privacy';
-import { renderObservation } from './render';
+import { describeEnvEvent, renderObservation, rulesText } from './render';
 import { EFFECT_KIND, pendingEffect } from './runs';
 import { sampleAction, sampleEffectResult } from './sample';
 import { checkTaskParams } from './tasks-of';
@@ -51,6 +51,8 @@ export const codeRepairEnv: EnvDefinition<CodeRepairState, unknown, CodeRepairOb
   outcome: episodeOutcome,
   observe: observeState,
   render: renderObservation,
+  // the env's words for spectators (event captions, the rules); text players keep the defaults
+  prompt: { event: (name, data) => describeEnvEvent(name, data), rules: rulesText },
   sampleAction,
   summary: (s) => ({ task: s.task.id, variant: s.variant, revisions: s.revisions.length, rounds: s.round, solved: s.solved, returns: episodeReturns(s) }),
   actionVisibility: (s, seat) => (seat >= 0 && s.cfg.reward === 'cure' ? { seat } : seat >= 0 ? 'public' : 'omniscient'),

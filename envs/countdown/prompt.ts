@@ -5,7 +5,7 @@
  */
 import type { JsonValue } from '../../src/core/json';
 import type { OpenAnswer, PromptContext, PromptTemplate } from '../../src/core/prompt';
-import { renderObservation } from './render';
+import { actionText, describeEnvEvent, renderObservation, rulesText } from './render';
 import type { CountdownAction, CountdownObservation } from './types';
 
 const GAME =
@@ -52,6 +52,9 @@ function observation(obs: CountdownObservation): string {
 /** countdown-v1's prompt template. */
 export const countdownPrompt: PromptTemplate<CountdownObservation, CountdownAction> = {
   observation,
+  label: (action, obs) => actionText(action, obs),
+  event: (name, data) => describeEnvEvent(name, data),
+  rules: rulesText,
   system: (ctx: PromptContext) => `${GAME} ${ROLE_TEXT[ctx.role] ?? `You play the ${ctx.role}.`}`,
   open,
   parse(value: JsonValue, obs: CountdownObservation): CountdownAction {

@@ -64,11 +64,6 @@ export function qDiv(a: Q, b: Q): Q | null {
   return q(safeMul(a[0], b[1]), safeMul(a[1], b[0]));
 }
 
-/** Equality of reduced rationals. */
-export function qEq(a: Q, b: Q): boolean {
-  return a[0] === b[0] && a[1] === b[1];
-}
-
 /** A string key (the text "n" or "n/d"). */
 export function qText(a: Q): string {
   return a[1] === 1 ? String(a[0]) : `${a[0]}/${a[1]}`;

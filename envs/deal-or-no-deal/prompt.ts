@@ -7,7 +7,7 @@ import type { JsonValue } from '../../src/core/json';
 import type { OpenAnswer, PromptContext, PromptTemplate } from '../../src/core/prompt';
 import { AGREE, OFFERS, describeShare } from './offers';
 import type { DondObservation } from './observation';
-import { render } from './render';
+import { describeEnvEvent, render, rulesText } from './render';
 
 const GAME =
   'Deal or No Deal: two negotiators split a pool of books, hats and balls. Each has private values per item (the whole pool is worth 10 to each). Nothing is scored without an agreement.';
@@ -15,6 +15,18 @@ const GAME =
 /** The action name of an openspiel action id. */
 export function offerLabel(id: number): string {
   return id === AGREE ? 'agree' : `keep ${describeShare(OFFERS[id])}`;
+}
+
+/** The name of a dialogue action ("say: ...", "end the talk", "select: keep ...", "walk away"). */
+function dialogueLabel(action: unknown): string {
+  const a = action as { type?: unknown; text?: unknown; keep?: unknown } | null;
+  if (a && typeof a === 'object') {
+    if (a.type === 'message' && typeof a.text === 'string') return `say: ${a.text}`;
+    if (a.type === 'selection') return 'end the talk and select';
+    if (a.type === 'no-agreement') return 'walk away';
+    if (a.type === 'choose' && Array.isArray(a.keep) && a.keep.length === 3) return `select: keep ${describeShare(a.keep as number[])}`;
+  }
+  return JSON.stringify(action);
 }
 
 const talkSchema = {
@@ -58,7 +70,9 @@ export const dealOrNoDealPrompt: PromptTemplate<DondObservation, unknown> = {
   system: (ctx: PromptContext) =>
     `${GAME} You are negotiator ${ctx.seat} of 2. ${ctx.params.protocol === 'dialogue' ? 'You talk in free text, then each of you privately selects what to keep.' : 'You take turns making offers; an offer names what you keep (your partner gets the rest), and you may agree to the offer on the table.'} Maximize your reward.`,
   observation,
-  label: (action) => (typeof action === 'number' ? offerLabel(action) : JSON.stringify(action)),
+  label: (action) => (typeof action === 'number' ? offerLabel(action) : dialogueLabel(action)),
+  event: (name, data) => describeEnvEvent(name, data),
+  rules: rulesText,
   open,
   parse(value: JsonValue): unknown {
     if (typeof value === 'string') return { type: 'message', text: value };

@@ -2,6 +2,7 @@
  * Text form of an observation, for text agents and terminals: the pool, the viewer's values,
  * what happened so far, and how to answer.
  */
+import type { JsonObject } from '../../src/core/json';
 import { canonicalProposal, DEAL_TEXT } from './messages';
 import { AGREE, describeShare, ITEM_NAMES, OFFERS, valueOf } from './offers';
 import type { DialogueObservation, DondObservation, OpenSpielObservation } from './observation';
@@ -67,4 +68,49 @@ function renderDialogue(o: DialogueObservation): string {
 /** Text of an observation of either protocol. */
 export function render(o: DondObservation): string {
   return o.protocol === 'openspiel' ? renderOpenSpiel(o) : renderDialogue(o);
+}
+
+const seatName = (seat: unknown): string => (typeof seat === 'number' ? `P${seat}` : 'nobody');
+const shareText = (share: unknown): string | null => (Array.isArray(share) && share.length === 3 && share.every((n) => typeof n === 'number') ? describeShare(share as number[]) : null);
+
+/**
+ * The words for one deal-or-no-deal-v1 step event (`name` and `data` as `step` emitted them):
+ * offers by what their proposer keeps, agreements, the selection and the end. Null for a name
+ * it does not know.
+ */
+export function describeEnvEvent(name: string, data: JsonObject): string | null {
+  switch (name) {
+    case 'offer': {
+      const keep = shareText(data.keep);
+      return keep ? `${seatName(data.seat)} offers to keep ${keep}; the partner would get the rest.` : null;
+    }
+    case 'agree':
+      return `${seatName(data.seat)} agrees to the offer on the table.`;
+    case 'chance':
+      return data.outcome === 'end' ? 'Chance ends the game.' : 'Chance lets the game go on.';
+    case 'selection':
+      return data.seat === null || data.seat === undefined ? `The talk ran out (${String(data.reason)}): each seat now selects privately.` : `${seatName(data.seat)} ends the talk: each seat now selects privately.`;
+    case 'chosen':
+      return `${seatName(data.seat)} made its private selection.`;
+    case 'end': {
+      const keep = shareText(data.keep);
+      return `Game over: ${String(data.outcome)}${keep ? ` (the last proposer keeps ${keep})` : ''}.`;
+    }
+    default:
+      return null;
+  }
+}
+
+/** The rules in force, in words (from any viewer's observation). */
+export function rulesText(o: DondObservation): string {
+  const lines = [`Two negotiators split a pool of ${describeShare(o.pool)}. Each has private values per item; the whole pool is worth 10 to each.`];
+  if (o.protocol === 'openspiel') {
+    lines.push(`They take turns making offers (at most ${o.maxTurns}); an offer names what its proposer keeps, the partner gets the rest, and either may agree to the offer on the table.`);
+    if (o.discount < 1) lines.push(`From the third action on, an agreement is worth ${o.discount}× less per action.`);
+    if (o.probEnd > 0) lines.push(`After each offer from the second on, the game ends by chance with probability ${o.probEnd}.`);
+  } else {
+    lines.push(`They talk in free text (at most ${o.maxTurns} messages), then each privately selects what to keep; they agree only if the selections add up to the pool.`);
+  }
+  lines.push(`Without an agreement both score 0.${o.coop !== 0 ? ` Each seat's reward is its score plus ${o.coop} × its partner's.` : ''}`);
+  return lines.join(' ');
 }

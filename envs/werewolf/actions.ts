@@ -37,6 +37,11 @@ export const REVEAL_WOLF = DEFEND + M;
 export const REVEAL_GOOD = REVEAL_WOLF + M;
 export const AGREE = REVEAL_GOOD + M;
 export const SILENT = AGREE + 1;
+/** True for the speech acts (claim … silent): actions that may carry words. */
+export function isSpeechAct(index: number): boolean {
+  return index >= CLAIM && index <= SILENT;
+}
+
 /** Number of action indices. */
 export const NUM_ACTIONS = SILENT + 1;
 /** Longest free text accepted alongside a speech act. */
@@ -49,11 +54,6 @@ export type WerewolfAction = number | TextAction;
 
 /** Speech-act names (the `act` field of public speech events). */
 export type SpeechActName = 'claim' | 'accuse' | 'defend' | 'reveal' | 'agree' | 'silent';
-
-/** True for the indices of speech acts (CLAIM..SILENT). */
-export function isSpeechAct(index: number): boolean {
-  return index >= CLAIM && index <= SILENT;
-}
 
 /**
  * The index and text of a raw action, or a reason it is malformed. Accepts an integer index or

@@ -54,7 +54,7 @@ export function bidStep(d: Draft, actions: ActionMap<unknown>): void {
   d.emit({ type: 'floor', visibility: 'public', data: { round, turn: p.turn, seat: speaker } });
   p.phase = 'speak';
   p.speaker = speaker;
-  d.s.ph = PH_SPEAK;
+  d.s.phase = PH_SPEAK;
   d.setAct([speaker]);
 }
 
@@ -89,7 +89,7 @@ export function speakStep(d: Draft, actions: ActionMap<unknown>): void {
     if (p.turn < r.debateTurns) {
       p.phase = 'bid';
       p.speaker = -1;
-      s.ph = PH_BID;
+      s.phase = PH_BID;
       d.setActMask(s.aliveBits & ~(1 << seat));
       return;
     }

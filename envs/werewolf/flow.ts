@@ -21,11 +21,10 @@ import {
   W_VILLAGERS,
   W_WOLVES,
   WINNER_NAMES,
-  popcount,
-  seatsOf,
   type Draft,
   type WerewolfState,
 } from './state';
+import { popcount, seatsOf } from './seat-masks';
 
 /** Winner code for the living seats (W_NONE while the game goes on). No wolves left always means villagers. */
 export function checkWinner(s: WerewolfState, aliveBits: number): number {
@@ -41,20 +40,20 @@ export function checkWinner(s: WerewolfState, aliveBits: number): number {
   }
 }
 
-/** The wolf acting in kill step `sub` of a night (-1 when none). */
-export function killActor(d: Draft, sub: number): number {
+/** The wolf acting in kill step `killStep` of a night (-1 when none). */
+export function killActor(d: Draft, killStep: number): number {
   const s = d.s;
   const r: Rules = s.rules;
-  if (sub >= s.ks) return -1;
+  if (killStep >= s.killSteps) return -1;
   const living = seatsOf(s.aliveBits & s.wolfMask);
   if (!living.length) return -1;
   switch (r.nightKill) {
     case 'random-wolf':
       return living.length === 1 ? living[0] : living[d.int(living.length)];
     case 'propose-decide':
-      return sub === 0 ? living[0] : living[living.length - 1];
+      return killStep === 0 ? living[0] : living[living.length - 1];
     case 'vote-in-turn':
-      return sub < living.length ? living[sub] : -1;
+      return killStep < living.length ? living[killStep] : -1;
   }
 }
 
@@ -68,8 +67,8 @@ export function startNight(d: Draft, first: boolean): void {
   p.lastSpeaker = -1;
   p.turn = 0;
   p.order = EMPTY as unknown as number[];
-  s.ph = PH_NIGHT;
-  s.sub = 0;
+  s.phase = PH_NIGHT;
+  s.stepInPhase = 0;
   s.named = 0;
   s.votes = EMPTY as unknown as number[];
   d.clearNight();
@@ -87,11 +86,11 @@ export function startDay(d: Draft): void {
   p.turn = 0;
   s.named = 0;
   s.actor = -1;
-  s.sub = 0;
+  s.stepInPhase = 0;
   if (r.debate === 'bidding' && r.debateTurns > 0) {
     p.phase = 'bid';
     p.order = EMPTY as unknown as number[];
-    s.ph = PH_BID;
+    s.phase = PH_BID;
     d.setActMask(s.aliveBits);
     return;
   }
@@ -100,7 +99,7 @@ export function startDay(d: Draft): void {
     p.order = r.debate === 'shuffled' ? d.shuffle(living) : living;
     p.phase = 'speak';
     p.speaker = p.order[0];
-    s.ph = PH_SPEAK;
+    s.phase = PH_SPEAK;
     d.setAct([p.speaker]);
     return;
   }
@@ -113,8 +112,8 @@ export function startVote(d: Draft): void {
   const p = d.pub();
   p.phase = 'vote';
   p.speaker = -1;
-  s.ph = PH_VOTE;
-  s.sub = 0;
+  s.phase = PH_VOTE;
+  s.stepInPhase = 0;
   if (s.rules.voting === 'simultaneous') {
     d.setActMask(s.aliveBits);
     return;
@@ -149,7 +148,7 @@ export function finish(d: Draft, winner: number): void {
   const p = d.pub();
   const roles = s.roles.map((r) => ROLE_NAMES[r]);
   s.winner = winner;
-  s.ph = PH_OVER;
+  s.phase = PH_OVER;
   s.actor = -1;
   p.phase = 'over';
   p.speaker = -1;

@@ -104,14 +104,14 @@ function init(params: Params, seed: Seed): WerewolfState {
       roles: null,
     },
     aliveBits: (1 << n) - 1,
-    ph: PH_NIGHT,
-    ks: killSteps(rules),
-    ns: nightSteps(rules),
-    sub: 0,
+    phase: PH_NIGHT,
+    killSteps: killSteps(rules),
+    nightSteps: nightSteps(rules),
+    stepInPhase: 0,
     act: [],
     actMask: 0,
     actor: -1,
-    night: NIGHT_INIT as number[],
+    night: NIGHT_INIT,
     named: 0,
     votes: EMPTY as unknown as number[],
     priv: new Array<PrivateEvent[]>(n).fill(EMPTY as unknown as PrivateEvent[]),
@@ -134,7 +134,7 @@ function init(params: Params, seed: Seed): WerewolfState {
 
 function step(s: WerewolfState, actions: Record<number, WerewolfAction>): StepResult<WerewolfState> {
   const d = new Draft(s);
-  switch (s.ph) {
+  switch (s.phase) {
     case PH_NIGHT:
       nightStep(d, actions);
       break;
@@ -184,7 +184,7 @@ export const werewolfEnv: EnvDefinition<WerewolfState, WerewolfAction, WerewolfO
   legalActions: (s, seat) => legalFor(s, seat),
   validateAction: (s, seat, action) => validate(s, seat, action),
   step,
-  isTerminal: (s) => s.ph === PH_OVER,
+  isTerminal: (s) => s.phase === PH_OVER,
   returns(s) {
     if (s.winner === W_NONE || s.winner === W_DRAW) return s.roles.map(() => 0);
     const wolvesWon = s.winner === W_WOLVES;
@@ -196,7 +196,7 @@ export const werewolfEnv: EnvDefinition<WerewolfState, WerewolfAction, WerewolfO
   summary: (s) => summarize(s),
   aggregate,
   actionVisibility(s, seat) {
-    switch (s.ph) {
+    switch (s.phase) {
       case PH_NIGHT:
         return seat === s.actor ? { team: 'werewolves' } : { seat };
       case PH_SPEAK:

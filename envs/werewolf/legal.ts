@@ -22,7 +22,7 @@ import {
 } from './actions';
 import { DOCTOR, GUARD, NUM_ROLES, SEER, WITCH } from './roles';
 import { rolesPresentMask } from './rules';
-import { EMPTY, N_SAVE, N_VICTIM, PH_BID, PH_NIGHT, PH_OVER, PH_SPEAK, PH_VOTE, type WerewolfState } from './state';
+import { EMPTY, PH_BID, PH_NIGHT, PH_OVER, PH_SPEAK, PH_VOTE, type WerewolfState } from './state';
 
 /** What a seat is asked to do now (part of its observation). */
 export type AskName =
@@ -112,21 +112,21 @@ const bit = (p: number): number => (p >= 0 ? 1 << p : 0);
 /** What `seat` is asked at night (role-specific; 'sleep' for everyone without a night action now). */
 export function nightAsk(s: WerewolfState, seat: number): AskName {
   const r = s.rules;
-  const sub = s.sub;
+  const step = s.stepInPhase; // the night step
   if (seat === s.actor) {
     if (r.nightKill === 'random-wolf') return 'kill';
-    if (r.nightKill === 'propose-decide') return sub === 0 ? 'propose' : 'decide';
+    if (r.nightKill === 'propose-decide') return step === 0 ? 'propose' : 'decide';
     return 'wolf-vote';
   }
   const role = s.roles[seat];
-  if (sub === 0) {
+  if (step === 0) {
     if (role === SEER) return 'check';
     if (role === DOCTOR) return 'protect';
     if (role === GUARD) return 'guard';
   }
   if (role === WITCH && r.composition.witch > 0) {
-    if (sub === s.ks) return 'antidote';
-    if (sub === s.ks + 1) return 'poison';
+    if (step === s.killSteps) return 'antidote';
+    if (step === s.killSteps + 1) return 'poison';
   }
   return 'sleep';
 }
@@ -136,11 +136,11 @@ function nightLegal(s: WerewolfState, seat: number): readonly number[] {
   const ask = nightAsk(s, seat);
   switch (ask) {
     case 'antidote': {
-      const victim = s.night[N_VICTIM];
+      const victim = s.night.victim;
       return s.potions[0] > 0 && victim >= 0 && (r.witchSelfSave || victim !== seat) ? ANTIDOTE_OR_NONE : SLEEP;
     }
     case 'poison':
-      return s.potions[1] > 0 && (r.witchBothSameNight || s.night[N_SAVE] !== 1) ? poisonList(s.aliveBits & ~bit(seat)) : SLEEP;
+      return s.potions[1] > 0 && (r.witchBothSameNight || !s.night.saved) ? poisonList(s.aliveBits & ~bit(seat)) : SLEEP;
     case 'sleep':
       return SLEEP;
     default:
@@ -177,7 +177,7 @@ function nightTargetMask(s: WerewolfState, seat: number, ask: AskName): number {
  */
 export function isLegal(s: WerewolfState, seat: number, a: number): boolean {
   if (!isToAct(s, seat) || !Number.isInteger(a)) return false;
-  switch (s.ph) {
+  switch (s.phase) {
     case PH_NIGHT: {
       const ask = nightAsk(s, seat);
       if (ask === 'antidote' || ask === 'poison' || ask === 'sleep') return nightLegal(s, seat).indexOf(a) >= 0;
@@ -209,7 +209,7 @@ export function isToAct(s: WerewolfState, seat: unknown): seat is number {
  */
 export function legalFor(s: WerewolfState, seat: number): readonly number[] {
   if (!isToAct(s, seat)) return EMPTY;
-  switch (s.ph) {
+  switch (s.phase) {
     case PH_NIGHT:
       return nightLegal(s, seat);
     case PH_BID:
@@ -226,7 +226,7 @@ export function legalFor(s: WerewolfState, seat: number): readonly number[] {
 /** What `seat` is asked now, or null when it is not to act. */
 export function askOf(s: WerewolfState, seat: number): AskName | null {
   if (!isToAct(s, seat)) return null;
-  switch (s.ph) {
+  switch (s.phase) {
     case PH_NIGHT:
       return nightAsk(s, seat);
     case PH_BID:
@@ -246,14 +246,14 @@ export function askOf(s: WerewolfState, seat: number): AskName | null {
  */
 export function validate(s: WerewolfState, seat: unknown, action: unknown): ActionCheck {
   const n = s.roles.length;
-  if (s.ph === PH_OVER) return { ok: false, reason: 'the game is over' };
+  if (s.phase === PH_OVER) return { ok: false, reason: 'the game is over' };
   if (typeof seat !== 'number' || !Number.isInteger(seat) || seat < 0 || seat >= n) {
     return { ok: false, reason: `seat ${String(seat)} is not a seat of this game (0..${n - 1})` };
   }
   if (!isToAct(s, seat)) return { ok: false, reason: `seat ${seat} is not to act now (to act: ${JSON.stringify(s.act)})` };
   const parsed = parseAction(action);
   if (typeof parsed === 'string') return { ok: false, reason: parsed };
-  if (parsed.text !== null && s.ph !== PH_SPEAK) return { ok: false, reason: 'free text is only accepted alongside a speech act (in the speak phase)' };
+  if (parsed.text !== null && s.phase !== PH_SPEAK) return { ok: false, reason: 'free text is only accepted alongside a speech act (in the speak phase)' };
   const legal = legalFor(s, seat);
   if (legal.indexOf(parsed.index) < 0) {
     return { ok: false, reason: `${describeAction(parsed.index)} (${parsed.index}) is not legal for seat ${seat} now (asked to ${askOf(s, seat)}; legal: ${legal.join(',')})` };

@@ -12,36 +12,35 @@ import { endIfWon, killActor, startDay } from './flow';
 import { takeAction } from './take';
 import { ROLE_NAMES, WEREWOLF, WITCH } from './roles';
 import { nightAsk } from './legal';
-import { N_GUARD, N_POISON, N_PROPOSAL, N_PROTECT, N_SAVE, N_VICTIM, N_WOLF_VOTES, type Draft } from './state';
+import type { Draft } from './state';
 
 /** Applies one night step (actions of every living seat). */
 export function nightStep(d: Draft, actions: ActionMap<unknown>): void {
   const prev = d.s;
   const round = prev.pub.round;
   const act = prev.act;
-  const ks = prev.ks;
   for (let i = 0; i < act.length; i++) {
     const seat = act[i];
     const a = takeAction(prev, seat, actions);
     if (a === NONE) {
-      if (seat === prev.actor && prev.rules.nightKill === 'vote-in-turn') d.night()[N_WOLF_VOTES + prev.sub] = -1;
+      if (seat === prev.actor && prev.rules.nightKill === 'vote-in-turn') d.wolfVote(prev.stepInPhase, -1);
       continue;
     }
     switch (nightAsk(prev, seat)) {
       case 'kill':
-        d.night()[N_VICTIM] = a - TARGET;
+        d.night().victim = a - TARGET;
         d.team({ type: 'kill', round, by: seat, target: a - TARGET });
         break;
       case 'propose':
-        d.night()[N_PROPOSAL] = a - TARGET;
+        d.night().proposal = a - TARGET;
         d.team({ type: 'proposal', round, by: seat, target: a - TARGET });
         break;
       case 'decide':
-        d.night()[N_VICTIM] = a - TARGET;
+        d.night().victim = a - TARGET;
         d.team({ type: 'decision', round, by: seat, target: a - TARGET });
         break;
       case 'wolf-vote':
-        d.night()[N_WOLF_VOTES + prev.sub] = a - TARGET;
+        d.wolfVote(prev.stepInPhase, a - TARGET);
         d.team({ type: 'wolf-vote', round, by: seat, target: a - TARGET });
         break;
       case 'check': {
@@ -53,24 +52,24 @@ export function nightStep(d: Draft, actions: ActionMap<unknown>): void {
         break;
       }
       case 'protect':
-        d.night()[N_PROTECT] = a - TARGET;
+        d.night().protect = a - TARGET;
         d.s.lastProtect = a - TARGET;
         d.priv(seat, { type: 'protect', round, target: a - TARGET });
         break;
       case 'guard':
-        d.night()[N_GUARD] = a - TARGET;
+        d.night().guard = a - TARGET;
         d.s.lastGuard = a - TARGET;
         d.priv(seat, { type: 'guard', round, target: a - TARGET });
         break;
       case 'antidote':
         if (a === ANTIDOTE) {
-          d.night()[N_SAVE] = 1;
+          d.night().saved = true;
           d.s.potions = [prev.potions[0] - 1, prev.potions[1]];
-          d.priv(seat, { type: 'antidote', round, target: prev.night[N_VICTIM] });
+          d.priv(seat, { type: 'antidote', round, target: prev.night.victim });
         }
         break;
       case 'poison':
-        d.night()[N_POISON] = a - POISON;
+        d.night().poison = a - POISON;
         d.s.potions = [prev.potions[0], prev.potions[1] - 1];
         d.priv(seat, { type: 'poison', round, target: a - POISON });
         break;
@@ -79,15 +78,15 @@ export function nightStep(d: Draft, actions: ActionMap<unknown>): void {
     }
   }
   const s = d.s;
-  if (prev.sub === 0) {
+  if (prev.stepInPhase === 0) {
     // a guard or doctor without a legal target passed: the "not twice running" memory resets
-    if (prev.rules.composition.guard > 0 && s.night[N_GUARD] < 0) s.lastGuard = -1;
-    if (prev.rules.composition.doctor > 0 && s.night[N_PROTECT] < 0) s.lastProtect = -1;
+    if (prev.rules.composition.guard > 0 && s.night.guard < 0) s.lastGuard = -1;
+    if (prev.rules.composition.doctor > 0 && s.night.protect < 0) s.lastProtect = -1;
   }
-  if (prev.sub === ks - 1) settleVictim(d);
-  if (prev.sub + 1 < prev.ns) {
-    s.sub = prev.sub + 1;
-    s.actor = killActor(d, s.sub);
+  if (prev.stepInPhase === prev.killSteps - 1) settleVictim(d);
+  if (prev.stepInPhase + 1 < prev.nightSteps) {
+    s.stepInPhase = prev.stepInPhase + 1;
+    s.actor = killActor(d, s.stepInPhase);
     return;
   }
   resolveNight(d);
@@ -102,8 +101,8 @@ function settleVictim(d: Draft): void {
     let best = -1;
     let bestCount = 0;
     let tie = false;
-    for (let i = 0; i < s.ks; i++) {
-      const t = night[N_WOLF_VOTES + i];
+    for (let i = 0; i < s.killSteps; i++) {
+      const t = night.wolfVotes[i];
       if (t < 0) continue;
       const c = (counts.get(t) ?? 0) + 1;
       counts.set(t, c);
@@ -113,12 +112,12 @@ function settleVictim(d: Draft): void {
         tie = false;
       } else if (c === bestCount && t !== best) tie = true;
     }
-    night[N_VICTIM] = tie ? -1 : best;
+    night.victim = tie ? -1 : best;
   }
   if (s.rules.composition.witch === 0) return;
   for (let seat = 0; seat < s.roles.length; seat++) {
     if (s.roles[seat] === WITCH && s.pub.alive[seat]) {
-      const v = s.night[N_VICTIM];
+      const v = s.night.victim;
       d.priv(seat, { type: 'victim', round: s.pub.round, target: v >= 0 ? v : null });
     }
   }
@@ -128,10 +127,10 @@ function settleVictim(d: Draft): void {
 function resolveNight(d: Draft): void {
   const s = d.s;
   const night = s.night;
-  const victim = night[N_VICTIM];
+  const victim = night.victim;
   const dead: number[] = [];
-  if (victim >= 0 && victim !== night[N_PROTECT] && victim !== night[N_GUARD] && night[N_SAVE] !== 1) dead.push(victim);
-  const poisoned = night[N_POISON];
+  if (victim >= 0 && victim !== night.protect && victim !== night.guard && !night.saved) dead.push(victim);
+  const poisoned = night.poison;
   if (poisoned >= 0 && dead.indexOf(poisoned) < 0) dead.push(poisoned);
   dead.sort((a, b) => a - b);
   d.kill(dead);

@@ -11,12 +11,12 @@ import type { Viewer } from '../../src/core/visibility';
 import { askOf, type AskName } from './legal';
 import { ROLE_NAMES, WEREWOLF, WITCH, WOLVES, VILLAGERS, type RoleName, type TeamName } from './roles';
 import type { Rules } from './rules';
-import { EMPTY, type PrivateEvent, type PublicInfo, type WerewolfState } from './state';
+import { EMPTY, type NightChoices, type PrivateEvent, type PublicInfo, type WerewolfState } from './state';
 
 /** Hidden state shown to omniscient viewers only. */
 export type SecretInfo = {
   privates: PrivateEvent[][];
-  night: number[];
+  night: NightChoices;
   actor: number;
   checked: number;
   lastProtect: number;

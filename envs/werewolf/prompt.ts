@@ -6,6 +6,7 @@
 import type { PromptContext, PromptTemplate } from '../../src/core/prompt';
 import { ANTIDOTE, BID, NONE, describeAction, isSpeechAct, parseAction, type WerewolfAction } from './actions';
 import type { WerewolfObservation } from './observation';
+import { describeEnvEvent, rulesText } from './render';
 
 const GAME =
   'Werewolf: a social-deduction game. Werewolves secretly kill one player each night; by day everybody debates and votes to exile a suspect. Villagers win when every werewolf is gone, werewolves when they reach parity.';
@@ -35,4 +36,6 @@ export const werewolfPrompt: PromptTemplate<WerewolfObservation, WerewolfAction>
   system: (ctx: PromptContext) => `${GAME} You are P${ctx.seat} of ${ctx.seats}. ${ROLE_GOAL[ctx.role] ?? `You are the ${ctx.role}.`} Play to make your team win.`,
   label: werewolfLabel,
   speech: (action, text) => (typeof action === 'number' && isSpeechAct(action) && text ? { act: action, text } : null),
+  event: describeEnvEvent,
+  rules: (obs) => rulesText(obs.rules),
 };

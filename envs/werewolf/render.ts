@@ -1,5 +1,9 @@
 /** Text form of a werewolf-v1 observation, for text agents and terminals. */
+import type { JsonObject } from '../../src/core/json';
+import type { Visibility } from '../../src/core/visibility';
 import type { WerewolfObservation } from './observation';
+import { ROLE_NAMES } from './roles';
+import type { Rules } from './rules';
 import type { PrivateEvent, PublicEvent } from './state';
 
 const seatName = (p: number | null | undefined): string => (p === null || p === undefined ? 'nobody' : `P${p}`);
@@ -38,8 +42,12 @@ export function describePublic(e: PublicEvent): string {
   }
 }
 
-/** One line per private event. */
-export function describePrivate(e: PrivateEvent): string {
+/**
+ * One line per private event, told to its seat ("you checked P3"), or about seat `who` when
+ * given (spectators: "P2 checked P3").
+ */
+export function describePrivate(e: PrivateEvent, who?: number): string {
+  const you = who === undefined ? 'you' : seatName(who);
   switch (e.type) {
     case 'kill':
       return `Night ${e.round}: ${seatName(e.by)} chose to kill ${seatName(e.target)}.`;
@@ -50,20 +58,66 @@ export function describePrivate(e: PrivateEvent): string {
     case 'wolf-vote':
       return `Night ${e.round}: ${seatName(e.by)} voted to kill ${seatName(e.target)}.`;
     case 'check':
-      return `Night ${e.round}: you checked ${seatName(e.target)}: ${e.result}.`;
+      return `Night ${e.round}: ${you} checked ${seatName(e.target)}: ${e.result}.`;
     case 'protect':
-      return `Night ${e.round}: you protected ${seatName(e.target)}.`;
+      return `Night ${e.round}: ${you} protected ${seatName(e.target)}.`;
     case 'guard':
-      return `Night ${e.round}: you guarded ${seatName(e.target)}.`;
+      return `Night ${e.round}: ${you} guarded ${seatName(e.target)}.`;
     case 'victim':
       return `Night ${e.round}: the werewolves attacked ${seatName(e.target)}.`;
     case 'antidote':
-      return `Night ${e.round}: you used the antidote on ${seatName(e.target)}.`;
+      return `Night ${e.round}: ${you} used the antidote on ${seatName(e.target)}.`;
     case 'poison':
-      return `Night ${e.round}: you poisoned ${seatName(e.target)}.`;
+      return `Night ${e.round}: ${you} poisoned ${seatName(e.target)}.`;
     case 'vote':
-      return `Day ${e.round}: you voted ${e.target === null ? 'to pass' : `for ${seatName(e.target)}`}.`;
+      return `Day ${e.round}: ${you} voted ${e.target === null ? 'to pass' : `for ${seatName(e.target)}`}.`;
   }
+}
+
+const PUBLIC_TYPES = new Set<string>(['dawn', 'speech', 'vote', 'votes', 'exile', 'game-over']);
+const PRIVATE_TYPES = new Set<string>(['kill', 'proposal', 'decision', 'wolf-vote', 'check', 'protect', 'guard', 'victim', 'antidote', 'poison', 'vote']);
+
+/**
+ * The words for one werewolf-v1 step event as the env emitted it (`name`, `data`, visibility):
+ * the same lines as the observation's text (public events, a seat's private results told about
+ * that seat), plus the floor and the bids. Null for a name it does not know.
+ */
+export function describeEnvEvent(name: string, data: JsonObject, visibility: Visibility): string | null {
+  if (name === 'floor') return `${seatName(data.seat as number)} has the floor.`;
+  if (name === 'bids' && Array.isArray(data.bids)) return `Bids for the floor: ${data.bids.map((b, i) => `${seatName(i)} ${String(b)}`).join(', ')}.`;
+  if (visibility === 'public') return PUBLIC_TYPES.has(name) ? describePublic({ ...data, type: name } as unknown as PublicEvent) : null;
+  if (!PRIVATE_TYPES.has(name)) return null;
+  const who = typeof visibility === 'object' && 'seat' in visibility ? visibility.seat : undefined;
+  return describePrivate({ ...data, type: name } as unknown as PrivateEvent, who);
+}
+
+const EXILE_TEXT: Record<Rules['exile'], string> = {
+  majority: 'a player is exiled only with a strict majority of the living',
+  'plurality-random': 'the most votes exile a player (ties broken at random)',
+  'plurality-none': 'the most votes exile a player (a tie exiles nobody)',
+};
+const WIN_TEXT: Record<Rules['winRule'], string> = {
+  parity: 'the werewolves when they are as many as the others',
+  majority: 'the werewolves when they outnumber the others',
+  'villagers-dead': 'the werewolves when every plain villager is dead',
+};
+
+/** The rules in force, in words: the roles dealt, how votes work and what is revealed, who wins. */
+export function rulesText(r: Rules): string {
+  const plural = (n: number, name: string) => (n === 1 ? name : name === 'werewolf' ? 'werewolves' : `${name}s`);
+  const roles = ROLE_NAMES.filter((n) => r.composition[n] > 0).map((n) => `${r.composition[n]} ${plural(r.composition[n], n)}`);
+  const votes =
+    r.voting === 'sequential'
+      ? 'Players vote one after another, in public'
+      : r.votesPublic
+        ? 'Everyone votes at once; who voted for whom is announced'
+        : 'Everyone votes at once and the votes stay secret: only the exile is announced';
+  return [
+    `Werewolf (${r.preset} rules), ${r.players} players: ${roles.join(', ')}; roles are secret.`,
+    `The game starts at ${r.firstPhase}. ${votes}${r.abstain ? '' : ' (no abstaining)'}; ${EXILE_TEXT[r.exile]}.`,
+    `The role of a dead player is ${r.revealOnDeath ? 'announced' : 'not announced'}.`,
+    `The villagers win when every werewolf is gone; ${WIN_TEXT[r.winRule]}. After ${r.maxRounds} rounds: ${r.roundCap === 'draw' ? 'a draw' : 'a random winning team'}.`,
+  ].join(' ');
 }
 
 /** The whole observation as text: who you are, who is alive, what happened, what you are asked. */

@@ -250,15 +250,17 @@ function resolveAll(params: Params): { rules: Rules; roles: RoleName[] | null } 
   return out;
 }
 
-/** Steps of one night: the wolves' kill steps, then two witch steps when the game has a witch. */
-export function nightSteps(r: Rules): number {
-  const kill = r.nightKill === 'random-wolf' ? 1 : r.nightKill === 'propose-decide' ? 2 : r.composition.werewolf;
-  return kill + (r.composition.witch > 0 ? 2 : 0);
-}
-
-/** Number of kill steps at the start of each night. */
+/**
+ * Number of kill steps at the start of each night: one (a random wolf kills), two (the first
+ * wolf proposes, the last decides), or one per wolf (the wolves vote in turn).
+ */
 export function killSteps(r: Rules): number {
   return r.nightKill === 'random-wolf' ? 1 : r.nightKill === 'propose-decide' ? 2 : r.composition.werewolf;
+}
+
+/** Steps of one night: the wolves' kill steps, then two witch steps when the game has a witch. */
+export function nightSteps(r: Rules): number {
+  return killSteps(r) + (r.composition.witch > 0 ? 2 : 0);
 }
 
 /** Upper bound on `step` calls in one game (meta.maxLength). */

@@ -10,8 +10,9 @@ import type { EnvEvent, SeatInfo } from '../../src/core/env';
 import type { JsonObject } from '../../src/core/json';
 import { Rng, type RngState } from '../../src/core/rng';
 import { append } from './arrays';
+import { seatsOf } from './seat-masks';
 import type { SpeechActName } from './actions';
-import type { RoleName } from './roles';
+import { MAX_SEATS, type RoleName } from './roles';
 import type { Rules } from './rules';
 
 export const PH_NIGHT = 0;
@@ -29,15 +30,23 @@ export const W_VILLAGERS = 2;
 export const W_DRAW = 3;
 export const WINNER_NAMES = ['', 'werewolves', 'villagers', 'draw'] as const;
 
-/** Slots of the pending night choices (`state.night`). */
-export const N_VICTIM = 0; // the wolves' victim once decided, -1 none
-export const N_PROTECT = 1; // doctor's target, -1 none
-export const N_GUARD = 2; // guard's target, -1 none
-export const N_SAVE = 3; // 1 when the witch used the antidote tonight
-export const N_POISON = 4; // witch's poison target, -1 none
-export const N_PROPOSAL = 5; // first wolf's proposal (propose-decide), -1 none
-export const N_WOLF_VOTES = 6; // wolf votes in turn (vote-in-turn), one slot per kill step
-export const NIGHT_SLOTS = N_WOLF_VOTES + 12;
+/** Tonight's pending choices (`state.night`); a seat number, or -1 for none. */
+export type NightChoices = {
+  /** The wolves' victim once decided. */
+  victim: number;
+  /** The doctor's target. */
+  protect: number;
+  /** The guard's target. */
+  guard: number;
+  /** Whether the witch used the antidote tonight. */
+  saved: boolean;
+  /** The witch's poison target. */
+  poison: number;
+  /** The first wolf's proposal (propose-decide). */
+  proposal: number;
+  /** The wolves' votes in turn (vote-in-turn), one per kill step. */
+  wolfVotes: readonly number[];
+};
 
 /** Public events, kept in the log (chunk per round) and sent as env events of the same type. */
 export type DawnEvent = { type: 'dawn'; round: number; dead: number[]; roles?: RoleName[] };
@@ -100,20 +109,20 @@ export type WerewolfState = {
   pub: PublicInfo;
   /** Bitmask of living seats (mirrors pub.alive). */
   aliveBits: number;
-  /** Phase code (PH_*). */
-  ph: number;
-  /** Kill steps and all steps of each night (fixed by the rules). */
-  ks: number;
-  ns: number;
-  /** Sub-step within the phase: night step, or vote index in sequential voting. */
-  sub: number;
+  /** Phase code (PH_*); `pub.phase` holds its name. */
+  phase: number;
+  /** Kill steps of each night, then all of its steps (kill steps + the witch's two), fixed by the rules. */
+  killSteps: number;
+  nightSteps: number;
+  /** The step within the phase: the night step, or the voter's index in sequential voting. */
+  stepInPhase: number;
   /** Seats to act now, and as a bitmask. */
   act: number[];
   actMask: number;
   /** Night: the wolf who acts in this kill step (-1 none). */
   actor: number;
-  /** Pending night choices (N_* slots). */
-  night: number[];
+  /** Tonight's pending choices. */
+  night: NightChoices;
   /** Bitmask of the seats named in the last utterance (they get extra weight in bidding). */
   named: number;
   /** Votes cast so far in this vote (per seat, -1 none / abstain). */
@@ -170,10 +179,10 @@ export class Draft {
       plainMask: prev.plainMask,
       pub: prev.pub,
       aliveBits: prev.aliveBits,
-      ph: prev.ph,
-      ks: prev.ks,
-      ns: prev.ns,
-      sub: prev.sub,
+      phase: prev.phase,
+      killSteps: prev.killSteps,
+      nightSteps: prev.nightSteps,
+      stepInPhase: prev.stepInPhase,
       act: prev.act,
       actMask: prev.actMask,
       actor: prev.actor,
@@ -265,19 +274,27 @@ export class Draft {
     this.events.push(ev);
   }
 
-  /** Pending night choices, copied on first write. */
-  night(): number[] {
+  /** Tonight's choices, copied on first write. */
+  night(): NightChoices {
     if (!this.nightCopied) {
-      this.s.night = this.s.night.slice();
+      this.s.night = copyNight(this.s.night);
       this.nightCopied = true;
     }
     return this.s.night;
   }
 
-  /** Resets the night slots for a new night. */
+  /** Records a wolf's vote (vote-in-turn) in kill step `killStep` (-1: none). */
+  wolfVote(killStep: number, target: number): void {
+    const n = this.night();
+    const votes = n.wolfVotes.slice();
+    votes[killStep] = target;
+    n.wolfVotes = votes;
+  }
+
+  /** Resets the choices for a new night. */
   clearNight(): void {
-    this.s.night = NIGHT_INIT.slice();
-    this.nightCopied = true;
+    this.s.night = NIGHT_INIT;
+    this.nightCopied = false;
   }
 
   /** Marks seats dead (alive copied once per call). */
@@ -356,32 +373,21 @@ export function drawPool(rng: Rng): number[] {
   return out;
 }
 
-/** Night slots at the start of a night: all -1 except the save flag (0). */
-export const NIGHT_INIT: readonly number[] = Array.from({ length: NIGHT_SLOTS }, (_, i) => (i === N_SAVE ? 0 : -1));
+/** Most kill steps a night can have (vote-in-turn: one per wolf). */
+export const MAX_KILL_STEPS = MAX_SEATS;
 
-const seatLists: number[][] = [];
-
-/** The seats in a bitmask, ascending: a shared, cached array that must never be mutated. */
-export function seatsOf(mask: number): number[] {
-  let list = seatLists[mask];
-  if (!list) {
-    list = [];
-    for (let p = 0; mask >> p; p++) if ((mask >> p) & 1) list.push(p);
-    seatLists[mask] = list;
-  }
-  return list;
+/** A copy of night choices (one object literal, so every copy shares one hidden class: fast reads). */
+export function copyNight(n: NightChoices): NightChoices {
+  return { victim: n.victim, protect: n.protect, guard: n.guard, saved: n.saved, poison: n.poison, proposal: n.proposal, wolfVotes: n.wolfVotes };
 }
 
-/** Number of set bits of a seat mask. */
-export function popcount(mask: number): number {
-  let c = 0;
-  for (let m = mask; m; m &= m - 1) c++;
-  return c;
-}
-
-/** Bitmask of living seats. */
-export function aliveMask(alive: readonly number[]): number {
-  let m = 0;
-  for (let i = 0; i < alive.length; i++) if (alive[i]) m |= 1 << i;
-  return m;
-}
+/** The choices at the start of a night: shared by every state, never written (drafts copy it first). */
+export const NIGHT_INIT: NightChoices = copyNight({
+  victim: -1,
+  protect: -1,
+  guard: -1,
+  saved: false,
+  poison: -1,
+  proposal: -1,
+  wolfVotes: Array.from({ length: MAX_KILL_STEPS }, () => -1),
+});

@@ -8,7 +8,7 @@
  */
 import type { Rng } from '../../src/core/rng';
 import { DOCTOR, GUARD, ROLE_NAMES, SEER, VILLAGER, WEREWOLF, WITCH } from './roles';
-import { N_GUARD, N_POISON, N_PROTECT, N_SAVE, PH_OVER, type PrivateEvent, type WerewolfState } from './state';
+import { copyNight, PH_OVER, type PrivateEvent, type WerewolfState } from './state';
 
 const GOOD_ROLES = [VILLAGER, SEER, DOCTOR, WITCH, GUARD];
 
@@ -33,20 +33,20 @@ function vary(s: WerewolfState, seat: number, role: number): WerewolfState {
   const fake: PrivateEvent[] = s.priv[seat].length ? [] : [{ type: 'check', round: s.pub.round, target: otherSeat(s, seat, seat), result: 'werewolf' }];
   v.priv = s.priv.slice();
   v.priv[seat] = fake;
-  const night = s.night.slice();
+  const night = copyNight(s.night);
   if (own === SEER) v.checked = s.checked ^ (1 << otherSeat(s, seat, seat));
   if (own === DOCTOR) {
     v.lastProtect = otherSeat(s, seat, s.lastProtect);
-    night[N_PROTECT] = otherSeat(s, seat, night[N_PROTECT]);
+    night.protect = otherSeat(s, seat, night.protect);
   }
   if (own === GUARD) {
     v.lastGuard = otherSeat(s, seat, s.lastGuard);
-    night[N_GUARD] = otherSeat(s, seat, night[N_GUARD]);
+    night.guard = otherSeat(s, seat, night.guard);
   }
   if (own === WITCH) {
     v.potions = [s.potions[0] ? 0 : 1, s.potions[1] ? 0 : 1];
-    night[N_SAVE] = night[N_SAVE] ? 0 : 1;
-    night[N_POISON] = night[N_POISON] >= 0 ? -1 : otherSeat(s, seat, seat);
+    night.saved = !night.saved;
+    night.poison = night.poison >= 0 ? -1 : otherSeat(s, seat, seat);
   }
   v.night = night;
   return v;
@@ -54,7 +54,7 @@ function vary(s: WerewolfState, seat: number, role: number): WerewolfState {
 
 /** Private variants of `seat` (see the module comment); [] when it holds no single-seat secret. */
 export function privateVariants(s: WerewolfState, seat: number, rng: Rng): WerewolfState[] {
-  if (s.ph === PH_OVER || !Number.isInteger(seat) || seat < 0 || seat >= s.roles.length) return [];
+  if (s.phase === PH_OVER || !Number.isInteger(seat) || seat < 0 || seat >= s.roles.length) return [];
   const own = s.roles[seat];
   if (own === WEREWOLF) return [];
   if (!s.pub.alive[seat] && s.rules.revealOnDeath) return [];

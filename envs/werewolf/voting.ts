@@ -9,7 +9,8 @@ import { NONE, TARGET } from './actions';
 import { endIfWon, endRound } from './flow';
 import { ROLE_NAMES } from './roles';
 import { filled } from './arrays';
-import { popcount, type Draft } from './state';
+import { popcount } from './seat-masks';
+import type { Draft } from './state';
 import { takeAction } from './take';
 
 /** Applies one vote step. */
@@ -25,9 +26,9 @@ export function voteStep(d: Draft, actions: ActionMap<unknown>): void {
     d.s.votes = votes;
     d.log({ type: 'vote', round, seat, target: target >= 0 ? target : null });
     const p = d.pub();
-    const next = prev.sub + 1;
+    const next = prev.stepInPhase + 1;
     if (next < p.order.length) {
-      d.s.sub = next;
+      d.s.stepInPhase = next;
       p.turn = next;
       d.setAct([p.order[next]]);
       return;

@@ -2,6 +2,7 @@ import { Rng, type Seed } from '../../src/core/rng';
 import { btGraph, fitBradleyTerry, resolveBtFitOptions, solveStrengths, strengthsToRatings, type BtFit, type BtFitOptions } from './bradley-terry';
 import type { PairTable } from './pair-counts';
 import { PoissonCells } from './poisson';
+import { rankRanges, type RankRange } from './rank-ranges';
 
 /** Bootstrap settings. */
 export interface BtBootstrapOptions extends BtFitOptions {
@@ -19,6 +20,11 @@ export interface BtBootstrapOptions extends BtFitOptions {
    * sweeps instead of 14.
    */
   resampleTol?: number;
+  /**
+   * Group of each player (index order of the table's ids) for the rank ranges: players are
+   * ranked within their group only (a league ranks each role apart). Default: one group.
+   */
+  groups?: readonly (string | number)[];
 }
 
 /** A fit with bootstrap percentile intervals, in Elo-like points. */
@@ -27,6 +33,8 @@ export interface BtBootstrap {
   /** Lower and upper interval bounds per player (index order of `fit.ids`). */
   lo: Float64Array;
   hi: Float64Array;
+  /** Each player's rank range within its group across the resamples, at `level` (see `rankRanges`). */
+  ranks: RankRange[];
   resamples: number;
   level: number;
   /** Mean sweeps per resample fit, and resamples that hit the iteration cap. */
@@ -68,7 +76,11 @@ export function bootstrapBradleyTerry(table: PairTable, options: BtBootstrapOpti
   const fit = fitBradleyTerry(table, o);
   const n = table.ids.length;
   const m = table.i.length;
-  if (B === 0 || n === 0) return { fit, lo: fit.ratings.slice(), hi: fit.ratings.slice(), resamples: 0, level, meanIterations: 0, unconverged: 0 };
+  const groups = options.groups ?? table.ids.map(() => 0);
+  if (groups.length !== n) throw new Error(`bradley-terry: option "groups" must name one group per player (${n}, got ${groups.length})`);
+  if (B === 0 || n === 0) {
+    return { fit, lo: fit.ratings.slice(), hi: fit.ratings.slice(), ranks: rankRanges(fit.ratings, 1, groups, level), resamples: 0, level, meanIterations: 0, unconverged: 0 };
+  }
 
   // Cells pair × {win, loss, tie}, their observed counts being the Poisson means.
   const lam = new Float64Array(3 * m);
@@ -107,6 +119,7 @@ export function bootstrapBradleyTerry(table: PairTable, options: BtBootstrapOpti
     for (let k = 0; k < n; k++) samples[k * B + b] = ratings[k];
   }
 
+  const ranks = rankRanges(samples, B, groups, level);
   const lo = new Float64Array(n);
   const hi = new Float64Array(n);
   const qLo = (1 - level) / 2;
@@ -116,5 +129,5 @@ export function bootstrapBradleyTerry(table: PairTable, options: BtBootstrapOpti
     lo[k] = percentileSorted(col, qLo);
     hi[k] = percentileSorted(col, qHi);
   }
-  return { fit, lo, hi, resamples: B, level, meanIterations: iterSum / B, unconverged };
+  return { fit, lo, hi, ranks, resamples: B, level, meanIterations: iterSum / B, unconverged };
 }

@@ -11,6 +11,9 @@ export interface BtLeaderboardRow extends RankInfo {
   games: number;
   /** Wins plus half the ties. */
   points: number;
+  /** Rank range within the player's group across the bootstrap resamples (see `rankRanges`). */
+  rankLo: number;
+  rankHi: number;
 }
 
 /** The leaderboard and the bootstrap behind it. */
@@ -41,6 +44,8 @@ export function bradleyTerryLeaderboard(source: PairCounts | PairTable | Iterabl
     hi: bootstrap.hi[k],
     games: games[k],
     points: points[k],
+    rankLo: bootstrap.ranks[k].lo,
+    rankHi: bootstrap.ranks[k].hi,
   }));
   return { rows: tiedRanks(rows), bootstrap };
 }

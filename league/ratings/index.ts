@@ -1,6 +1,6 @@
 /**
  * League ratings: online Elo and OpenSkill per rating key (env/role/player) with history,
- * and the batch Bradley–Terry leaderboard with bootstrap intervals and tied ranks.
+ * and the batch Bradley–Terry leaderboard with bootstrap intervals, rank ranges and tied ranks.
  */
 export { ELO_SCALE, eloExpected, eloUpdate } from './elo';
 export { EloBook, pairingKey, type EloBookSnapshot, type EloChange, type EloOptions } from './elo-book';
@@ -12,4 +12,5 @@ export { btGraph, ELO_PER_LOGIT, fitBradleyTerry, slotCredits, solveStrengths, s
 export { bootstrapBradleyTerry, percentileSorted, type BtBootstrap, type BtBootstrapOptions } from './bt-bootstrap';
 export { bradleyTerryLeaderboard, type BtLeaderboard, type BtLeaderboardRow } from './bt-leaderboard';
 export { intervalsOverlap, tiedRanks, type IntervalRow, type RankInfo } from './tied-ranks';
+export { competitionRanks, rankRanges, type RankRange } from './rank-ranges';
 export { poisson, PoissonCells } from './poisson';

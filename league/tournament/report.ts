@@ -89,10 +89,19 @@ export function tournamentReport(config: TournamentConfig, matches: readonly Mat
   };
 }
 
+/** Every number of `T` as {@link reportJson} writes it: infinite figures as "inf" / "-inf", NaN as null. */
+export type Jsonified<T> = T extends number
+  ? number | 'inf' | '-inf' | null
+  : T extends readonly (infer U)[]
+    ? Jsonified<U>[]
+    : T extends object
+      ? { [K in keyof T]: Jsonified<T[K]> }
+      : T;
+
 /**
  * A report as plain JSON: infinite Elo figures (a perfect or zero score) become "inf" / "-inf"
  * and NaN (no games) becomes null, which JSON.stringify alone would turn into null for both.
  */
-export function reportJson(r: TournamentReport): unknown {
-  return JSON.parse(JSON.stringify(r, (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? (Number.isNaN(v) ? null : v > 0 ? 'inf' : '-inf') : v)));
+export function reportJson(r: TournamentReport): Jsonified<TournamentReport> {
+  return JSON.parse(JSON.stringify(r, (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? (Number.isNaN(v) ? null : v > 0 ? 'inf' : '-inf') : v))) as Jsonified<TournamentReport>;
 }

@@ -151,7 +151,6 @@ export type MatchEvent =
   | MatchEnded;
 
 export type ArenaEvent = MatchEvent | LeagueEvent;
-export type ArenaEventType = ArenaEvent['type'];
 
 const LEAGUE_TYPES = new Set<string>(['rating.updated', 'snapshot.added', 'training.iteration']);
 

@@ -8,6 +8,7 @@
 import type { Env } from './env';
 import type { JsonObject, JsonValue } from './json';
 import type { Params } from './params';
+import type { Visibility } from './visibility';
 
 /** Who is being prompted. */
 export interface PromptContext {
@@ -55,6 +56,17 @@ export interface PromptTemplate<O = any, A = any> {
    * `text`, or null when this action takes no text.
    */
   speech?(action: A, text: string, obs: O): A | null;
+  /**
+   * The env's words for one of its step events (`name` and `data` as `step` emitted them), as
+   * spectators and text players read it: "P3 accuses P2.", "P0 offers to keep 1 book and 2 hats.".
+   * Null (or no member) where the env has no words for it; callers then show its data.
+   */
+  event?(name: string, data: JsonObject, visibility: Visibility): string | null;
+  /**
+   * The rules in force, in words, from any viewer's observation (the scoring, what the numbers
+   * or pieces are, what is secret): what a newcomer watching or playing needs to read the game.
+   */
+  rules?(obs: O): string;
 }
 
 /** Text replacements for an env's prompt, loaded from a JSON file (`{role}`, `{env}`, `{seat}`, `{seats}` are filled in). */
@@ -101,6 +113,38 @@ export function observationText(env: Env, obs: unknown, ctx: PromptContext): str
 function jsonLabel(action: unknown): string {
   const text = JSON.stringify(action);
   return text === undefined ? String(action) : text;
+}
+
+/**
+ * The name of one action as the acting seat's observation `obs` words it (the template's label;
+ * a text answer as itself; else its JSON). Never throws.
+ */
+export function actionLabel(env: Env, obs: unknown, action: unknown): string {
+  try {
+    const label = env.prompt?.label?.(action, obs);
+    if (label !== undefined) return label;
+  } catch {
+    /* fall back to the action itself */
+  }
+  return typeof action === 'string' ? action : jsonLabel(action);
+}
+
+/** The env's words for one of its step events (see {@link PromptTemplate.event}); null when it has none. Never throws. */
+export function envEventText(env: Env, name: string, data: JsonObject, visibility: Visibility): string | null {
+  try {
+    return env.prompt?.event?.(name, data, visibility) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** The rules in force for the episode `obs` belongs to, in words (see {@link PromptTemplate.rules}); null when the env states none. Never throws. */
+export function rulesText(env: Env, obs: unknown): string | null {
+  try {
+    return env.prompt?.rules?.(obs) ?? null;
+  } catch {
+    return null;
+  }
 }
 
 /** Names every legal action (unique names: repeats get " #2", " #3"...). */

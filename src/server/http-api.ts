@@ -1,14 +1,29 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
-import { projectEvents } from '../core/view-stream';
+import { leagueOverview } from '../../league/league-overview';
+import type {
+  HealthResponse,
+  LeaderboardResponse,
+  LeaguesResponse,
+  MatchEventsResponse,
+  MatchListResponse,
+  MatchResponse,
+  OverviewResponse,
+  RatingsResponse,
+  TournamentResponse,
+  TournamentsResponse,
+  TrainingResponse,
+} from './api-types';
+import type { BusMetrics } from '../bus/metrics';
 import type { Store } from '../store/store';
 import type { LeaderboardProvider } from './leaderboard';
 import type { LiveMatches } from './live-matches';
 import type { TournamentSource } from './tournament-source';
 import { findMatch, storedSummary } from './match-source';
-import { ViewSchema, describeZodError, viewKey, viewerOf, type MatchSummary } from './protocol';
+import { ViewSchema, describeZodError, viewerOf, type MatchSummary } from './protocol';
 import type { EnvResolver } from './state-tracker';
-import { authorizeView, type ViewPolicy } from './view-policy';
+import { authorizeView, viewOptions, type ViewPolicy } from './view-policy';
+import { viewSnapshot } from './view-snapshot';
 
 export interface ApiDeps {
   live: LiveMatches;
@@ -17,6 +32,8 @@ export interface ApiDeps {
   tournaments?: TournamentSource;
   policy: ViewPolicy;
   resolveEnv?: EnvResolver;
+  /** Counters over the bus since the server started (reported by /api/health). */
+  metrics?: BusMetrics;
 }
 
 class HttpError extends Error {
@@ -55,29 +72,30 @@ function send(res: ServerResponse, status: number, body: unknown): void {
 }
 
 /**
- * The page's JSON API (GET only). Returns a handler that answers `/api/...` requests and
+ * The page's JSON API (GET only); every answer's type is in api-types.ts (the page reads the same types). Returns a handler that answers `/api/...` requests and
  * returns false for any other path. Matches come from memory (live, recently ended) and the
  * store; a match's events pass through the same view filter and view policy as the sockets.
  *
  * - `/api/health`
  * - `/api/matches/live?env=` · `/api/matches/recent?limit=&env=` · `/api/matches/:id` · `/api/matches/:id/events?view=`
  * - `/api/leagues` · `/api/leagues/:id/leaderboard?role=&system=` · `/api/leagues/:id/ratings?system=` · `/api/leagues/:id/training`
+ *   · `/api/leagues/:id/overview` (per learner: snapshots, training progress, Elo against the baselines, best recent games)
  * - `/api/tournaments` · `/api/tournaments/:id?recent=` (crosstable, standings, rounds, SPRT state, newest games)
  */
 export function createApi(deps: ApiDeps): (req: IncomingMessage, res: ServerResponse) => Promise<boolean> {
   const { live, store } = deps;
   const routes: [RegExp, (m: RegExpExecArray, q: URLSearchParams) => unknown][] = [
-    [/^\/api\/health$/, () => health(live, store)],
+    [/^\/api\/health$/, (): HealthResponse | Status => health(live, store, deps.metrics)],
     [
       /^\/api\/matches\/live$/,
-      (_m, q) => {
+      (_m, q): MatchListResponse => {
         const { env } = parse(LiveQuery, q, 'live');
         return { matches: live.live().filter((m) => !env || m.env === env).map((m) => live.summary(m)) };
       },
     ],
     [
       /^\/api\/matches\/recent$/,
-      (_m, q) => {
+      (_m, q): MatchListResponse => {
         const { limit, env } = parse(RecentQuery, q, 'recent');
         const seen = new Set<string>();
         const out: MatchSummary[] = [];
@@ -94,37 +112,28 @@ export function createApi(deps: ApiDeps): (req: IncomingMessage, res: ServerResp
     ],
     [
       /^\/api\/matches\/([^/]+)$/,
-      (m) => {
+      (m): MatchResponse => {
         const src = findMatch(checkId(m[1]), live, store, deps.resolveEnv);
         if (!src) throw new HttpError(404, `no match "${m[1]}"`);
-        return { match: src.summary };
+        return { match: src.summary, views: viewOptions({ live: src.live, seats: src.seats }, deps.policy) };
       },
     ],
     [
       /^\/api\/matches\/([^/]+)\/events$/,
-      (m, q) => {
+      (m, q): MatchEventsResponse => {
         const { view } = parse(EventsQuery, q, 'events');
         const src = findMatch(checkId(m[1]), live, store, deps.resolveEnv);
         if (!src) throw new HttpError(404, `no match "${m[1]}"`);
         const viewer = viewerOf(view);
         const decision = authorizeView(viewer, { live: src.live, seats: src.seats }, deps.policy);
         if (!decision.ok) throw new HttpError(decision.code === 'forbidden' ? 403 : 400, decision.message);
-        const all = src.events;
-        const events = projectEvents(all, viewer, src.teamOf);
-        return {
-          matchId: src.summary.id,
-          view: viewKey(viewer),
-          live: src.live,
-          upTo: events.length - 1,
-          events,
-          observations: src.tracker?.history(viewer, all, src.teamOf) ?? [],
-          match: src.summary,
-        };
+        const { ok: _ok, ...snapshot } = viewSnapshot(src, viewer, deps.policy);
+        return snapshot;
       },
     ],
     [
       /^\/api\/leagues$/,
-      () => ({
+      (): LeaguesResponse => ({
         leagues: (store?.leagues() ?? []).map((l) => {
           const c = l.config && typeof l.config === 'object' && !Array.isArray(l.config) ? l.config : {};
           return { id: l.id, env: typeof c.env === 'string' ? c.env : null, createdAt: l.createdAt, matches: store!.matchCount(l.id) };
@@ -133,7 +142,7 @@ export function createApi(deps: ApiDeps): (req: IncomingMessage, res: ServerResp
     ],
     [
       /^\/api\/leagues\/([^/]+)\/leaderboard$/,
-      async (m, q) => {
+      async (m, q): Promise<LeaderboardResponse> => {
         const league = knownLeague(m[1], store);
         const query = parse(BoardQuery, q, 'leaderboard');
         if (!deps.leaderboard) return { league, rows: [] };
@@ -142,17 +151,17 @@ export function createApi(deps: ApiDeps): (req: IncomingMessage, res: ServerResp
     ],
     [
       /^\/api\/leagues\/([^/]+)\/ratings$/,
-      (m, q) => {
+      (m, q): RatingsResponse => {
         const league = knownLeague(m[1], store);
         const { system, limit } = parse(HistoryQuery, q, 'ratings');
         const points = store?.ratingHistory(league, system) ?? [];
         return { league, system, points: points.slice(-limit) };
       },
     ],
-    [/^\/api\/tournaments$/, () => ({ tournaments: deps.tournaments?.list() ?? [] })],
+    [/^\/api\/tournaments$/, (): TournamentsResponse => ({ tournaments: deps.tournaments?.list() ?? [] })],
     [
       /^\/api\/tournaments\/([^/]+)$/,
-      (m, q) => {
+      (m, q): TournamentResponse => {
         const id = checkId(m[1]);
         const { recent } = parse(TournamentQuery, q, 'tournament');
         const t = deps.tournaments?.get(id, { recent });
@@ -160,11 +169,18 @@ export function createApi(deps: ApiDeps): (req: IncomingMessage, res: ServerResp
         return { tournament: t.report, recent: t.recent };
       },
     ],
-    [
-      /^\/api\/leagues\/([^/]+)\/training$/,
-      (m) => {
+    [/^\/api\/leagues\/([^/]+)\/training$/, (m): TrainingResponse => {
         const league = knownLeague(m[1], store);
         return { league, iterations: store?.trainingMetrics(league) ?? [] };
+      },
+    ],
+    [
+      /^\/api\/leagues\/([^/]+)\/overview$/,
+      (m): OverviewResponse => {
+        const id = checkId(m[1]);
+        const overview = store ? leagueOverview(store, id) : null;
+        if (!overview) throw new HttpError(404, `no league "${id}"`);
+        return { overview };
       },
     ],
   ];
@@ -202,8 +218,8 @@ class Status {
 }
 
 /** `/api/health`: 200 with the database's state when it answers, 503 when it does not. */
-function health(live: LiveMatches, store: Store | undefined): unknown {
-  const base = { live: live.live().length };
+function health(live: LiveMatches, store: Store | undefined, metrics: BusMetrics | undefined): HealthResponse | Status {
+  const base = { live: live.live().length, ...(metrics ? { stream: { ...metrics, outcomes: { ...metrics.outcomes } } } : {}) };
   if (!store) return { ok: true, ...base, store: null };
   try {
     return { ok: true, ...base, store: { ok: true, ...store.health() } };

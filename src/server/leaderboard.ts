@@ -1,9 +1,11 @@
+import { competitionRanks } from '../../league/ratings/rank-ranges';
 import type { Store } from '../store/store';
 
 /**
- * One leaderboard row as the page shows it. `lo`/`hi` are the confidence interval of
- * `rating` (e.g. Bradley–Terry bootstrap percentiles); `rank` is shared by tied players
- * (overlapping intervals), so ranks may repeat (1, 2, 2, 4).
+ * One leaderboard row as the page shows it. `lo`/`hi` are the 95 % interval of `rating`
+ * (Bradley–Terry bootstrap percentiles, OpenSkill μ ± 1.96σ); `rank` is a competition rank on
+ * the rating as shown, so only equal ratings share one (1, 2, 2, 4); `rankLo`/`rankHi` is the
+ * rank range from the bootstrap (Bradley–Terry only).
  */
 export interface LeaderboardRow {
   player: string;
@@ -13,8 +15,13 @@ export interface LeaderboardRow {
   lo?: number;
   hi?: number;
   rank: number;
-  /** True when the rank is shared with another row of the same role. */
+  /** True when the rank is shared with another row of the same role (equal ratings). */
   tied?: boolean;
+  /** 95 % rank range within the role across the bootstrap resamples. */
+  rankLo?: number;
+  rankHi?: number;
+  /** OpenSkill only: the conservative ordinal μ − 3σ (what the league's matchmaking and rating history use). */
+  ordinal?: number;
   games?: number;
   kind?: string;
 }
@@ -50,8 +57,9 @@ export function storeLeaderboard(store: Store): LeaderboardProvider {
 }
 
 /**
- * Sorts rows per role by rating (descending) and assigns ranks; a row ties with the row above
- * when their intervals overlap (or, without intervals, when the ratings are equal).
+ * Sorts rows per role by rating (descending) and assigns competition ranks: rows whose ratings
+ * are equal as shown (0.1 point) share a rank and are marked `tied`. Intervals never make a tie
+ * (they are shown as such, with rank ranges where a bootstrap gives them).
  */
 export function rankRows(rows: LeaderboardRow[]): LeaderboardRow[] {
   const byRole = new Map<string, LeaderboardRow[]>();
@@ -62,16 +70,14 @@ export function rankRows(rows: LeaderboardRow[]): LeaderboardRow[] {
   }
   const out: LeaderboardRow[] = [];
   for (const [, list] of [...byRole.entries()].sort((a, b) => a[0].localeCompare(b[0]))) {
-    list.sort((a, b) => b.rating - a.rating);
+    const shown = (x: number) => Number(x.toFixed(1));
+    list.sort((a, b) => shown(b.rating) - shown(a.rating) || a.player.localeCompare(b.player));
+    const ranks = competitionRanks(list.map((r) => r.rating));
     list.forEach((r, i) => {
-      const prev = list[i - 1];
-      const tie =
-        prev !== undefined &&
-        (r.lo !== undefined && r.hi !== undefined && prev.lo !== undefined && prev.hi !== undefined
-          ? r.hi >= prev.lo
-          : r.rating === prev.rating);
-      r.rank = tie ? prev.rank : i + 1;
-      if (tie) prev.tied = r.tied = true;
+      r.rank = ranks[i];
+      const tied = ranks.filter((x) => x === ranks[i]).length > 1;
+      if (tied) r.tied = true;
+      else delete r.tied;
     });
     out.push(...list);
   }

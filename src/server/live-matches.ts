@@ -4,6 +4,7 @@ import { teamsFromCreated } from '../bus/view-filter';
 import { isMatchEvent, type LeagueEvent, type MatchCreated, type MatchEnded, type MatchEvent } from '../core/events';
 import type { TeamOf } from '../core/visibility';
 import type { MatchSummary } from './protocol';
+import { EventCaptions } from './event-captions';
 import { StateTracker, type EnvResolver } from './state-tracker';
 
 /** One match seen on the bus: its whole event log so far (all visibilities), in seq order. */
@@ -25,6 +26,8 @@ export interface LiveMatch {
   teamOf: TeamOf;
   /** Rebuilds the states for observations; null when the env is unknown to this server. */
   tracker: StateTracker | null;
+  /** The env's words for the match's events; null when the env is unknown to this server. */
+  captions: EventCaptions | null;
 }
 
 /** Receives every match event right after it is appended, and every league event. */
@@ -130,6 +133,7 @@ export class LiveMatches {
         partial: e.seq !== 0,
         teamOf: teamsFromCreated(undefined),
         tracker: null,
+        captions: null,
       };
       this.byId.set(e.matchId, m);
     } else {
@@ -145,9 +149,11 @@ export class LiveMatches {
         m.agents = e.seats.map((s) => s.agent);
         m.teamOf = teamsFromCreated(e);
         if (!m.partial) m.tracker = StateTracker.start(e, this.resolveEnv);
+        m.captions = this.captionsFor(e.env, m.tracker);
         break;
       case 'match.started':
         m.env = e.env;
+        if (!m.captions) m.captions = this.captionsFor(e.env, m.tracker);
         m.agents = e.agents;
         m.startedAt = e.time;
         break;
@@ -166,6 +172,11 @@ export class LiveMatches {
     const stepped = m.tracker?.feed(e) ?? false;
     for (const l of this.listeners) l.onMatchEvent(m, e, stepped);
     if (e.type === 'match.ended') this.trimEnded();
+  }
+
+  private captionsFor(envId: string, tracker: StateTracker | null): EventCaptions | null {
+    const env = tracker?.env ?? this.resolveEnv?.(envId);
+    return env ? new EventCaptions(env, tracker) : null;
   }
 
   private trimEnded(): void {

@@ -3,6 +3,7 @@ import type { MatchCreated, MatchEvent } from '../core/events';
 import type { TeamOf } from '../core/visibility';
 import type { MatchRecord, Store } from '../store/store';
 import type { LiveMatch, LiveMatches } from './live-matches';
+import { EventCaptions } from './event-captions';
 import type { MatchSummary } from './protocol';
 import { trackLog, type EnvResolver, type StateTracker } from './state-tracker';
 
@@ -17,6 +18,8 @@ export interface MatchSource {
   seats: number | null;
   /** Rebuilt states for observations; null when the env is unknown here. */
   tracker: StateTracker | null;
+  /** The env's words for the events; null when the env is unknown here. */
+  captions: EventCaptions | null;
   /** The live buffer when the match is (or was recently) on the bus. */
   liveMatch?: LiveMatch;
 }
@@ -48,12 +51,14 @@ export function findMatch(id: string, live: LiveMatches, store: Store | undefine
     const summary = live.summary(m);
     if (stored) summary.league = stored.league;
     const seats = m.created ? m.created.seats.length : m.agents.length || null;
-    return { live: !m.ended, events: m.events, summary, teamOf: m.teamOf, seats, tracker: m.tracker, liveMatch: m };
+    return { live: !m.ended, events: m.events, summary, teamOf: m.teamOf, seats, tracker: m.tracker, captions: m.captions, liveMatch: m };
   }
   if (!store) return null;
   const rec = store.match(id);
   if (!rec) return null;
   const events = store.events(id);
   const created = events.find((e): e is MatchCreated => e.type === 'match.created');
-  return { live: false, events, summary: storedSummary(rec), teamOf: teamsFromCreated(created ?? rec), seats: rec.seats.length, tracker: trackLog(events, resolveEnv) };
+  const tracker = trackLog(events, resolveEnv);
+  const env = tracker?.env ?? resolveEnv?.(rec.env);
+  return { live: false, events, summary: storedSummary(rec), teamOf: teamsFromCreated(created ?? rec), seats: rec.seats.length, tracker, captions: env ? new EventCaptions(env, tracker) : null };
 }

@@ -6,7 +6,7 @@
  * the reply then goes to the callback instead of being emitted as an event):
  * - `join`   `{ matchId, view? }` -> `snapshot` (the match so far for that view, then live `event`s)
  * - `leave`  `{ matchId, view? }` -> `left`
- * - `subscribe` / `unsubscribe` `{ channel: "lobby" }` or `{ channel: "league", league }`
+ * - `subscribe` / `unsubscribe` `{ channel: "lobby" }` or `{ channel: "league", league }` -> {@link SubscribedMessage}
  *
  * Server -> client:
  * - `snapshot` {@link SnapshotMessage}; `event` {@link EventMessage}; `obs` {@link ObsMessage}; `left` `{ matchId, view }`
@@ -40,9 +40,6 @@ export const SubscribeSchema = z.discriminatedUnion('channel', [
   z.object({ channel: z.literal('league'), league: leagueId }).strict(),
 ]);
 
-export type JoinMessage = z.infer<typeof JoinSchema>;
-export type SubscribeMessage = z.infer<typeof SubscribeSchema>;
-
 /** Names of the messages a client may send. */
 export const CLIENT_MESSAGES = ['join', 'leave', 'subscribe', 'unsubscribe'] as const;
 export type ClientMessageName = (typeof CLIENT_MESSAGES)[number];
@@ -63,6 +60,27 @@ export interface ErrorMessage {
   code: ErrorCode;
   message: string;
   ref?: string;
+}
+
+/**
+ * An event as a view receives it: numbered in the view's own sequence, with the env's words for
+ * it where the env has them (`caption`: an action named as the env names it, "P3: accuse P2",
+ * or an env event in its words). See src/server/event-captions.ts.
+ */
+export type ViewEvent = MatchEvent & { caption?: string };
+
+/**
+ * One view of a match and whether this server lets a spectator watch it now. A refused view
+ * says why (`reason`, the server's own message) and whether it opens once the match has
+ * ended (`afterEnd`).
+ */
+export interface ViewOption {
+  /** "public", "omniscient" or "seat:N". */
+  view: string;
+  allowed: boolean;
+  reason?: string;
+  /** True when a refused view becomes allowed once the match has ended. */
+  afterEnd?: boolean;
 }
 
 /** A public summary of a match (never the hidden roles of a live match). */
@@ -89,13 +107,17 @@ export interface SnapshotMessage {
   live: boolean;
   /** Highest seq covered (of all the match's events, visible or not); -1 when none yet. */
   upTo: number;
-  events: MatchEvent[];
+  events: ViewEvent[];
   /**
    * `env.observe(state, view)` after each step up to `upTo` (the first is the initial state);
    * empty when the server does not know the env. Live `obs` messages follow.
    */
   observations: ObservationPoint[];
   match: MatchSummary;
+  /** Every view of the match and whether this server allows it (the view policy). */
+  views: ViewOption[];
+  /** The rules in force, in the env's words (`prompt.rules`); null when the env states none or is unknown here. */
+  rules: string | null;
 }
 
 /** The view's observation after a step, sent right after the event that completed it. */
@@ -108,7 +130,14 @@ export interface ObsMessage extends ObservationPoint {
 export interface EventMessage {
   matchId: string;
   view: string;
-  event: MatchEvent;
+  event: ViewEvent;
+}
+
+/** Reply to `subscribe`: the lobby channel comes with the matches live now. */
+export interface SubscribedMessage {
+  ok: true;
+  channel: 'lobby' | 'league';
+  live?: MatchSummary[];
 }
 
 /** A lobby change: a match started or ended. */

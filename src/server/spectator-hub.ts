@@ -1,6 +1,6 @@
 import type { Server, Socket } from 'socket.io';
 import type { LeagueEvent, MatchEvent } from '../core/events';
-import { ViewSequence, projectEvents } from '../core/view-stream';
+import { ViewSequence } from '../core/view-stream';
 import type { Viewer } from '../core/visibility';
 import type { Store } from '../store/store';
 import type { LiveMatch, LiveMatches, LiveMatchListener } from './live-matches';
@@ -19,11 +19,12 @@ import {
   type ErrorMessage,
   type EventMessage,
   type ObsMessage,
-  type SnapshotMessage,
+  type SubscribedMessage,
 } from './protocol';
 import { TokenBucket, type RateLimit } from './rate-limiter';
 import type { EnvResolver } from './state-tracker';
 import { authorizeView, type ViewPolicy } from './view-policy';
+import { viewSnapshot } from './view-snapshot';
 
 export interface SpectatorHubOptions {
   io: Server;
@@ -95,7 +96,7 @@ export class SpectatorHub implements LiveMatchListener {
         }
         const visible = seq.next(event);
         if (visible) {
-          const msg: EventMessage = { matchId: match.id, view: key, event: visible };
+          const msg: EventMessage = { matchId: match.id, view: key, event: match.captions ? match.captions.attach(visible) : visible };
           this.o.io.to(room).emit('event', msg);
         }
       }
@@ -172,8 +173,7 @@ export class SpectatorHub implements LiveMatchListener {
     const decision = authorizeView(viewer, { live: src.live, seats: src.seats }, this.o.policy);
     if (!decision.ok) return fail(decision.code, `join: ${decision.message}`);
     const room = matchRoom(matchId, key);
-    const all = src.events;
-    const events = projectEvents(all, viewer, src.teamOf);
+    const snapshot = viewSnapshot(src, viewer, this.o.policy);
     if (src.live) {
       if (!conn.rooms.has(room)) {
         if (conn.rooms.size >= this.o.maxRoomsPerSocket) return fail('too-many-rooms', `join: at most ${this.o.maxRoomsPerSocket} rooms per connection`);
@@ -182,19 +182,9 @@ export class SpectatorHub implements LiveMatchListener {
       let views = this.views.get(matchId);
       if (!views) this.views.set(matchId, (views = new Map()));
       const live = src.liveMatch;
-      if (!views.has(key)) views.set(key, new ViewSequence(viewer, (seat) => (live ? live.teamOf(seat) : src.teamOf(seat)), events.length));
+      if (!views.has(key)) views.set(key, new ViewSequence(viewer, (seat) => (live ? live.teamOf(seat) : src.teamOf(seat)), snapshot.events.length));
       void socket.join(room); // synchronous with the in-memory adapter: no event can slip in before the copy above
     }
-    const snapshot: SnapshotMessage = {
-      ok: true,
-      matchId,
-      view: key,
-      live: src.live,
-      upTo: events.length - 1,
-      events,
-      observations: src.tracker?.history(viewer, all, src.teamOf) ?? [],
-      match: src.summary,
-    };
     reply('snapshot', snapshot);
   }
 
@@ -231,6 +221,7 @@ export class SpectatorHub implements LiveMatchListener {
     }
     void socket.join(room);
     const live = parsed.data.channel === 'lobby' ? this.o.live.live().map((m) => this.o.live.summary(m)) : undefined;
-    reply('subscribed', { ok: true, channel: parsed.data.channel, ...(live ? { live } : {}) });
+    const msg: SubscribedMessage = { ok: true, channel: parsed.data.channel, ...(live ? { live } : {}) };
+    reply('subscribed', msg);
   }
 }

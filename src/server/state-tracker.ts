@@ -44,7 +44,7 @@ export class StateTracker {
   private lastSeq = -1;
   broken: string | null = null;
 
-  private constructor(private readonly env: Env) {}
+  private constructor(readonly env: Env) {}
 
   /** A tracker for a match, or null when its env is unknown or it cannot start. */
   static start(created: MatchCreated | undefined, resolve: EnvResolver | undefined): StateTracker | null {
@@ -95,6 +95,15 @@ export class StateTracker {
       this.broken = `step ${this.step} failed: ${err instanceof Error ? err.message : String(err)}`;
     }
     return closed;
+  }
+
+  /**
+   * The state before step `step` (the state the step's actions were chosen in), or undefined
+   * when that step is not closed yet or the tracker broke before it.
+   */
+  stateBefore(step: number): unknown {
+    const p = this.points[step];
+    return p && p.step === step ? p.state : undefined;
   }
 
   /** The observation of the latest closed step for `viewer`, labelled `viewSeq` (the view's last seq), or null. */

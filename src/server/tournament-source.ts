@@ -1,4 +1,4 @@
-import { reportJson } from '../../league/tournament/report';
+import { reportJson, type Jsonified, type TournamentReport } from '../../league/tournament/report';
 import { listTournaments, storedTournamentReport, type TournamentListing } from '../../league/tournament/stored';
 import type { Store } from '../store/store';
 
@@ -16,12 +16,12 @@ export interface TournamentGame {
 export interface TournamentSource {
   list(): TournamentListing[];
   /** The report (see league/tournament/report.ts, `reportJson`) and the newest games; null when unknown. */
-  get(id: string, options?: { recent?: number }): { report: unknown; recent: TournamentGame[] } | null;
+  get(id: string, options?: { recent?: number }): { report: Jsonified<TournamentReport>; recent: TournamentGame[] } | null;
 }
 
 /** Tournaments of a store; a report is rebuilt only when the tournament's game count changes. */
 export function storeTournaments(store: Store): TournamentSource {
-  const cache = new Map<string, { games: number; report: unknown }>();
+  const cache = new Map<string, { games: number; report: Jsonified<TournamentReport> }>();
   return {
     list: () => listTournaments(store),
     get(id, options = {}) {

@@ -1,5 +1,5 @@
 import type { Viewer } from '../core/visibility';
-import type { ErrorCode } from './protocol';
+import { viewKey, type ErrorCode, type ViewOption } from './protocol';
 
 /** Who may watch what. */
 export interface ViewPolicy {
@@ -32,4 +32,19 @@ export function authorizeView(viewer: Viewer, match: { live: boolean; seats: num
       ? `${what} of a live match is not allowed on this server (allowed once the match has ended, or with --allow-omniscient)`
       : `${what} is not allowed on this server`,
   };
+}
+
+/**
+ * Every view of a match (public, omniscient, each seat) with the policy's decision for it now:
+ * what the page offers, and why it refuses the others. `seats` is the match's seat count when
+ * known (no seat views otherwise).
+ */
+export function viewOptions(match: { live: boolean; seats: number | null }, policy: ViewPolicy): ViewOption[] {
+  const viewers: Viewer[] = ['public', 'omniscient', ...Array.from({ length: match.seats ?? 0 }, (_, i) => i)];
+  return viewers.map((viewer) => {
+    const decision = authorizeView(viewer, match, policy);
+    if (decision.ok) return { view: viewKey(viewer), allowed: true };
+    const afterEnd = match.live && authorizeView(viewer, { ...match, live: false }, policy).ok;
+    return { view: viewKey(viewer), allowed: false, reason: decision.message, ...(afterEnd ? { afterEnd } : {}) };
+  });
 }

@@ -76,7 +76,7 @@ test('100 league matches with an LLM, a remote bot and scripted players, faults 
   await prepare;
   expect(issued.map((s) => s.label)).toEqual(['bot']);
   const bot = spawn(process.execPath, [
-    join(ROOT, 'examples', 'remote-bot.js'), '--url', server.url, '--token', issued[0].token,
+    join(ROOT, 'examples', 'bots', 'remote-bot.js'), '--url', server.url, '--token', issued[0].token,
     '--pattern', 'ok,ok,garbage,ok,slow,ok,drop:30,ok,drop:1500,ok', '--slow-ms', '1500',
   ], { cwd: ROOT });
   let botOut = '';

@@ -7,6 +7,7 @@ import { Store } from '../../src/store/store';
 import { MIGRATIONS } from '../../src/store/schema';
 import { rps } from '../fixtures/load';
 import { play, slowAgent } from './helpers';
+import { scriptedAgent } from '../../agents/scripted';
 
 describe('JSON API and static files', () => {
   let dir: string;
@@ -57,6 +58,8 @@ describe('JSON API and static files', () => {
     expect((await get('/api/leagues/L1/leaderboard?role=player')).body.rows).toEqual([{ player: 'best-of-L1', role: 'player', rating: 1, lo: 0, hi: 2, rank: 1 }]);
     expect((await get('/api/leagues/L1/ratings?system=elo')).body.points).toEqual([{ system: 'elo', player: 'p', role: 'player', matchIdx: 0, value: 1516, time: 2 }]);
     expect((await get('/api/leagues/L1/training')).body.iterations).toEqual([expect.objectContaining({ iteration: 0, role: 'player', metrics: { meanReturn: 0.25, winRate: 0.5 } })]);
+    expect((await get('/api/leagues/L1/overview')).body.overview).toMatchObject({ league: 'L1', env: 'rock-paper-scissors-v1', matches: 1, learners: [] });
+    expect(await get('/api/leagues/nope/overview')).toEqual({ status: 404, body: { error: 'no league "nope"' } });
   });
 
   test('unknown rating system: 400; a league that does not exist: 404 (issue 15 item 9)', async () => {
@@ -71,10 +74,23 @@ describe('JSON API and static files', () => {
     }
   });
 
-  test('/api/health reports the database state; 503 when it cannot answer', async () => {
-    expect(await get('/api/health')).toEqual({
-      status: 200,
-      body: { ok: true, live: 0, store: { ok: true, file: join(dir, 'a.db'), schemaVersion: MIGRATIONS.length, readonly: false, leagues: 1, matches: 1 } },
+  test('/api/health reports the database state and the stream counters; 503 when the database cannot answer', async () => {
+    type Health = { ok: boolean; live: number; stream: { matchesStarted: number; matchesEnded: number; decisions: number; faults: number; outcomes: Record<string, number> }; store: unknown };
+    const before = (await get('/api/health')).body as unknown as Health;
+    expect(before).toEqual({
+      ok: true,
+      live: 0,
+      stream: expect.objectContaining({ matchesEnded: before.stream.matchesStarted }),
+      store: { ok: true, file: join(dir, 'a.db'), schemaVersion: MIGRATIONS.length, readonly: false, leagues: 1, matches: 1 },
+    });
+    await play(rps(), bus, { matchId: 'health-1', agents: [scriptedAgent('paper', () => 1), scriptedAgent('rock', () => 0)] });
+    const after = (await get('/api/health')).body as unknown as Health;
+    expect(after.stream).toEqual({
+      matchesStarted: before.stream.matchesStarted + 1,
+      matchesEnded: before.stream.matchesEnded + 1,
+      decisions: before.stream.decisions + 6,
+      faults: before.stream.faults,
+      outcomes: { ...before.stream.outcomes, player0: (before.stream.outcomes.player0 ?? 0) + 1 },
     });
     const other = new Store(join(dir, 'closed.db'));
     const broken = await startServer({ bus: new EventBus(), store: other, port: 0 });
@@ -82,13 +98,13 @@ describe('JSON API and static files', () => {
       other.close();
       const res = await fetch(broken.url + 'api/health');
       expect(res.status).toBe(503);
-      expect(await res.json()).toEqual({ ok: false, live: 0, store: { ok: false, file: join(dir, 'closed.db'), error: expect.stringMatching(/database connection is not open/) } });
+      expect(await res.json()).toEqual({ ok: false, live: 0, stream: expect.any(Object), store: { ok: false, file: join(dir, 'closed.db'), error: expect.stringMatching(/database connection is not open/) } });
     } finally {
       await broken.close();
     }
     const none = await startServer({ bus: new EventBus(), port: 0 });
     try {
-      expect(await (await fetch(none.url + 'api/health')).json()).toEqual({ ok: true, live: 0, store: null });
+      expect(await (await fetch(none.url + 'api/health')).json()).toEqual({ ok: true, live: 0, stream: { matchesStarted: 0, matchesEnded: 0, decisions: 0, faults: 0, outcomes: {} }, store: null });
     } finally {
       await none.close();
     }

@@ -65,7 +65,7 @@ async function dondAgainst(slotLabel: string, start: (token: string) => ReturnTy
 
 test('the Python example (standard library only) plays whole matches', async () => {
   if (!existsSync(PYTHON)) throw new Error('Debian python3 is required (apt-get install python3)');
-  const { results, out } = await dondAgainst('py-bot', (token) => run(PYTHON, ['examples/remote-bot.py', '--url', server.url, '--token', token, '--matches', '2']));
+  const { results, out } = await dondAgainst('py-bot', (token) => run(PYTHON, ['examples/bots/remote-bot.py', '--url', server.url, '--token', token, '--matches', '2']));
   expect(results.map((r) => r.code)).toEqual(['ok', 'ok']);
   expect(results.every((r) => r.faults.length === 0)).toBe(true);
   expect(out.stderr).toBe('');
@@ -77,11 +77,11 @@ test('the Python example (standard library only) plays whole matches', async () 
 });
 
 test('the JS SDK example in a child process plays whole matches; a wrong token is refused', async () => {
-  const { results, out } = await dondAgainst('js-bot', (token) => run(process.execPath, ['examples/remote-bot.js', '--url', server.url, '--token', token, '--matches', '2']));
+  const { results, out } = await dondAgainst('js-bot', (token) => run(process.execPath, ['examples/bots/remote-bot.js', '--url', server.url, '--token', token, '--matches', '2']));
   expect(results.map((r) => r.code)).toEqual(['ok', 'ok']);
   expect(out.code).toBe(0);
   expect(JSON.parse(out.stdout.trim())).toMatchObject({ matches: 2 });
-  const bad = await run(process.execPath, ['examples/remote-bot.js', '--url', server.url, '--token', 'wrong']).done;
+  const bad = await run(process.execPath, ['examples/bots/remote-bot.js', '--url', server.url, '--token', 'wrong']).done;
   expect(bad.code).toBe(2);
   expect(bad.stderr).toMatch(/seat refused: unauthorized/);
 });
@@ -99,7 +99,7 @@ test('arena play with a remote seat: the token goes to a 0600 file; the bot conn
   expect(statSync(tokens).mode & 0o777).toBe(0o600);
   const seat = (JSON.parse(readFileSync(tokens, 'utf8')) as Record<string, { kind: string; url: string; token: string }>)['seat-0'];
   expect(seat.kind).toBe('remote');
-  const bot = run(PYTHON, ['examples/remote-bot.py', '--url', seat.url, '--token', seat.token, '--matches', '2']);
+  const bot = run(PYTHON, ['examples/bots/remote-bot.py', '--url', seat.url, '--token', seat.token, '--matches', '2']);
   const [a, b] = await Promise.all([arena.done, bot.done]);
   expect(a.code).toBe(0);
   expect(a.stderr).not.toContain(seat.token);
@@ -143,7 +143,7 @@ test('arena league run with a remote player: its token in --tokens, the bot play
   });
   await ready;
   const seat = (JSON.parse(readFileSync(tokens, 'utf8')) as Record<string, { url: string; token: string }>)['py-bot'];
-  const bot = run(PYTHON, ['examples/remote-bot.py', '--url', seat.url, '--token', seat.token, '--matches', '1000']);
+  const bot = run(PYTHON, ['examples/bots/remote-bot.py', '--url', seat.url, '--token', seat.token, '--matches', '1000']);
   const l = await league.done;
   bot.kill();
   expect(l.code).toBe(0);

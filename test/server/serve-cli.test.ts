@@ -15,7 +15,7 @@ describe('arena serve', () => {
     let err = '';
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     const url = await new Promise<string>((ok, fail) => {
-      const timer = setTimeout(() => fail(new Error(`no URL printed; stderr: ${err}`)), 20_000);
+      const timer = setTimeout(() => fail(new Error(`no URL printed; stderr: ${err}`)), 60_000);
       child.stdout.on('data', (d: Buffer) => {
         out += d.toString();
         const m = /serving .* at (http:\/\/\S+)/.exec(out);
@@ -26,7 +26,12 @@ describe('arena serve', () => {
       });
     });
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
-    expect(((await (await fetch(`${url}api/health`)).json()) as { ok: boolean; store: boolean })).toEqual({ ok: true, live: 0, store: true });
+    expect(await (await fetch(`${url}api/health`)).json()).toEqual({
+      ok: true,
+      live: 0,
+      stream: { matchesStarted: 0, matchesEnded: 0, decisions: 0, faults: 0, outcomes: {} },
+      store: { ok: true, file: join(dir, 'a.db'), schemaVersion: 1, readonly: false, leagues: 0, matches: 0 },
+    });
     expect(((await (await fetch(`${url}api/leagues`)).json()) as { leagues: unknown[] }).leagues).toEqual([]);
     expect(await (await fetch(url)).text()).toMatch(/selfplay-arena/);
     const code = await new Promise<number | null>((ok) => {

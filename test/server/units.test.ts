@@ -27,16 +27,16 @@ describe('TokenBucket', () => {
 });
 
 describe('rankRows', () => {
-  test('overlapping intervals share a rank, per role', () => {
+  test('equal ratings (as shown, 0.1 point) share a rank, per role; overlapping intervals alone do not', () => {
     const rows = rankRows([
       { player: 'a', role: 'x', rating: 10, lo: 8, hi: 12, rank: 0 },
       { player: 'b', role: 'x', rating: 9, lo: 7, hi: 11, rank: 0 },
       { player: 'c', role: 'x', rating: 5, lo: 4, hi: 6, rank: 0 },
-      { player: 'd', role: 'w', rating: 1, rank: 0 },
-      { player: 'e', role: 'w', rating: 1, rank: 0 },
+      { player: 'd', role: 'w', rating: 12.12831161644861, rank: 0 },
+      { player: 'e', role: 'w', rating: 12.1283116164487, rank: 0 },
       { player: 'f', role: 'w', rating: 0, rank: 0 },
     ]);
-    expect(rows.map((r) => `${r.role}:${r.player}:${r.rank}${r.tied ? '=' : ''}`)).toEqual(['w:d:1=', 'w:e:1=', 'w:f:3', 'x:a:1=', 'x:b:1=', 'x:c:3']);
+    expect(rows.map((r) => `${r.role}:${r.player}:${r.rank}${r.tied ? '=' : ''}`)).toEqual(['w:d:1=', 'w:e:1=', 'w:f:3', 'x:a:1', 'x:b:2', 'x:c:3']);
   });
 });
 

@@ -1,34 +1,57 @@
-/** The page's connection to the server: JSON GETs and one shared socket.io connection. */
-import { io } from '/socket.io/socket.io.esm.min.js';
+// @ts-check
+/** The page's connection to the server: typed JSON GETs and one shared socket.io connection. */
 
-/** GET /api/...; throws an Error carrying the server's message on a non-2xx answer. */
+/** @typedef {import('socket.io-client').Socket} Socket */
+
+/**
+ * GET /api/...; throws an Error carrying the server's message on a non-2xx answer. `T` is the
+ * answer's type from src/server/api-types.ts.
+ * @template T
+ * @param {string} path
+ * @returns {Promise<T>}
+ */
 export async function getJson(path) {
   const res = await fetch(path, { headers: { accept: 'application/json' } });
+  /** @type {unknown} */
   const body = await res.json().catch(() => ({}));
-  if (!res.ok) throw new Error(body.error || `${res.status} ${res.statusText}`);
-  return body;
+  if (!res.ok) {
+    const error = body && typeof body === 'object' && 'error' in body ? String(body.error) : '';
+    throw new Error(error || `${res.status} ${res.statusText}`);
+  }
+  return /** @type {T} */ (body);
 }
 
+/** @type {Socket | null} */
 let socket = null;
 
-/** The shared socket (created on first use). */
+/** The shared socket (created on first use; socket.io's client is loaded by index.html). */
 export function getSocket() {
   if (socket) return socket;
-  socket = io({ transports: ['websocket', 'polling'] });
+  const s = window.io({ transports: ['websocket', 'polling'] });
+  socket = s;
   const conn = document.getElementById('conn');
+  /** @param {string} text @param {string} cls */
   const show = (text, cls) => {
     if (!conn) return;
     conn.textContent = text;
     conn.className = `conn ${cls}`;
   };
-  socket.on('connect', () => show('live', 'ok'));
-  socket.on('disconnect', () => show('offline', 'bad'));
-  socket.on('connect_error', () => show('offline', 'bad'));
-  socket.on('error', (e) => console.warn('server error', e));
-  return socket;
+  s.on('connect', () => show('live', 'ok'));
+  s.on('disconnect', () => show('offline', 'bad'));
+  s.on('connect_error', () => show('offline', 'bad'));
+  s.on('error', (/** @type {unknown} */ e) => console.warn('server error', e));
+  return s;
 }
 
-/** Emits with an acknowledgement; resolves with the reply (or rejects on timeout). */
+/**
+ * Emits with an acknowledgement; resolves with the reply (or rejects on timeout). `T` is the
+ * reply's type from src/server/protocol.ts.
+ * @template T
+ * @param {string} name
+ * @param {unknown} payload
+ * @param {number} [timeoutMs]
+ * @returns {Promise<T>}
+ */
 export function request(name, payload, timeoutMs = 8000) {
   return getSocket().timeout(timeoutMs).emitWithAck(name, payload);
 }

@@ -1,56 +1,111 @@
+// @ts-check
 /**
- * Leaderboard per league (= env) and role: ratings with confidence intervals and tied ranks,
- * rating over time, and training curves (mean return, win rate vs baselines).
+ * Leaderboard per league (= env) and role, for one rating system, each saying what it is:
+ * Bradley–Terry (the default: a fit of every stored result, with 95 % bootstrap intervals and
+ * rank ranges), online Elo (no interval), or OpenSkill (skill μ with μ ± 1.96σ, and the
+ * conservative μ − 3σ whose scale starts at 0). Ranks are competition ranks: equal ratings share
+ * one. Below: the rating over time (which system it plots is in its title) and the training
+ * progress.
  */
 import { getJson, getSocket, request } from './api.js';
-import { h, mount, num } from './dom.js';
 import { lineChart } from './charts.js';
+import { h, mount, num, patch } from './dom.js';
+import { trainingPanels } from './training-charts.js';
 
+/** @typedef {import('./types.js').LeaderboardRow} LeaderboardRow */
+/** @typedef {import('./types.js').LeaguesResponse} LeaguesResponse */
+/** @typedef {import('./types.js').LeagueListing} LeagueListing */
+/** @typedef {import('./types.js').LeaderboardResponse} LeaderboardResponse */
+/** @typedef {import('./types.js').RatingsResponse} RatingsResponse */
+/** @typedef {import('./types.js').TrainingResponse} TrainingResponse */
+
+/** @typedef {{ name: string, table: string, note: string, history: string, historyName: string, historyAxis: string }} RatingSystem */
+/** @type {Record<string, RatingSystem>} */
+export const SYSTEMS = {
+  bt: {
+    name: 'Bradley–Terry',
+    table: 'rating',
+    note: 'Bradley–Terry: one fit of every stored result (Elo-like points, league mean 1500). The bar is the 95% bootstrap interval; the rank range is where the player ranks in 95% of the bootstrap refits (a single number: the order is sure). Equal ratings share a rank.',
+    history: 'elo',
+    historyName: 'online Elo (the table’s Bradley–Terry is one fit of all results, so it has no history)',
+    historyAxis: 'online Elo',
+  },
+  elo: {
+    name: 'Elo',
+    table: 'Elo',
+    note: 'Online Elo: updated after every match, starting at 1500. It has no interval; use Bradley–Terry to see how sure the order is. Equal ratings share a rank.',
+    history: 'elo',
+    historyName: 'online Elo',
+    historyAxis: 'online Elo',
+  },
+  openskill: {
+    name: 'OpenSkill',
+    table: 'skill μ',
+    note: 'OpenSkill (Weng–Lin, Plackett–Luce): μ is the skill estimate and σ its uncertainty; a new player starts at μ = 25, σ ≈ 8.33. The bar is μ ± 1.96σ (95%). The league’s matchmaking and the chart use the conservative μ − 3σ, which starts at 0 (25 − 3 × 8.33) and is negative while a player is uncertain or below 25. Equal ratings share a rank.',
+    history: 'openskill',
+    historyName: 'OpenSkill μ − 3σ (the conservative rating matchmaking uses)',
+    historyAxis: 'μ − 3σ',
+  },
+};
+
+/** "2" for a sure rank, "1–3" for a range. @param {LeaderboardRow} r */
+export function rankRange(r) {
+  if (r.rankLo === undefined || r.rankHi === undefined) return '';
+  return r.rankLo === r.rankHi ? String(r.rankLo) : `${r.rankLo}–${r.rankHi}`;
+}
+
+/**
+ * @param {HTMLElement} app
+ * @param {URLSearchParams} params
+ * @returns {() => void}
+ */
 export function showLeaderboard(app, params) {
   let league = params.get('league') || '';
-  let role = params.get('role') || '';
-  let system = params.get('system') || '';
-  let leagues = [];
+  const role = params.get('role') || '';
+  const systemKey = SYSTEMS[params.get('system') || ''] ? /** @type {string} */ (params.get('system')) : 'bt';
+  const system = SYSTEMS[systemKey];
   let disposed = false;
+  /** @type {string | null} */
   let subscribed = null;
 
-  const leagueSelect = h('select', { id: 'league-select', onchange: (e) => go({ league: e.target.value, role: '' }) });
-  const roleSelect = h('select', { id: 'role-select', onchange: (e) => go({ role: e.target.value }) });
-  const systemSelect = h('select', { id: 'system-select', onchange: (e) => go({ system: e.target.value }) },
-    [['', 'default'], ['bt', 'Bradley–Terry'], ['elo', 'Elo'], ['openskill', 'OpenSkill']].map(([v, t]) => h('option', { value: v, selected: v === system }, t)));
-  const board = h('section', { class: 'panel', id: 'leaderboard' });
-  const ratingCanvas = h('canvas', { id: 'rating-chart' });
-  const returnCanvas = h('canvas', { id: 'return-chart' });
-  const winCanvas = h('canvas', { id: 'winrate-chart' });
-  const trainingNote = h('p', { class: 'muted', id: 'training-note' });
-  mount(app,
-    h('div', { class: 'leaderboard-page' },
-      h('div', { class: 'filters' }, h('label', {}, 'league ', leagueSelect), h('label', {}, 'role ', roleSelect), h('label', {}, 'rating ', systemSelect)),
-      board,
-      h('div', { class: 'charts' },
-        h('section', { class: 'panel chart' }, h('h3', {}, 'Rating over time'), h('div', { class: 'chart-box' }, ratingCanvas)),
-        h('section', { class: 'panel chart' }, h('h3', {}, 'Training: mean return'), h('div', { class: 'chart-box' }, returnCanvas)),
-        h('section', { class: 'panel chart' }, h('h3', {}, 'Training: win rate vs baselines'), h('div', { class: 'chart-box' }, winCanvas), trainingNote),
-      ),
-    ));
-  const ratingChart = lineChart(ratingCanvas, { xLabel: 'match', yLabel: 'rating' });
-  const returnChart = lineChart(returnCanvas, { xLabel: 'iteration', yLabel: 'mean return' });
-  const winChart = lineChart(winCanvas, { xLabel: 'iteration', yLabel: 'win rate', yMin: 0, yMax: 1 });
-
+  /** @param {Record<string, string>} change */
   function go(change) {
-    const next = { league, role, system, ...change };
+    const next = { league, role, system: systemKey === 'bt' ? '' : systemKey, ...change };
     const q = new URLSearchParams(Object.entries(next).filter(([, v]) => v));
     location.hash = `#/leaderboard?${q}`;
   }
+  const leagueSelect = h('select', { id: 'league-select', onchange: (/** @type {Event} */ e) => go({ league: /** @type {HTMLSelectElement} */ (e.target).value, role: '' }) });
+  const roleSelect = h('select', { id: 'role-select', onchange: (/** @type {Event} */ e) => go({ role: /** @type {HTMLSelectElement} */ (e.target).value }) });
+  const systemSelect = h('select', { id: 'system-select', onchange: (/** @type {Event} */ e) => go({ system: /** @type {HTMLSelectElement} */ (e.target).value }) },
+    Object.entries(SYSTEMS).map(([k, s]) => h('option', { value: k === 'bt' ? '' : k, selected: k === systemKey }, s.name)));
+  const overviewLink = h('a', { class: 'button', id: 'overview-link', href: '#/league' }, 'league overview');
+  const board = h('section', { class: 'panel', id: 'leaderboard' });
+  const ratingCanvas = h('canvas', { id: 'rating-chart' });
+  const ratingTitle = h('h3', { id: 'rating-chart-title' });
+  const ratingBox = h('div', { class: 'chart-box' }, ratingCanvas);
+  const ratingEmpty = h('p', { class: 'muted', id: 'rating-chart-empty', hidden: true }, 'No rated match yet.');
+  const training = trainingPanels();
+  mount(app,
+    h('div', { class: 'leaderboard-page' },
+      h('div', { class: 'filters' }, h('label', {}, 'league ', leagueSelect), h('label', {}, 'role ', roleSelect), h('label', {}, 'rating ', systemSelect), overviewLink),
+      board,
+      h('div', { class: 'charts' }, h('section', { class: 'panel chart wide' }, ratingTitle, ratingBox, ratingEmpty)),
+      training.el,
+    ));
+  const ratingChart = lineChart(ratingCanvas, { xLabel: 'league match', yLabel: system.historyAxis, integerX: true });
 
   async function load() {
+    /** @type {LeagueListing[]} */
+    let leagues;
     try {
-      leagues = (await getJson('/api/leagues')).leagues;
+      leagues = (/** @type {LeaguesResponse} */ (await getJson('/api/leagues'))).leagues;
     } catch (e) {
-      return mount(board, h('p', { class: 'error' }, `could not load leagues: ${e.message}`));
+      return mount(board, h('p', { class: 'error' }, `could not load leagues: ${e instanceof Error ? e.message : String(e)}`));
     }
+    if (disposed) return;
     if (!league && leagues.length) league = leagues[leagues.length - 1].id;
-    mount(leagueSelect, leagues.length ? leagues.map((l) => h('option', { value: l.id, selected: l.id === league }, `${l.id}${l.env ? ` (${l.env})` : ''}`)) : h('option', { value: '' }, 'no league yet'));
+    patch(leagueSelect, leagues.length ? leagues.map((l) => h('option', { value: l.id, selected: l.id === league }, `${l.id}${l.env ? ` (${l.env})` : ''}`)) : h('option', { value: '' }, 'no league yet'));
+    overviewLink.setAttribute('href', `#/league?id=${encodeURIComponent(league)}`);
     if (!league) return mount(board, h('p', { class: 'muted empty' }, 'No league in this database yet.'));
     if (subscribed !== league) {
       if (subscribed) request('unsubscribe', { channel: 'league', league: subscribed }).catch(() => {});
@@ -60,114 +115,113 @@ export function showLeaderboard(app, params) {
     await Promise.all([loadBoard(), loadRatings(), loadTraining()]);
   }
 
+  /** @param {LeaderboardRow[]} list */
+  function boardTable(list) {
+    const lo = Math.min(...list.map((r) => r.lo ?? r.rating));
+    const hi = Math.max(...list.map((r) => r.hi ?? r.rating));
+    /** @param {number} v */
+    const pos = (v) => (hi > lo ? ((v - lo) / (hi - lo)) * 100 : 50);
+    const bt = systemKey === 'bt';
+    const os = systemKey === 'openskill';
+    const intervals = list.some((r) => r.lo !== undefined);
+    const heads = ['rank', ...(bt ? ['rank range (95%)'] : []), 'player', system.table, ...(intervals ? ['95% interval', ''] : []), ...(os ? ['μ − 3σ'] : []), 'games'];
+    return h('table', { class: 'board' },
+      h('thead', {}, h('tr', {}, heads.map((t) => h('th', {}, t)))),
+      h('tbody', {}, list.map((r) =>
+        h('tr', { key: `${r.role}\u0000${r.player}`, class: r.tied ? 'tied' : '', dataset: { player: r.player } },
+          h('td', { class: 'rank' }, String(r.rank)),
+          bt ? h('td', { class: 'rank-range num', title: 'where the player ranks in 95% of the bootstrap refits' }, rankRange(r)) : null,
+          h('td', {}, r.player, r.kind ? h('span', { class: 'kind' }, r.kind) : null),
+          h('td', { class: 'num rating' }, num(r.rating, 1)),
+          intervals ? h('td', { class: 'num muted' }, r.lo !== undefined && r.hi !== undefined ? `[${num(r.lo, 1)}, ${num(r.hi, 1)}]` : '—') : null,
+          intervals ? h('td', { class: 'ci-cell' }, h('div', { class: 'ci' },
+            r.lo !== undefined && r.hi !== undefined ? h('div', { class: 'ci-bar', style: { left: `${pos(r.lo)}%`, width: `${Math.max(0.5, pos(r.hi) - pos(r.lo))}%` } }) : null,
+            h('div', { class: 'ci-dot', style: { left: `${pos(r.rating)}%` } }))) : null,
+          os ? h('td', { class: 'num ordinal' }, r.ordinal === undefined ? '' : num(r.ordinal, 1)) : null,
+          h('td', { class: 'num' }, r.games ?? '')))));
+  }
+
   async function loadBoard() {
+    /** @type {LeaderboardRow[]} */
     let rows;
     try {
-      const q = new URLSearchParams(Object.entries({ system }).filter(([, v]) => v));
-      rows = (await getJson(`/api/leagues/${encodeURIComponent(league)}/leaderboard?${q}`)).rows;
+      const q = new URLSearchParams(systemKey === 'bt' ? {} : { system: systemKey });
+      rows = (/** @type {LeaderboardResponse} */ (await getJson(`/api/leagues/${encodeURIComponent(league)}/leaderboard?${q}`))).rows;
     } catch (e) {
-      return mount(board, h('p', { class: 'error' }, `leaderboard: ${e.message}`));
+      return mount(board, h('p', { class: 'error' }, `leaderboard: ${e instanceof Error ? e.message : String(e)}`));
     }
     if (disposed) return;
     const roles = [...new Set(rows.map((r) => r.role))].sort();
-    mount(roleSelect, h('option', { value: '' }, 'all roles'), roles.map((r) => h('option', { value: r, selected: r === role }, r)));
+    patch(roleSelect, h('option', { value: '' }, 'all roles'), roles.map((r) => h('option', { value: r, selected: r === role }, r)));
     const shown = role ? rows.filter((r) => r.role === role) : rows;
-    const lo = Math.min(...shown.map((r) => r.lo ?? r.rating));
-    const hi = Math.max(...shown.map((r) => r.hi ?? r.rating));
-    const pos = (v) => (hi > lo ? ((v - lo) / (hi - lo)) * 100 : 50);
+    /** @type {Map<string, LeaderboardRow[]>} */
     const byRole = new Map();
     for (const r of shown) byRole.set(r.role, [...(byRole.get(r.role) ?? []), r]);
-    mount(board,
-      h('h2', {}, 'Leaderboard', h('span', { class: 'count' }, league)),
-      shown.length ? [...byRole.entries()].map(([roleName, list]) => [
-        h('h3', {}, `role: ${roleName}`),
-        h('table', { class: 'board', dataset: { role: roleName } },
-          h('thead', {}, h('tr', {}, ['rank', 'player', 'rating', 'interval', '', 'games'].map((t) => h('th', {}, t)))),
-          h('tbody', {}, list.map((r) =>
-            h('tr', { class: r.tied ? 'tied' : '', dataset: { player: r.player } },
-              h('td', { class: 'rank' }, `${r.tied ? '=' : ''}${r.rank}`),
-              h('td', {}, r.player, r.kind ? h('span', { class: 'kind' }, r.kind) : null),
-              h('td', { class: 'num' }, num(r.rating, 1)),
-              h('td', { class: 'num muted' }, r.lo !== undefined && r.hi !== undefined ? `[${num(r.lo, 1)}, ${num(r.hi, 1)}]` : '—'),
-              h('td', { class: 'ci-cell' }, h('div', { class: 'ci' },
-                r.lo !== undefined && r.hi !== undefined ? h('div', { class: 'ci-bar', style: { left: `${pos(r.lo)}%`, width: `${Math.max(0.5, pos(r.hi) - pos(r.lo))}%` } }) : null,
-                h('div', { class: 'ci-dot', style: { left: `${pos(r.rating)}%` } }))),
-              h('td', { class: 'num' }, r.games ?? ''))))),
-      ]) : h('p', { class: 'muted empty' }, 'No ratings yet.'));
+    patch(board,
+      h('h2', {}, `Leaderboard: ${system.name}`, h('span', { class: 'count' }, league)),
+      h('p', { class: 'muted rating-note', id: 'rating-note' }, system.note),
+      shown.length
+        ? [...byRole.entries()].map(([roleName, list]) => h('div', { key: roleName, class: 'role-board', dataset: { role: roleName } }, h('h3', {}, `role: ${roleName}`), boardTable(list)))
+        : h('p', { class: 'muted empty' }, 'No ratings yet.'));
   }
 
   async function loadRatings() {
-    const sys = system && system !== 'bt' ? system : 'elo';
+    ratingTitle.textContent = `Rating over time, after each league match: ${system.historyName}`;
+    /** @type {RatingsResponse['points']} */
     let points;
     try {
-      points = (await getJson(`/api/leagues/${encodeURIComponent(league)}/ratings?system=${encodeURIComponent(sys)}`)).points;
+      points = (/** @type {RatingsResponse} */ (await getJson(`/api/leagues/${encodeURIComponent(league)}/ratings?system=${encodeURIComponent(system.history)}`))).points;
     } catch {
       return;
     }
     if (disposed) return;
+    /** @type {Map<string, { x: number, y: number }[]>} */
     const series = new Map();
     for (const p of points) {
       if (role && p.role !== role) continue;
       const key = `${p.player} · ${p.role}`;
       if (!series.has(key)) series.set(key, []);
-      series.get(key).push({ x: p.matchIdx, y: p.value });
+      series.get(key)?.push({ x: p.matchIdx, y: p.value });
     }
-    const top = [...series.entries()].sort((a, b) => b[1][b[1].length - 1].y - a[1][a[1].length - 1].y).slice(0, 12);
+    const last = (/** @type {{ x: number, y: number }[]} */ pts) => pts[pts.length - 1].y;
+    const top = [...series.entries()].sort((a, b) => last(b[1]) - last(a[1])).slice(0, 12);
+    ratingBox.hidden = !top.length;
+    ratingEmpty.hidden = top.length > 0;
     ratingChart.update(top.map(([label, pts]) => ({ label, points: pts })));
   }
 
   async function loadTraining() {
+    /** @type {TrainingResponse['iterations']} */
     let iterations;
     try {
-      iterations = (await getJson(`/api/leagues/${encodeURIComponent(league)}/training`)).iterations;
+      iterations = (/** @type {TrainingResponse} */ (await getJson(`/api/leagues/${encodeURIComponent(league)}/training`))).iterations;
     } catch {
       return;
     }
     if (disposed) return;
-    // metrics may be flat ({ meanReturn: 0.2 }) or nested ({ learners: { L: { winRate: { solver: 0.5 } } },
-    // eval: { L: { greedy: { winRate: 0.6 } } } }): every numeric leaf is a series named by its path
-    const leaves = (value, path, out) => {
-      if (typeof value === 'number' && Number.isFinite(value)) out.push([path.join('.'), value]);
-      else if (value && typeof value === 'object' && !Array.isArray(value)) for (const [k, v] of Object.entries(value)) leaves(v, [...path, k], out);
-      return out;
-    };
-    const collect = (test) => {
-      const series = new Map();
-      for (const it of iterations) {
-        if (role && it.role !== role) continue;
-        for (const [k, v] of leaves(it.metrics, [], [])) {
-          if (!test(k)) continue;
-          const key = `${it.role} · ${k}`;
-          if (!series.has(key)) series.set(key, []);
-          series.get(key).push({ x: it.iteration, y: v });
-        }
-      }
-      return [...series.entries()].slice(0, 12).map(([label, points]) => ({ label, points }));
-    };
-    returnChart.update(collect((k) => /return/i.test(k)));
-    winChart.update(collect((k) => /win/i.test(k)));
-    trainingNote.textContent = iterations.length ? `${iterations.length} training iteration records` : 'no training iteration yet';
+    training.update(iterations);
   }
 
   const socket = getSocket();
+  /** @type {ReturnType<typeof setTimeout> | null} */
   let pendingRefresh = null;
+  /** @param {import('../../src/server/protocol').LeagueMessage} m */
   const onLeague = (m) => {
     // events of the league on show (rating.updated, snapshot.added, a learner's training.iteration)
     if (!m || m.league !== subscribed || pendingRefresh) return;
-    pendingRefresh = setTimeout(() => { pendingRefresh = null; load(); }, 1000);
+    pendingRefresh = setTimeout(() => { pendingRefresh = null; void load(); }, 1000);
   };
   socket.on('league', onLeague);
   const timer = setInterval(load, 10_000);
-  load();
+  void load();
 
   return () => {
     disposed = true;
     clearInterval(timer);
-    clearTimeout(pendingRefresh);
+    if (pendingRefresh) clearTimeout(pendingRefresh);
     socket.off('league', onLeague);
     if (subscribed) request('unsubscribe', { channel: 'league', league: subscribed }).catch(() => {});
     ratingChart.destroy();
-    returnChart.destroy();
-    winChart.destroy();
+    training.destroy();
   };
 }

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * A human seat: #/play/<token>. Connects to the /play namespace with the seat's token and shows
  * that seat's own view only (its events, numbered in its own view, and its observation: what the
@@ -5,28 +6,59 @@
  * legal actions as buttons (with a speech box where an action may carry words) or a text box for
  * open action sets (a Countdown expression, a negotiation message, JSON where the format asks).
  */
-import { io } from '/socket.io/socket.io.esm.min.js';
-import { h, mount } from './dom.js';
+import { h, mount, patch } from './dom.js';
+import { EventIndex } from './event-index.js';
 import { pickRenderer } from './renderers/index.js';
-import { describeEvent } from './renderers/describe.js';
+import { renderContext } from './renderers/context.js';
+import { Timeline } from './timeline.js';
 
+/** @typedef {import('./types.js').SeatMessage} SeatMessage */
+/** @typedef {import('./types.js').DecideMessage} DecideMessage */
+/** @typedef {import('./types.js').PlayEventMessage} PlayEventMessage */
+/** @typedef {import('./types.js').PlayObsMessage} PlayObsMessage */
+/** @typedef {import('./types.js').CancelMessage} CancelMessage */
+/** @typedef {import('./types.js').WelcomeMessage} WelcomeMessage */
+/** @typedef {import('./types.js').PlayErrorMessage} PlayErrorMessage */
+/** @typedef {import('./types.js').ObservationPoint} ObservationPoint */
+/** @typedef {import('./types.js').JsonValue} JsonValue */
+
+/**
+ * @param {HTMLElement} app
+ * @param {string} token
+ * @returns {() => void}
+ */
 export function showPlay(app, token) {
-  const state = { seat: null, events: [], observations: [], text: null, decision: null, error: null, welcome: null, connected: false };
+  const state = {
+    /** @type {{ matchId: string, env: string, seat: number, role: string, team: string } | null} */
+    seat: null,
+    index: new EventIndex(),
+    /** @type {ObservationPoint[]} */
+    observations: [],
+    /** @type {string | null} */
+    text: null,
+    /** @type {DecideMessage | null} */
+    decision: null,
+    /** @type {string | null} */
+    error: null,
+    /** @type {WelcomeMessage | null} */
+    welcome: null,
+    connected: false,
+  };
   const header = h('div', { class: 'match-header', id: 'play-header' });
   const board = h('section', { class: 'panel renderer', id: 'play-board' });
   const decide = h('section', { class: 'panel', id: 'play-decide' });
   const text = h('pre', { class: 'json', id: 'play-text' });
-  const timeline = h('ol', { class: 'timeline', id: 'play-events' });
+  const timeline = new Timeline('play-events');
   mount(
     app,
-    h('div', { class: 'play-page' }, header, decide, h('div', { class: 'match-grid' }, board, h('aside', { class: 'panel side' }, h('h3', {}, 'What you see'), text, h('h3', {}, 'Your events'), timeline))),
+    h('div', { class: 'play-page' }, header, decide, h('div', { class: 'match-grid' }, board, h('aside', { class: 'panel side' }, h('h3', {}, 'What you see'), text, h('h3', {}, 'Your events'), timeline.el))),
   );
   let frame = 0;
   const schedule = () => {
     if (!frame) frame = requestAnimationFrame(draw);
   };
 
-  const socket = io('/play', { auth: { token }, transports: ['websocket', 'polling'] });
+  const socket = window.io('/play', { auth: { token }, transports: ['websocket', 'polling'] });
   socket.on('connect', () => {
     state.connected = true;
     state.error = null;
@@ -36,44 +68,46 @@ export function showPlay(app, token) {
     state.connected = false;
     schedule();
   });
-  socket.on('connect_error', (e) => {
+  socket.on('connect_error', (/** @type {Error} */ e) => {
     state.error = /unauthorized/.test(e.message) ? 'This seat link is not valid (the token is unknown or the match server has restarted).' : `cannot connect: ${e.message}`;
     if (/unauthorized/.test(e.message)) socket.close();
     schedule();
   });
-  socket.on('welcome', (m) => {
+  socket.on('welcome', (/** @type {WelcomeMessage} */ m) => {
     state.welcome = m;
     schedule();
   });
-  socket.on('seat', (m) => {
+  socket.on('seat', (/** @type {SeatMessage} */ m) => {
     // a match began for this seat, or where it stands after a reconnect: replace what we hold
     state.seat = { matchId: m.matchId, env: m.env, seat: m.seat, role: m.role, team: m.team };
-    state.events = m.events.slice();
+    state.index = new EventIndex();
+    for (const e of m.events) state.index.push(e);
+    timeline.reset();
     state.observations = m.observations.slice();
     state.text = m.text;
     if (state.decision && state.decision.matchId !== m.matchId) state.decision = null;
     schedule();
   });
-  socket.on('event', (m) => {
+  socket.on('event', (/** @type {PlayEventMessage} */ m) => {
     if (!state.seat || m.matchId !== state.seat.matchId) return;
-    const last = state.events[state.events.length - 1];
+    const last = state.index.last(state.index.length);
     if (last && m.event.seq <= last.seq) return;
-    state.events.push(m.event);
+    state.index.push(m.event);
     schedule();
   });
-  socket.on('obs', (m) => {
+  socket.on('obs', (/** @type {PlayObsMessage} */ m) => {
     if (!state.seat || m.matchId !== state.seat.matchId) return;
     state.observations.push({ seq: m.seq, step: m.step, obs: m.obs });
     if (m.text) state.text = m.text;
     schedule();
   });
-  socket.on('decide', (d) => {
+  socket.on('decide', (/** @type {DecideMessage} */ d) => {
     state.decision = d;
     state.error = null;
     if (d.text) state.text = d.text;
     schedule();
   });
-  socket.on('cancel', (m) => {
+  socket.on('cancel', (/** @type {CancelMessage} */ m) => {
     if (state.decision && state.decision.requestId === m.requestId) {
       state.decision = null;
       state.error = `Your turn ended: ${m.reason}.`;
@@ -81,14 +115,16 @@ export function showPlay(app, token) {
     schedule();
   });
 
+  /** @param {{ label: string, say?: string } | { answer: JsonValue }} payload */
   async function answer(payload) {
     const d = state.decision;
     if (!d) return;
+    /** @type {{ ok: true } | PlayErrorMessage} */
     let reply;
     try {
       reply = await socket.timeout(10_000).emitWithAck('act', { requestId: d.requestId, ...payload });
     } catch (e) {
-      state.error = `no reply from the server: ${e.message}`;
+      state.error = `no reply from the server: ${e instanceof Error ? e.message : String(e)}`;
       return schedule();
     }
     if (reply.ok) {
@@ -98,12 +134,17 @@ export function showPlay(app, token) {
     schedule();
   }
 
-  /** An open answer from the text box: JSON when the format wants structure, else the text itself. */
+  /**
+   * An open answer from the text box: JSON when the format wants structure, else the text itself.
+   * @param {DecideMessage} d
+   * @param {string} raw
+   * @returns {JsonValue}
+   */
   function openValue(d, raw) {
     const t = raw.trim();
     if (d.open?.schema?.type !== 'string' && /^[[{]|^(true|false|-?\d+(\.\d+)?)$/.test(t)) {
       try {
-        return JSON.parse(t);
+        return /** @type {JsonValue} */ (JSON.parse(t));
       } catch {
         /* send as text */
       }
@@ -111,18 +152,19 @@ export function showPlay(app, token) {
     return t;
   }
 
+  /** @type {string | null} */
   let drawnKey = null;
   /**
    * The decision panel is rebuilt only when the decision itself changes (a new request, an
    * error, the end): other events arrive while a person types, and rebuilding would wipe the box.
    */
   function drawDecision() {
-    const key = JSON.stringify([state.seat?.matchId ?? null, state.connected, state.decision?.requestId ?? null, state.error, state.events.some((e) => e.type === 'match.ended')]);
+    const ended = state.index.ended(state.index.length);
+    const key = JSON.stringify([state.seat?.matchId ?? null, state.connected, state.decision?.requestId ?? null, state.error, !!ended]);
     if (key === drawnKey) return;
     drawnKey = key;
     const d = state.decision;
     if (!state.seat) return mount(decide, h('p', { class: 'muted', id: 'play-status' }, state.connected ? 'Waiting for the match to start…' : 'Connecting…'));
-    const ended = state.events.find((e) => e.type === 'match.ended');
     if (ended) {
       const mine = ended.returns[state.seat.seat];
       return mount(decide, h('div', { id: 'play-result', class: 'outcome' }, `Game over: ${ended.outcome || ended.code}. Your return: ${mine}. Returns: ${ended.returns.join(', ')}.`));
@@ -154,27 +196,27 @@ export function showPlay(app, token) {
   function draw() {
     frame = 0;
     const s = state.seat;
-    mount(
+    patch(
       header,
       h('h2', {}, s ? h('span', { class: 'env-tag' }, s.env) : 'Your seat', s ? ` you are seat ${s.seat} (${s.role})` : ''),
       h('div', { class: 'match-meta' }, h('span', { class: `badge ${state.connected ? 'live' : ''}`, id: 'play-conn' }, state.connected ? 'connected' : 'offline'), s ? h('span', { class: 'match-id' }, s.matchId) : null),
     );
-    if (state.error && !s) mount(board, h('p', { class: 'error', id: 'play-error' }, state.error));
+    if (state.error && !s) patch(board, h('p', { class: 'error', id: 'play-error' }, state.error));
     else if (s) {
-      const obs = state.observations[state.observations.length - 1];
-      const started = state.events.find((e) => e.type === 'match.started');
-      const ctx = { events: state.events, obs: obs ? obs.obs : null, step: obs ? obs.step : 0, match: { env: s.env, agents: started?.agents ?? [] }, view: `seat:${s.seat}`, seats: started?.agents.length ?? 0, live: true };
+      const cursor = state.index.length;
+      const point = state.observations[state.observations.length - 1] ?? null;
+      const ctx = renderContext({ index: state.index, cursor, point, view: `seat:${s.seat}`, live: true, match: null, rules: null });
       const renderer = pickRenderer(s.env);
       try {
-        renderer.render(board, ctx);
+        renderer.render(board, { ...ctx, env: s.env });
       } catch (e) {
-        mount(board, h('p', { class: 'error' }, `renderer ${renderer.name} failed: ${e.message}`));
+        patch(board, h('p', { class: 'error' }, `renderer ${renderer.name} failed: ${e instanceof Error ? e.message : String(e)}`));
       }
     }
     text.textContent = state.text ?? '';
-    mount(timeline, state.events.slice(-300).map((e) => h('li', { class: `ev ev-${e.type.replace('.', '-')}`, dataset: { seq: e.seq, type: e.type } }, h('span', { class: 'seq' }, `#${e.seq}`), h('span', { class: 'etype' }, e.type === 'env' ? e.name : e.type), h('span', { class: 'edesc' }, describeEvent(e)))));
-    timeline.scrollTop = timeline.scrollHeight;
+    const scroll = timeline.sync(state.index.events, state.index.length, null, true);
     drawDecision();
+    if (scroll) timeline.scrollToEnd();
   }
 
   const tick = setInterval(() => state.decision?.deadline && schedule(), 1000);

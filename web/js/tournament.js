@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * Tournament page (#/tournament?name=...): standings with Elo ± 95% interval and LOS, the
  * crosstable (points per pair, W-D-L and per-side results on hover), pairs with pentanomial
@@ -7,21 +8,40 @@
 import { getJson, getSocket, request } from './api.js';
 import { h, mount, num } from './dom.js';
 
-/** Elo figure as text ("+inf" / "-inf" arrive as strings from the API). */
+/** @typedef {import('./types.js').TournamentsResponse} TournamentsResponse */
+/** @typedef {import('./types.js').TournamentResponse} TournamentResponse */
+/** @typedef {TournamentResponse['tournament']} Report */
+/** @typedef {TournamentResponse['recent']} RecentGames */
+/** @typedef {{ wins: unknown, draws: unknown, losses: unknown }} Wdl */
+
+/**
+ * Elo figure as text ("+inf" / "-inf" arrive as strings from the API).
+ * @param {unknown} x
+ */
 function elo(x) {
   if (x === 'inf') return '+∞';
   if (x === '-inf') return '−∞';
   if (typeof x !== 'number') return '—';
   return `${x >= 0 ? '+' : ''}${x.toFixed(0)}`;
 }
-const pct = (x) => (typeof x === 'number' ? `${(100 * x).toFixed(1)}%` : '—');
-const wdl = (x) => `${x.wins}-${x.draws}-${x.losses}`;
+/** A JSON figure as a number ("inf" -> Infinity, null -> NaN). @param {unknown} x */
+const n = (x) => (typeof x === 'number' ? x : x === 'inf' ? Infinity : x === '-inf' ? -Infinity : NaN);
+/** @param {unknown} x @param {number} d */
+const fixed = (x, d) => (Number.isFinite(n(x)) ? n(x).toFixed(d) : String(x));
+const pct = (/** @type {unknown} */ x) => (typeof x === 'number' ? `${(100 * x).toFixed(1)}%` : '—');
+const wdl = (/** @type {Wdl} */ x) => `${x.wins}-${x.draws}-${x.losses}`;
 
+/**
+ * @param {HTMLElement} app
+ * @param {URLSearchParams} params
+ * @returns {() => void}
+ */
 export function showTournament(app, params) {
   let name = params.get('name') || '';
   let disposed = false;
+  /** @type {string | null} */
   let subscribed = null;
-  const select = h('select', { id: 'tournament-select', onchange: (e) => (location.hash = `#/tournament?name=${encodeURIComponent(e.target.value)}`) });
+  const select = h('select', { id: 'tournament-select', onchange: (/** @type {Event} */ e) => (location.hash = `#/tournament?name=${encodeURIComponent(/** @type {HTMLSelectElement} */ (e.target).value)}`) });
   const head = h('section', { class: 'panel', id: 'tournament-head' });
   const sprtBox = h('section', { class: 'panel', id: 'sprt', hidden: true });
   const standings = h('section', { class: 'panel', id: 'standings' });
@@ -32,11 +52,12 @@ export function showTournament(app, params) {
   mount(app, h('div', { class: 'tournament-page' }, h('div', { class: 'filters' }, h('label', {}, 'tournament ', select)), head, sprtBox, standings, cross, pairs, rounds, games));
 
   async function load() {
+    /** @type {TournamentsResponse['tournaments']} */
     let list;
     try {
-      list = (await getJson('/api/tournaments')).tournaments;
+      list = (/** @type {TournamentsResponse} */ (await getJson('/api/tournaments'))).tournaments;
     } catch (e) {
-      return mount(head, h('p', { class: 'error' }, `could not load tournaments: ${e.message}`));
+      return mount(head, h('p', { class: 'error' }, `could not load tournaments: ${e instanceof Error ? e.message : String(e)}`));
     }
     if (disposed) return;
     if (!name && list.length) name = list[list.length - 1].id;
@@ -47,15 +68,20 @@ export function showTournament(app, params) {
       request('subscribe', { channel: 'league', league: name }).catch(() => {});
       subscribed = name;
     }
+    /** @type {TournamentResponse} */
     let body;
     try {
       body = await getJson(`/api/tournaments/${encodeURIComponent(name)}`);
     } catch (e) {
-      return mount(head, h('p', { class: 'error' }, `tournament: ${e.message}`));
+      return mount(head, h('p', { class: 'error' }, `tournament: ${e instanceof Error ? e.message : String(e)}`));
     }
     if (!disposed) draw(body.tournament, body.recent);
   }
 
+  /**
+   * @param {Report} t
+   * @param {RecentGames} recent
+   */
   function draw(t, recent) {
     const progress = t.format === 'sprt' ? `${t.games} games` : `${t.games}/${t.total} games`;
     mount(head,
@@ -81,7 +107,7 @@ export function showTournament(app, params) {
             swiss ? h('td', { class: 'num' }, num(r.buchholz)) : null,
             h('td', { class: 'num' }, num(r.sonnebornBerger)))))));
     const ids = t.players.map((p) => p.id);
-    const cell = (a, b) => t.crosstable.cells.find((c) => c.player === a && c.opponent === b);
+    const cell = (/** @type {string} */ a, /** @type {string} */ b) => t.crosstable.cells.find((c) => c.player === a && c.opponent === b);
     mount(cross,
       h('h2', {}, 'Crosstable', h('span', { class: 'count' }, "row player's points / games")),
       h('table', { class: 'crosstable' },
@@ -92,7 +118,7 @@ export function showTournament(app, params) {
             const c = cell(a, b);
             if (!c) return h('td', { class: 'num muted' }, '');
             const sides = Object.entries(c.bySide).map(([s, w]) => `${s} ${wdl(w)}`).join(', ');
-            const cls = c.score > 0.5 ? 'num win' : c.score < 0.5 ? 'num loss' : 'num';
+            const cls = n(c.score) > 0.5 ? 'num win' : n(c.score) < 0.5 ? 'num loss' : 'num';
             return h('td', { class: cls, dataset: { opponent: b }, title: `${a} vs ${b}: ${wdl(c)} (${sides})` }, `${num(c.points)}/${c.games}`);
           }))))));
     const met = t.crosstable.cells.filter((c) => ids.indexOf(c.player) < ids.indexOf(c.opponent));
@@ -128,25 +154,28 @@ export function showTournament(app, params) {
         : h('p', { class: 'muted empty' }, 'No games yet.'));
   }
 
+  /** @param {Report} t */
   function drawSprt(t) {
     sprtBox.hidden = !t.sprt;
     if (!t.sprt) return;
     const s = t.sprt;
-    const span = s.upper - s.lower;
-    const pos = Math.max(0, Math.min(100, ((s.llr - s.lower) / span) * 100));
+    const span = n(s.upper) - n(s.lower);
+    const pos = Math.max(0, Math.min(100, ((n(s.llr) - n(s.lower)) / span) * 100));
     const decision = s.decision ? `${s.decision} accepted` : t.finished ? 'undecided (game limit)' : 'running';
     mount(sprtBox,
       h('h2', {}, 'SPRT', h('span', { class: 'count' }, `${t.players[0].id} vs ${t.players[1].id} · [${s.elo0}, ${s.elo1}] ${s.model} Elo · α ${s.alpha} · β ${s.beta}`)),
       h('p', { id: 'sprt-status' }, h('strong', { class: s.decision === 'H1' ? 'h1' : s.decision === 'H0' ? 'h0' : '' }, decision),
-        ` · LLR ${s.llr.toFixed(2)} in [${s.lower.toFixed(2)}, ${s.upper.toFixed(2)}] · ${s.counts.length === 5 ? 'pentanomial' : 'trinomial'} ${s.counts.join(' · ')} · Elo ${elo(s.elo.elo)} [${elo(s.elo.eloLo)}, ${elo(s.elo.eloHi)}] · LOS ${pct(s.elo.los)}`),
+        ` · LLR ${fixed(s.llr, 2)} in [${fixed(s.lower, 2)}, ${fixed(s.upper, 2)}] · ${s.counts.length === 5 ? 'pentanomial' : 'trinomial'} ${s.counts.join(' · ')} · Elo ${elo(s.elo.elo)} [${elo(s.elo.eloLo)}, ${elo(s.elo.eloHi)}] · LOS ${pct(s.elo.los)}`),
       h('div', { class: 'llr-bar', title: 'LLR between the H0 (left) and H1 (right) bounds' }, h('div', { class: 'llr-mark', style: { left: `${pos}%` } })));
   }
 
   const socket = getSocket();
+  /** @type {ReturnType<typeof setTimeout> | null} */
   let pending = null;
+  /** @param {import('./types.js').LeagueMessage} msg */
   const onLeague = (msg) => {
     if (msg.league !== name || pending) return;
-    pending = setTimeout(() => { pending = null; load(); }, 500);
+    pending = setTimeout(() => { pending = null; void load(); }, 500);
   };
   socket.on('league', onLeague);
   const timer = setInterval(load, 10_000);
@@ -155,7 +184,7 @@ export function showTournament(app, params) {
   return () => {
     disposed = true;
     clearInterval(timer);
-    clearTimeout(pending);
+    if (pending) clearTimeout(pending);
     socket.off('league', onLeague);
     if (subscribed) request('unsubscribe', { channel: 'league', league: subscribed }).catch(() => {});
   };

@@ -13,6 +13,14 @@ import { listenError } from '../options';
 /** The demo's league configs, in examples/leagues/ (one per env). */
 export const DEMO_LEAGUES = ['countdown', 'deal-or-no-deal', 'werewolf'] as const;
 
+/**
+ * How many times `--pace` each demo env takes per decision, so that one game lasts long enough
+ * to watch (about 10 s at the default 300 ms). Measured with the demo's baselines (30 games
+ * each): Countdown games take 5 decisions (median; 5-13), Deal-or-No-Deal 3 (2-10), Werewolf
+ * 40 (21-110). test/cli/demo-pace.test.ts replays that measurement.
+ */
+export const DEMO_PACE_FACTOR: Readonly<Record<(typeof DEMO_LEAGUES)[number], number>> = { countdown: 6, 'deal-or-no-deal': 10, werewolf: 1 };
+
 export interface DemoArgs {
   port: number;
   db: string;
@@ -21,14 +29,14 @@ export interface DemoArgs {
   host: string;
 }
 
-/** The demo league configs: played slowly enough to watch, and without end. */
+/** The demo league configs: played slowly enough to watch (`pace` × the env's {@link DEMO_PACE_FACTOR}), and without end. */
 export function demoConfigs(root: string, args: Pick<DemoArgs, 'pace' | 'learners'>): LeagueConfig[] {
   return DEMO_LEAGUES.map((name) => {
     const raw = JSON.parse(readFileSync(join(root, 'examples', 'leagues', `${name}.json`), 'utf8')) as Record<string, unknown>;
     return parseLeagueConfig({
       ...raw,
       name: `demo-${name}`,
-      paceMs: args.pace,
+      paceMs: args.pace * DEMO_PACE_FACTOR[name],
       budget: { matches: 1_000_000_000 },
       ...(args.learners ? {} : { learners: [] }),
     });

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * code-repair-v1: the task, the current program (syntax-highlighted, with the diff from the
  * previous revision), every test with its input, expected value, actual output and mark, the
@@ -5,20 +6,44 @@
  * predictions and returns. Everything comes from the observation the server sends for this view
  * (hidden tests are never in it).
  */
-import { h, mount, num, short } from '../dom.js';
-import { agentsFromEvents } from './describe.js';
+import { h, num, patch, short } from '../dom.js';
 import { genericRenderer } from './generic.js';
 
+/** @typedef {import('../../../envs/code-repair/types').CodeRepairObservation} CodeRepairObservation */
+/** @typedef {import('../../../envs/code-repair/types').AuditTest} AuditTest */
+/** @typedef {import('../../../envs/code-repair/types').CandidateRun} CandidateRun */
+/** @typedef {import('../../../envs/code-repair/types').CureVerdict} CureVerdict */
+/** @typedef {import('../../../envs/code-repair/types').PublicTask} PublicTask */
+/** @typedef {{ code: string, actual?: unknown, message?: string }} Outcome */
+/** @typedef {{ highlight(source: string, options: { language: string, ignoreIllegals: boolean }): { value: string } }} Highlighter */
+
+/** @type {Highlighter | null} */
 let hljs = null;
-import('/vendor/highlight.js').then(
-  (m) => {
+// served by the arena server (a bundle of highlight.js's core, JavaScript and Python); the URL
+// is not a module TypeScript can resolve, hence the variable
+const HIGHLIGHT_URL = '/vendor/highlight.js';
+import(HIGHLIGHT_URL).then(
+  (/** @type {{ default: Highlighter }} */ m) => {
     hljs = m.default;
     window.dispatchEvent(new Event('arena:redraw'));
   },
   () => {},
 );
 
-/** A code block; highlighted when highlight.js has loaded (its output escapes the source). */
+/**
+ * @param {unknown} obs
+ * @returns {obs is CodeRepairObservation}
+ */
+function isCodeRepair(obs) {
+  return !!obs && typeof obs === 'object' && 'task' in obs && 'revisions' in obs;
+}
+
+/**
+ * A code block; highlighted when highlight.js has loaded (its output escapes the source).
+ * @param {string} source
+ * @param {string} language
+ * @param {string} [id]
+ */
 function codeBlock(source, language, id) {
   const code = h('code', { class: `language-${language} hljs` });
   if (hljs) code.innerHTML = hljs.highlight(source, { language, ignoreIllegals: true }).value;
@@ -26,7 +51,11 @@ function codeBlock(source, language, id) {
   return h('pre', { class: 'code', id }, code);
 }
 
-/** Line diff between two revisions (jsdiff, loaded as window.Diff), as +/- lines. */
+/**
+ * Line diff between two revisions (jsdiff, loaded as window.Diff), as +/- lines.
+ * @param {string | undefined} before
+ * @param {string} after
+ */
 function diffBlock(before, after) {
   if (!window.Diff || before === undefined) return null;
   const parts = window.Diff.diffLines(before, after);
@@ -36,23 +65,30 @@ function diffBlock(before, after) {
   ));
 }
 
-const mark = (code) => h('span', { class: code === 'ok' ? 'pass' : 'fail', title: code }, code === 'ok' ? '✓' : '✗');
+const mark = (/** @type {string} */ code) => h('span', { class: code === 'ok' ? 'pass' : 'fail', title: code }, code === 'ok' ? '✓' : '✗');
 
+/** @param {Outcome | undefined} o */
 function outcomeCell(o) {
   if (!o) return h('td', { class: 'muted' }, 'not run');
   return h('td', {}, mark(o.code), ' ', o.code === 'ok' ? '' : o.code, o.actual !== undefined ? ` got ${short(o.actual, 60)}` : '', o.message ? ` — ${o.message}` : '');
 }
 
+/**
+ * @param {PublicTask} task
+ * @param {CandidateRun | null} run
+ */
 function publicTable(task, run) {
   return h('table', { class: 'tests', id: 'cr-public' },
     h('thead', {}, h('tr', {}, ['', 'input', 'expected', 'result'].map((t) => h('th', {}, t)))),
     h('tbody', {}, task.publicTests.map((t, i) => {
+      /** @type {Outcome | undefined} */
       const o = run?.public?.tests?.[i];
       return h('tr', {}, h('td', {}, o ? mark(o.code) : ''), h('td', {}, short(t.input, 80)), h('td', {}, 'expected' in t ? short(t.expected, 60) : `property ${t.property}`), outcomeCell(o));
     })),
   );
 }
 
+/** @param {AuditTest[]} tests */
 function auditTable(tests) {
   if (!tests.length) return null;
   return h('table', { class: 'tests', id: 'cr-audit' },
@@ -68,6 +104,10 @@ function auditTable(tests) {
   );
 }
 
+/**
+ * @param {CureVerdict} cure
+ * @param {string[]} programs
+ */
 function cureMatrix(cure, programs) {
   return h('div', { id: 'cr-cure' },
     h('h3', {}, 'CURE verdict: program × test'),
@@ -81,16 +121,17 @@ function cureMatrix(cure, programs) {
   );
 }
 
+/** @type {import('./context.js').Renderer} */
 export const codeRepairRenderer = {
   name: 'code-repair',
   render(el, ctx) {
     const o = ctx.obs;
-    if (!o || !o.task) return genericRenderer.render(el, ctx);
+    if (!isCodeRepair(o)) return genericRenderer.render(el, ctx);
     const language = o.task.language === 'js' ? 'javascript' : 'python';
-    const agents = agentsFromEvents(ctx.events, ctx.match);
+    const agents = ctx.agents;
     const revs = o.revisions ?? [];
     const run = o.lastRun;
-    mount(
+    patch(
       el,
       h('div', { class: 'code-repair' },
         h('p', { class: 'muted', id: 'cr-head' }, `${o.task.id} · ${o.mode} · ${o.reward} · phase ${o.phase} · round ${o.round}/${o.rounds} · ${agents.map((a, i) => `P${i} ${a}`).join(' · ')}`),

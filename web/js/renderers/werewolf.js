@@ -1,187 +1,185 @@
+// @ts-check
 /**
- * Werewolf: players in a circle (alive/dead, speaking, votes received, claims), day/night,
- * speech acts and messages, votes and deaths. A seat's true role is shown only when this view
- * knows it: the omniscient view, the seat's own view, a wolf's teammates, or a public reveal
- * (dawn/exile with revealed roles, game over). The public view shows "?" for every other seat.
+ * Werewolf, drawn from the view's observation (the env's projection: who is alive, the phase,
+ * the speaker, the public log, and what this view may know of roles, night results and votes):
+ * players in a circle (alive/dead, speaking, claims, votes received), the talk (the events in
+ * the env's words, sent by the server), the votes of the latest vote (or why they are secret)
+ * and the deaths. A seat's true role is shown only where the observation has it.
  */
-import { h, mount } from '../dom.js';
-import { agentsFromEvents, rolesFromEvents } from './describe.js';
+import { h, patch } from '../dom.js';
+import { genericRenderer } from './generic.js';
 
-const ACT_TEXT = {
-  claim: (d) => `claims to be the ${d.role}`,
-  accuse: (d) => `accuses P${d.target}`,
-  defend: (d) => `defends P${d.target}`,
-  reveal: (d) => `says P${d.target} is ${d.werewolf ? 'a werewolf' : 'not a werewolf'}`,
-  agree: (d) => (d.target === undefined || d.target === null || d.target < 0 ? 'agrees' : `agrees with P${d.target}`),
-  silent: () => 'stays silent',
-};
-const PRIVATE_TEXT = {
-  kill: (d) => `wolves: P${d.by} kills P${d.target}`,
-  proposal: (d) => `wolves: P${d.by} proposes P${d.target}`,
-  decision: (d) => `wolves: P${d.by} decides on P${d.target}`,
-  'wolf-vote': (d) => `wolves: P${d.by} votes for P${d.target}`,
-  check: (d) => `seer checks P${d.target}: ${d.result}`,
-  protect: (d) => `doctor protects P${d.target}`,
-  guard: (d) => `guard protects P${d.target}`,
-  antidote: (d) => `witch saves P${d.target}`,
-  poison: (d) => `witch poisons P${d.target}`,
-  victim: (d) => `the wolves' victim is ${d.target === null ? 'nobody' : `P${d.target}`}`,
-  vote: (d) => `secret vote for ${d.target === null ? 'nobody' : `P${d.target}`}`,
-  bids: (d) => `bids ${JSON.stringify(d.bids)}`,
-};
+/** @typedef {import('../types.js').WerewolfObservation} WerewolfObservation */
+/** @typedef {WerewolfObservation['public']['log'][number][number]} PublicEvent */
+/** @typedef {WerewolfObservation['private'][number]} PrivateEvent */
+/** @typedef {import('./context.js').RenderContext} RenderContext */
+/** @typedef {import('../types.js').ViewEvent} ViewEvent */
 
-function model(ctx) {
-  const agents = agentsFromEvents(ctx.events, ctx.match);
-  const n = Math.max(agents.length, ctx.seats || 0);
-  const obs = ctx.obs && typeof ctx.obs === 'object' && ctx.obs.public ? ctx.obs : null;
-  const m = {
-    n, agents, obs,
-    alive: Array(n).fill(true),
-    known: Array(n).fill(null),
-    claims: Array(n).fill(null),
-    votes: [], votesRound: 0,
-    round: 1, phase: 'night', speaker: -1, toAct: [],
-    log: [], deaths: [], winner: null,
-  };
-  const secretRoles = rolesFromEvents(ctx.events);
-  if (secretRoles) secretRoles.forEach((r, i) => (m.known[i] = r));
-  for (const e of ctx.events) {
-    if (e.type === 'turn') m.toAct = e.toAct;
-    if (e.type === 'message') m.log.push({ kind: 'message', seat: e.seat, text: e.text, round: m.round });
-    if (e.type === 'match.ended') m.toAct = [];
-    if (e.type !== 'env') continue;
-    const d = e.data;
-    const isPublic = e.visibility === 'public';
-    if (typeof d.round === 'number') m.round = d.round;
-    switch (e.name) {
-      case 'dawn':
-        m.phase = 'day';
-        for (const [k, s] of (d.dead || []).entries()) {
-          m.alive[s] = false;
-          if (d.roles && d.roles[k]) m.known[s] = d.roles[k];
-          m.deaths.push({ seat: s, round: d.round, how: 'killed at night', role: d.roles?.[k] });
-        }
-        m.log.push({ kind: 'dawn', round: d.round, text: d.dead?.length ? `Dawn: ${d.dead.map((s) => `P${s}`).join(', ')} found dead` : 'Dawn: nobody died' });
-        break;
-      case 'floor':
-        m.phase = 'day';
-        m.speaker = d.seat;
-        break;
-      case 'speech':
-        m.phase = 'day';
-        m.speaker = d.seat;
-        if (d.act === 'claim') m.claims[d.seat] = d.role;
-        m.log.push({ kind: 'speech', seat: d.seat, round: d.round, text: (ACT_TEXT[d.act] || (() => d.act))(d), act: d.act, free: d.text });
-        break;
-      case 'vote':
-        if (!isPublic) { m.log.push({ kind: 'private', round: d.round, text: PRIVATE_TEXT.vote(d) }); break; }
-        m.phase = 'vote';
-        if (m.votesRound !== d.round) { m.votes = []; m.votesRound = d.round; }
-        m.votes[d.seat] = d.target;
-        break;
-      case 'votes':
-        m.phase = 'vote';
-        m.votes = d.votes.slice();
-        m.votesRound = d.round;
-        break;
-      case 'exile':
-        m.phase = 'night';
-        m.speaker = -1;
-        if (d.seat !== null && d.seat !== undefined) {
-          m.alive[d.seat] = false;
-          if (d.role) m.known[d.seat] = d.role;
-          m.deaths.push({ seat: d.seat, round: d.round, how: 'exiled by vote', role: d.role });
-        }
-        m.log.push({ kind: 'exile', round: d.round, text: d.seat === null || d.seat === undefined ? 'Nobody was exiled' : `P${d.seat} was exiled${d.role ? ` (${d.role})` : ''}` });
-        break;
-      case 'game-over':
-        m.phase = 'over';
-        m.winner = d.winner;
-        (d.roles || []).forEach((r, i) => (m.known[i] = r));
-        m.log.push({ kind: 'over', round: d.round, text: `Game over: ${d.winner} win` });
-        break;
-      default:
-        if (!isPublic) m.log.push({ kind: 'private', round: d.round, text: (PRIVATE_TEXT[e.name] || ((x) => `${e.name} ${JSON.stringify(x)}`))(d) });
+/**
+ * @param {unknown} obs
+ * @returns {obs is WerewolfObservation}
+ */
+function isWerewolf(obs) {
+  return !!obs && typeof obs === 'object' && 'public' in obs && 'rules' in obs && !!obs.public;
+}
+
+/** @type {Record<string, string>} */
+const ICON = { night: '☾', bid: '☀', speak: '☀', vote: '✋', over: '⚑' };
+/** @type {Record<string, string>} */
+const PHASE = { night: 'night', bid: 'day: bidding for the floor', speak: 'day: debate', vote: 'vote', over: 'over' };
+
+const P = (/** @type {number | null | undefined} */ s) => (s === null || s === undefined || s < 0 ? 'nobody' : `P${s}`);
+
+/**
+ * Who is known to hold which role in this view, and the claims and deaths of the public log.
+ * @param {WerewolfObservation} o
+ */
+function seatsOf(o) {
+  const p = o.public;
+  const n = p.alive.length;
+  /** @type {(string | null)[]} */
+  const known = Array(n).fill(null);
+  /** @type {(string | null)[]} */
+  const claims = Array(n).fill(null);
+  /** @type {{ seat: number, round: number, how: string, role: string | null }[]} */
+  const deaths = [];
+  p.log.forEach((chunk) => {
+    for (const e of chunk) {
+      if (e.type === 'speech' && e.act === 'claim' && e.role) claims[e.seat] = e.role;
+      if (e.type === 'dawn') e.dead.forEach((s, k) => {
+        const role = e.roles?.[k] ?? null;
+        if (role) known[s] = role;
+        deaths.push({ seat: s, round: e.round, how: 'killed at night', role });
+      });
+      if (e.type === 'exile' && e.seat !== null) {
+        if (e.role) known[e.seat] = e.role;
+        deaths.push({ seat: e.seat, round: e.round, how: 'exiled by vote', role: e.role ?? null });
+      }
     }
-  }
-  if (obs) {
-    const p = obs.public;
-    m.round = p.round;
-    m.phase = p.phase === 'bid' || p.phase === 'speak' ? 'day' : p.phase;
-    if (Array.isArray(p.alive)) m.alive = p.alive.map((a) => !!a);
-    if (p.speaker >= 0) m.speaker = p.speaker;
-    if (p.winner) m.winner = p.winner;
-    const roles = obs.roles || p.roles;
-    if (roles) roles.forEach((r, i) => (m.known[i] = r));
-    if (obs.seat !== null && obs.seat !== undefined && obs.role) m.known[obs.seat] = obs.role;
-    for (const w of obs.wolves || []) if (!m.known[w]) m.known[w] = 'werewolf';
-  }
-  return m;
+  });
+  for (const w of o.wolves) known[w] = 'werewolf';
+  if (o.seat !== null && o.role) known[o.seat] = o.role;
+  const all = o.roles ?? p.roles;
+  if (all) all.forEach((r, i) => (known[i] = r));
+  return { n, known, claims, deaths };
 }
 
-const ICON = { night: '☾', day: '☀', vote: '✋', over: '⚑' };
-
-/** Timeline line for a werewolf env event (null: use the generic description). */
-function describe(e) {
-  if (e.type !== 'env') return null;
-  const d = e.data;
-  switch (e.name) {
-    case 'speech': return `P${d.seat} ${(ACT_TEXT[d.act] || (() => d.act))(d)}`;
-    case 'floor': return `P${d.seat} has the floor`;
-    case 'dawn': return d.dead?.length ? `dawn: ${d.dead.map((s) => `P${s}`).join(', ')} dead` : 'dawn: nobody died';
-    case 'exile': return d.seat === null || d.seat === undefined ? 'nobody exiled' : `P${d.seat} exiled${d.role ? ` (${d.role})` : ''}`;
-    case 'votes': return d.votes.map((t, s) => `P${s}→${t === null ? '-' : `P${t}`}`).join(' ');
-    case 'vote': return e.visibility === 'public' ? `P${d.seat} votes ${d.target === null ? 'for nobody' : `P${d.target}`}` : PRIVATE_TEXT.vote(d);
-    case 'game-over': return `${d.winner} win`;
-    default: return PRIVATE_TEXT[e.name] ? PRIVATE_TEXT[e.name](d) : null;
+/**
+ * The latest vote: its round, who voted for whom as far as this view knows, its result, and a
+ * note when the rules keep the votes secret from this view.
+ * @param {WerewolfObservation} o
+ */
+function latestVote(o) {
+  const p = o.public;
+  const rules = o.rules;
+  const secret = rules.voting === 'simultaneous' && !rules.votesPublic;
+  let round = 0;
+  for (let r = p.log.length; r >= 1 && !round; r--) if (p.log[r - 1].some((e) => e.type === 'vote' || e.type === 'votes' || e.type === 'exile')) round = r;
+  const voting = p.phase === 'vote';
+  if (voting) round = p.round;
+  if (!round) return { round: 0, votes: /** @type {Map<number, number | null>} */ (new Map()), result: null, secret, inProgress: false };
+  /** @type {Map<number, number | null>} */
+  const votes = new Map();
+  const chunk = p.log[round - 1] ?? [];
+  /** @type {string | null} */
+  let result = null;
+  for (const e of chunk) {
+    if (e.type === 'votes') e.votes.forEach((t, s) => t !== null && votes.set(s, t));
+    if (e.type === 'vote') votes.set(e.seat, e.target);
+    if (e.type === 'exile') result = e.seat === null ? 'Nobody was exiled.' : `${P(e.seat)} was exiled${e.role ? ` (${e.role})` : ''}.`;
   }
+  // what this view may know beyond the public log: the omniscient view every secret vote, a seat its own
+  /** @param {readonly PrivateEvent[]} list @param {number} seat */
+  const own = (list, seat) => {
+    for (const e of list) if (e.type === 'vote' && e.round === round && !votes.has(seat)) votes.set(seat, e.target);
+  };
+  if (o.secret) {
+    o.secret.privates.forEach((list, seat) => own(list, seat));
+    if (voting) o.secret.votes.forEach((t, seat) => t >= 0 && !votes.has(seat) && votes.set(seat, t));
+  } else if (o.seat !== null) own(o.private, o.seat);
+  return { round, votes, result, secret: secret && !o.secret, inProgress: voting && result === null };
 }
 
+/**
+ * @param {WerewolfObservation} o
+ */
+function votesPanel(o) {
+  const v = latestVote(o);
+  if (!v.round) return [h('h3', {}, 'Votes'), h('p', { class: 'muted', id: 'ww-votes-none' }, 'No vote yet: the first vote follows the first day’s debate.')];
+  const list = [...v.votes.entries()].sort((a, b) => a[0] - b[0]);
+  return [
+    h('h3', {}, `Votes, round ${v.round}${v.inProgress ? ' (in progress)' : ''}`),
+    list.length ? h('ul', { class: 'votes', id: 'ww-votes' }, list.map(([s, t]) => h('li', { key: `v${s}` }, `${P(s)} → ${t === null ? 'pass' : P(t)}`))) : null,
+    v.secret ? h('p', { class: 'muted', id: 'ww-votes-secret' }, 'Votes are secret in these rules: only the exile is announced.') : null,
+    v.result ? h('p', { class: 'vote-result', id: 'ww-vote-result' }, v.result) : null,
+  ];
+}
+
+/**
+ * @param {ViewEvent} e
+ * @returns {string}
+ */
+function talkText(e) {
+  if (e.caption) return e.caption;
+  if (e.type === 'message') return `${P(e.seat)}: “${e.text}”`;
+  return e.type === 'env' ? e.name : '';
+}
+
+/** @type {import('./context.js').Renderer} */
 export const werewolfRenderer = {
   name: 'werewolf',
-  describe,
   render(el, ctx) {
-    const m = model(ctx);
-    const votesFor = Array(m.n).fill(0);
-    for (const t of m.votes) if (typeof t === 'number' && t >= 0) votesFor[t]++;
+    const o = ctx.obs;
+    if (!isWerewolf(o)) return genericRenderer.render(el, ctx);
+    const p = o.public;
+    const { n, known, claims, deaths } = seatsOf(o);
+    const v = latestVote(o);
+    /** @type {number[]} */
+    const received = Array(n).fill(0);
+    if (!v.result) for (const t of v.votes.values()) if (typeof t === 'number' && t >= 0) received[t]++;
+    const over = p.phase === 'over';
     const seats = [];
-    for (let i = 0; i < m.n; i++) {
-      const angle = (2 * Math.PI * i) / m.n - Math.PI / 2;
-      const x = 50 + 40 * Math.cos(angle);
-      const y = 50 + 40 * Math.sin(angle);
-      const role = m.known[i];
-      const cls = ['seat', m.alive[i] ? 'alive' : 'dead', i === m.speaker && m.phase === 'day' ? 'speaking' : '', m.toAct.includes(i) && m.phase !== 'over' ? 'acting' : '', role === 'werewolf' ? 'wolf' : '', ctx.obs?.seat === i ? 'me' : ''].filter(Boolean).join(' ');
+    for (let i = 0; i < n; i++) {
+      const angle = (2 * Math.PI * i) / n - Math.PI / 2;
+      const role = known[i];
+      const alive = !!p.alive[i];
+      const cls = ['seat', alive ? 'alive' : 'dead', i === p.speaker && !over ? 'speaking' : '', ctx.toAct.includes(i) && !over ? 'acting' : '', role === 'werewolf' ? 'wolf' : '', ctx.seat === i ? 'me' : ''].filter(Boolean).join(' ');
       seats.push(
-        h('div', { class: cls, dataset: { seat: i }, style: { left: `${x}%`, top: `${y}%` } },
-          h('div', { class: 'seat-name' }, `P${i}`, m.alive[i] ? '' : ' ☠'),
-          h('div', { class: 'seat-agent' }, m.agents[i] ?? ''),
+        h('div', { class: cls, key: `seat${i}`, dataset: { seat: i }, style: { left: `${50 + 40 * Math.cos(angle)}%`, top: `${50 + 40 * Math.sin(angle)}%` } },
+          h('div', { class: 'seat-name' }, `P${i}`, alive ? '' : ' ☠'),
+          h('div', { class: 'seat-agent' }, ctx.agents[i] ?? ''),
           h('div', { class: 'role' }, role ?? '?'),
-          m.claims[i] ? h('div', { class: 'claim' }, `claims ${m.claims[i]}`) : null,
-          votesFor[i] ? h('div', { class: 'votes-badge', title: 'votes received' }, `${votesFor[i]} vote${votesFor[i] > 1 ? 's' : ''}`) : null,
+          claims[i] ? h('div', { class: 'claim' }, `claims ${claims[i]}`) : null,
+          received[i] ? h('div', { class: 'votes-badge', title: 'votes received in the vote under way' }, `${received[i]} vote${received[i] > 1 ? 's' : ''}`) : null,
         ),
       );
     }
-    const lastSpeech = [...m.log].reverse().find((l) => l.kind === 'speech' || l.kind === 'message');
-    const center = h('div', { class: 'circle-center' },
-      h('div', { class: 'phase-icon' }, ICON[m.phase] || ''),
-      h('div', { class: 'phase', id: 'ww-phase' }, m.phase === 'over' ? `${m.winner} win` : `Round ${m.round} · ${m.phase}`),
-      lastSpeech ? h('div', { class: 'bubble' }, `P${lastSpeech.seat}: ${lastSpeech.text}${lastSpeech.free ? ` — “${lastSpeech.free}”` : ''}`) : null,
-    );
-    const votes = m.votes.map((t, s) => (t === undefined ? null : h('li', {}, `P${s} → ${t === null || t < 0 ? 'abstain' : `P${t}`}`))).filter(Boolean);
-    mount(
-      el,
-      h('div', { class: `werewolf phase-${m.phase}` },
-        h('div', { class: 'circle', id: 'ww-circle' }, center, seats),
-        h('div', { class: 'ww-side' },
-          h('h3', {}, 'Talk'),
-          h('ol', { class: 'talk', id: 'ww-talk' }, m.log.slice(-80).reverse().map((l) =>
-            h('li', { class: `talk-${l.kind}` }, h('span', { class: 'round' }, `R${l.round}`), ' ', l.kind === 'speech' || l.kind === 'message' ? h('strong', {}, `P${l.seat} `) : l.kind === 'private' ? '(private) ' : '', l.text, l.free ? h('em', {}, ` “${l.free}”`) : null))),
-          h('h3', {}, `Votes${m.votesRound ? ` (round ${m.votesRound})` : ''}`),
-          votes.length ? h('ul', { class: 'votes', id: 'ww-votes' }, votes) : h('p', { class: 'muted' }, 'no votes yet'),
-          h('h3', {}, 'Deaths'),
-          m.deaths.length ? h('ul', { class: 'deaths', id: 'ww-deaths' }, m.deaths.map((d) => h('li', {}, `R${d.round}: P${d.seat} ${d.how}${d.role ? ` (${d.role})` : ''}`))) : h('p', { class: 'muted' }, 'nobody yet'),
+    const told = ctx.told(80);
+    const lastSaid = [...told].reverse().find((e) => e.type === 'message' || (e.type === 'env' && e.name === 'speech'));
+    const winner = p.winner === 'draw' ? 'a draw' : `${p.winner} win`;
+    patch(el,
+      h('div', { class: `werewolf phase-${p.phase}` },
+        h('div', { class: 'circle', id: 'ww-circle' },
+          h('div', { class: 'circle-center' },
+            h('div', { class: 'phase-icon' }, ICON[p.phase] ?? ''),
+            h('div', { class: 'phase', id: 'ww-phase' }, over ? winner : `Round ${p.round} · ${PHASE[p.phase] ?? p.phase}`),
+            lastSaid ? h('div', { class: 'bubble' }, talkText(lastSaid)) : null,
+          ),
+          seats,
         ),
-      ),
-    );
+        h('div', { class: 'ww-side' },
+          h('h3', {}, 'Talk and events'),
+          h('ol', { class: 'talk', id: 'ww-talk' }, [...told].reverse().map((e) => {
+            const round = e.type === 'env' && typeof e.data.round === 'number' ? `R${e.data.round} ` : '';
+            const kind = e.type === 'env' ? (e.visibility === 'public' ? e.name : 'private') : 'message';
+            return h('li', { class: `talk-${kind}`, key: `t${e.seq}` }, h('span', { class: 'round' }, round), e.visibility === 'public' ? '' : h('span', { class: 'private-tag' }, 'private '), talkText(e));
+          })),
+          votesPanel(o),
+          h('h3', {}, 'Deaths'),
+          deaths.length
+            ? h('ul', { class: 'deaths', id: 'ww-deaths' }, deaths.map((d) => h('li', {}, `R${d.round}: ${P(d.seat)} ${d.how}${d.role ? ` (${d.role})` : ''}`)))
+            : h('p', { class: 'muted' }, 'nobody yet'),
+        ),
+      ));
   },
 };

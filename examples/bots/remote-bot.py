@@ -5,7 +5,7 @@ Speaks socket.io over HTTP long-polling (Engine.IO v4) to the arena's /play name
 authenticates with the seat token, answers every `decide` and stops after N finished matches.
 Protocol: docs/protocol.md ("Remote and human seats").
 
-    python3 examples/remote-bot.py --url http://127.0.0.1:8080 --token TOKEN [--matches 1]
+    python3 examples/bots/remote-bot.py --url http://127.0.0.1:8080 --token TOKEN [--matches 1]
 
 The policy below (`choose`) plays the first legal action, or "agree" when it may; replace it
 with your model. Answers are sent by name ({"label": ...}) or, for open action sets, as the

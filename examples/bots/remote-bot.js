@@ -3,7 +3,7 @@
  * A remote seat with the JS client SDK: connects to an arena's /play namespace with a seat token
  * and answers every decision (docs/protocol.md).
  *
- *   node examples/remote-bot.js --url http://127.0.0.1:8080 --token TOKEN [--matches N]
+ *   node examples/bots/remote-bot.js --url http://127.0.0.1:8080 --token TOKEN [--matches N]
  *
  * Policy: "agree" when legal, else a random legal action; open sets get a short answer.
  * Fault injection for tests (each a probability, per decision): --garbage P (an action the env
@@ -14,7 +14,7 @@
  */
 'use strict';
 const path = require('node:path');
-const { connectSeat } = require(path.join(__dirname, '..', 'dist', 'src', 'client', 'seat-client.js'));
+const { connectSeat } = require(path.join(__dirname, '..', '..', 'dist', 'src', 'client', 'seat-client.js'));
 
 function args(argv) {
   const o = { matches: Infinity, garbage: 0, slow: 0, drop: 0, slowMs: 1000, dropMs: 200, dropMsMax: 0, seed: 1 };

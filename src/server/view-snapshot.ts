@@ -1,0 +1,27 @@
+import { projectEvents } from '../core/view-stream';
+import type { Viewer } from '../core/visibility';
+import type { MatchSource } from './match-source';
+import { viewKey, type SnapshotMessage } from './protocol';
+import { viewOptions, type ViewPolicy } from './view-policy';
+
+/**
+ * A match so far as one (already authorized) view sees it: its events in the view's own
+ * numbering with the env's words (captions), its observations, the views this server allows
+ * and the rules in force. The socket `join` reply and the HTTP events endpoint are both this.
+ */
+export function viewSnapshot(src: MatchSource, viewer: Viewer, policy: ViewPolicy): SnapshotMessage {
+  const all = src.events;
+  const events = projectEvents(all, viewer, src.teamOf).map((e) => (src.captions ? src.captions.attach(e) : e));
+  return {
+    ok: true,
+    matchId: src.summary.id,
+    view: viewKey(viewer),
+    live: src.live,
+    upTo: events.length - 1,
+    events,
+    observations: src.tracker?.history(viewer, all, src.teamOf) ?? [],
+    match: src.summary,
+    views: viewOptions({ live: src.live, seats: src.seats }, policy),
+    rules: src.captions?.rulesText() ?? null,
+  };
+}
