@@ -168,14 +168,21 @@ class Scheduler {
         await this.queue.addBulk([this.job(plan)]);
         continue;
       }
+      // the job was read before its state: one that finished in between is read again (its result comes with it)
       const state = await job.getState();
-      const stale = job.data.key !== key || (state === 'completed' && job.returnvalue?.key !== key);
-      if (stale && state !== 'active') {
-        await job.remove().catch(() => {});
+      if (job.data.key !== key) {
+        if (state !== 'active') await job.remove().catch(() => {});
+        else await this.sleep(this.o.pollMs ?? 1000, heard);
         continue;
       }
-      if (!stale && state === 'completed') return { ok: true, result: job.returnvalue };
-      if (!stale && state === 'failed') return { ok: false, reason: `${job.failedReason ?? 'failed'} (after ${job.attemptsStarted} attempt${job.attemptsStarted === 1 ? '' : 's'})` };
+      if (state === 'completed') {
+        if (job.returnvalue) return { ok: true, result: job.returnvalue };
+        continue;
+      }
+      if (state === 'failed') {
+        if (job.finishedOn) return { ok: false, reason: `${job.failedReason || 'failed'} (after ${job.attemptsStarted} attempt${job.attemptsStarted === 1 ? '' : 's'})` };
+        continue;
+      }
       await this.sleep(this.o.pollMs ?? 1000, heard);
     }
   }

@@ -1,0 +1,100 @@
+/**
+ * The scheduler and workers in one process (fast paths of issue 14): every job is played once
+ * when nothing fails, a match whose env throws is a recorded failure (the league goes on), and
+ * `league status` reports the league, the queue and the workers.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Redis from 'ioredis';
+import { EventBus } from '../../src/bus/event-bus';
+import { createRegistry } from '../../src/catalog';
+import { Store } from '../../src/store/store';
+import { parseLeagueConfig } from '../../league/config';
+import { runLeague } from '../../league/league-run';
+import { MatchWorkers } from '../../league/scale/match-worker';
+import { runScheduledLeague } from '../../league/scale/scheduler';
+import { formatStatus, scaleStatus } from '../../league/scale/league-status';
+import { parseRedisUrl } from '../../src/scale/redis-connection';
+import { outcome, rpsLeague } from '../league/scale/helpers';
+import { describeRedis, startRedis, type TestRedis } from './redis-server';
+
+const tmp = () => mkdtempSync(join(tmpdir(), 'arena-sched-'));
+
+describeRedis('scheduler and workers in one process', () => {
+  let redis: TestRedis;
+  beforeEach(async () => {
+    redis = await startRedis();
+  });
+  afterEach(async () => {
+    await redis.stop();
+  });
+
+  async function scheduled(db: string, raw: Record<string, unknown>, workers: number) {
+    const target = parseRedisUrl(redis.url);
+    const registry = createRegistry();
+    const ws = await Promise.all(Array.from({ length: workers }, (_, i) => MatchWorkers.start({ redis: target, registry, cacheDir: join(tmp(), 'cache'), name: `w${i}`, live: false })));
+    const store = new Store(db);
+    try {
+      const result = await runScheduledLeague({ config: parseLeagueConfig(raw), store, registry, bus: new EventBus(), redis: target, pollMs: 200 });
+      return { result, workers: ws };
+    } finally {
+      store.close(); // the workers are closed by the test (status is read while they still beat)
+    }
+  }
+
+  test('2 workers: every match played once, recorded in index order, equal to the single-process run; status reports it', async () => {
+    const dir = tmp();
+    const raw = rpsLeague('once', 40, { window: 4 });
+    const store = new Store(join(dir, 'ref.db'));
+    await runLeague({ config: parseLeagueConfig(raw), store, registry: createRegistry(), bus: new EventBus() });
+    store.close();
+    const { result, workers } = await scheduled(join(dir, 's.db'), raw, 2);
+    try {
+      expect(result).toEqual({ played: 40, completed: 40, budget: 40, stopped: false });
+      expect(workers.reduce((n, w) => n + w.stats.done, 0)).toBe(40);
+      expect(workers.reduce((n, w) => n + w.stats.failed, 0)).toBe(0);
+      expect(outcome(join(dir, 's.db'), 'once')).toEqual(outcome(join(dir, 'ref.db'), 'once'));
+
+      const client = new Redis(redis.port, '127.0.0.1');
+      try {
+        const status = await scaleStatus(client, parseRedisUrl(redis.url));
+        expect(status.leagues).toEqual([expect.objectContaining({ league: 'once', env: 'rock-paper-scissors-v1', completed: 40, budget: 40, window: 4, inFlight: 0 })]);
+        expect(status.queues).toEqual([expect.objectContaining({ env: 'rock-paper-scissors-v1', waiting: 0, active: 0, failed: 0 })]);
+        expect(status.workers.map((w) => w.name)).toEqual(['w0', 'w1']);
+        expect(formatStatus(status)).toMatch(/once \(rock-paper-scissors-v1\): 40\/40 matches, window 4, 0 in flight/);
+      } finally {
+        client.disconnect();
+      }
+    } finally {
+      await Promise.all(workers.map((w) => w.close()));
+    }
+  });
+
+  test('a match whose env throws is recorded as failed at once (no retry) and the league goes on', async () => {
+    const dir = tmp();
+    const raw = { name: 'poison', env: './test/fixtures/throwing-env.js', seed: 3, players: [{ id: 'a', agent: 'random' }, { id: 'b', agent: 'random' }], budget: { matches: 6 }, window: 2 };
+    const { result, workers } = await scheduled(join(dir, 'p.db'), raw, 1);
+    try {
+      expect(result.completed).toBe(6);
+      const store = new Store(join(dir, 'p.db'), { readonly: true });
+      try {
+        const matches = store.matches('poison');
+        const failed = matches.filter((m) => m.code === 'failed');
+        // the env throws when a match reaches its second step (not every match does)
+        expect(failed.length).toBeGreaterThan(0);
+        expect(failed.length).toBeLessThan(6);
+        for (const m of failed) expect(JSON.stringify(m.summary)).toMatch(/step\(\) threw .*cannot read the pot.*\(after 1 attempt\)/);
+        // one attempt each: retrying cannot help
+        expect(workers[0].stats).toEqual({ done: 6 - failed.length, failed: failed.length, active: 0 });
+        expect(matches.map((m) => m.idx)).toEqual([0, 1, 2, 3, 4, 5]);
+        // failed matches change no rating: the ratings are those of the others alone
+        expect([...new Set(store.ratingHistory('poison', 'elo').map((h) => h.matchIdx))]).toEqual(matches.filter((m) => m.code !== 'failed').map((m) => m.idx));
+      } finally {
+        store.close();
+      }
+    } finally {
+      await workers[0].close();
+    }
+  });
+});
