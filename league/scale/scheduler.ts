@@ -133,15 +133,18 @@ class Scheduler {
   private async enqueue(plans: readonly MatchPlan[]): Promise<void> {
     const fresh = plans.filter((p) => !this.enqueued.has(p.idx));
     if (!fresh.length) return;
-    for (const p of fresh) {
-      for (const f of p.files) await this.blobs.put(f);
-      for (const s of p.seats) {
-        if (s.checkpoint) await this.blobs.put(s.checkpoint);
-        if (s.policy) await this.blobs.put(s.policy);
-      }
-    }
+    for (const p of fresh) await this.putFiles(p);
     await this.queue.addBulk(fresh.map((p) => this.job(p)));
     for (const p of fresh) this.enqueued.add(p.idx);
+  }
+
+  /** Uploads the files a plan names (modules, task data, checkpoints, policies) by content. */
+  private async putFiles(p: MatchPlan): Promise<void> {
+    for (const f of p.files) await this.blobs.put(f);
+    for (const s of p.seats) {
+      if (s.checkpoint) await this.blobs.put(s.checkpoint);
+      if (s.policy) await this.blobs.put(s.policy);
+    }
   }
 
   private job(plan: MatchPlan) {
@@ -165,6 +168,10 @@ class Scheduler {
       const heard = this.pokes;
       const job = (await this.queue.getJob(id)) as Job<MatchJob, MatchJobResult> | undefined;
       if (!job) {
+        // Redis lost it (restarted without persistence): its files may be gone too
+        this.o.log?.(`league ${plan.league}: the job of match ${plan.idx} is missing from Redis; enqueued again`);
+        this.blobs.forget();
+        await this.putFiles(plan);
         await this.queue.addBulk([this.job(plan)]);
         continue;
       }
@@ -207,6 +214,7 @@ class Scheduler {
   private async report(): Promise<void> {
     const now = Date.now();
     while (this.folds.length && this.folds[0] < now - 60_000) this.folds.shift();
+    await this.redis.sadd(QUEUES_KEY, this.league.envId); // again: a restarted Redis may have lost it (workers find queues there)
     const span = Math.max(1, now - (this.folds[0] ?? now));
     await this.redis.hset(leagueKey(this.o.config.name), {
       env: this.league.envId,

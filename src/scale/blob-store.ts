@@ -51,6 +51,11 @@ export class BlobStore {
     this.uploaded.add(ref.sha256);
   }
 
+  /** Forgets which files were uploaded (Redis lost them: the next `put` of each sends it again). */
+  forget(): void {
+    this.uploaded.clear();
+  }
+
   private async download(ref: ContentRef): Promise<Buffer> {
     const data = await this.redis.getBuffer(blobKey(ref.sha256));
     if (!data) throw new BlobError(`${ref.path} (sha256 ${ref.sha256.slice(0, 12)}…) is not in the Redis store; the scheduler uploads it before its jobs`);

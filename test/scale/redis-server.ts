@@ -70,9 +70,17 @@ function startOn(port: number): Promise<TestRedis | null> {
   });
 }
 
-/** Starts a redis-server on a free 127.0.0.1 port (tries another port if it was taken meanwhile). */
-export async function startRedis(): Promise<TestRedis> {
+/**
+ * Starts a redis-server on a free 127.0.0.1 port (tries another port if it was taken meanwhile),
+ * or on `port` (a restart of a stopped one; no data survives).
+ */
+export async function startRedis(port?: number): Promise<TestRedis> {
   if (!REDIS_SERVER) throw new Error('redis-server is not installed');
+  if (port !== undefined) {
+    const r = await startOn(port);
+    if (!r) throw new Error(`redis-server: port ${port} is taken`);
+    return r;
+  }
   for (let i = 0; i < 5; i++) {
     const r = await startOn(await freePort());
     if (r) return r;

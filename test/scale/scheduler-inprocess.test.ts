@@ -30,13 +30,13 @@ describeRedis('scheduler and workers in one process', () => {
     await redis.stop();
   });
 
-  async function scheduled(db: string, raw: Record<string, unknown>, workers: number) {
+  async function scheduled(db: string, raw: Record<string, unknown>, workers: number, o: { log?: (line: string) => void; onMatch?: (done: number) => void } = {}) {
     const target = parseRedisUrl(redis.url);
     const registry = createRegistry();
-    const ws = await Promise.all(Array.from({ length: workers }, (_, i) => MatchWorkers.start({ redis: target, registry, cacheDir: join(tmp(), 'cache'), name: `w${i}`, live: false })));
+    const ws = await Promise.all(Array.from({ length: workers }, (_, i) => MatchWorkers.start({ redis: target, registry, cacheDir: join(tmp(), 'cache'), name: `w${i}`, live: false, log: o.log })));
     const store = new Store(db);
     try {
-      const result = await runScheduledLeague({ config: parseLeagueConfig(raw), store, registry, bus: new EventBus(), redis: target, pollMs: 200 });
+      const result = await runScheduledLeague({ config: parseLeagueConfig(raw), store, registry, bus: new EventBus(), redis: target, pollMs: 200, log: o.log, onMatch: (_m, done) => o.onMatch?.(done) });
       return { result, workers: ws };
     } finally {
       store.close(); // the workers are closed by the test (status is read while they still beat)
@@ -93,6 +93,36 @@ describeRedis('scheduler and workers in one process', () => {
       } finally {
         store.close();
       }
+    } finally {
+      await workers[0].close();
+    }
+  });
+
+  test('Redis restarted (its data lost) mid-league: scheduler and worker reconnect with back-off, lost jobs are enqueued again, the league equals the single-process run', async () => {
+    const dir = tmp();
+    const raw = rpsLeague('restart', 30, { window: 3, paceMs: 10 });
+    const ref = new Store(join(dir, 'ref.db'));
+    await runLeague({ config: parseLeagueConfig({ ...raw, paceMs: 0 }), store: ref, registry: createRegistry(), bus: new EventBus() });
+    ref.close();
+    const lines: string[] = [];
+    let restarted: Promise<void> | null = null;
+    const { result, workers } = await scheduled(join(dir, 'r.db'), raw, 1, {
+      log: (line) => lines.push(line),
+      onMatch: (done) => {
+        if (done !== 10) return;
+        const port = redis.port;
+        restarted = redis.stop().then(async () => {
+          redis = await startRedis(port);
+        });
+      },
+    });
+    try {
+      expect(restarted).not.toBeNull();
+      expect(result.completed).toBe(30);
+      expect(outcome(join(dir, 'r.db'), 'restart')).toEqual(outcome(join(dir, 'ref.db'), 'restart'));
+      expect(lines.join('\n')).toMatch(/connection lost; reconnecting/);
+      expect(lines.join('\n')).toMatch(/reconnected/);
+      expect(lines.join('\n')).toMatch(/is missing from Redis; enqueued again/);
     } finally {
       await workers[0].close();
     }
