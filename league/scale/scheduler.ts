@@ -43,6 +43,14 @@ type Outcome = { ok: true; result: MatchJobResult } | { ok: false; reason: strin
 /** Agent kinds that need the league's own process (their seats are served by it). */
 const LOCAL_ONLY = /^(remote|human)(:|$)/;
 
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** Why a job failed, with its errors and its workers' deaths counted ("... (1 error, 2 worker deaths)"). */
+export function failureText(job: Pick<Job, 'failedReason' | 'attemptsMade' | 'stalledCounter'>): string {
+  const errors = Math.max(0, job.attemptsMade - (job.stalledCounter > 0 && /stalled/.test(job.failedReason ?? '') ? 1 : 0));
+  return `${job.failedReason || 'failed'} (${plural(errors, 'error')}, ${plural(job.stalledCounter, 'worker death')})`;
+}
+
 /** Plays a league on workers through Redis (see the file doc). */
 export async function runScheduledLeague(o: ScheduledLeagueOptions): Promise<LeagueRunResult> {
   const remote = o.config.players.find((p) => LOCAL_ONLY.test(p.agent));
@@ -187,7 +195,7 @@ class Scheduler {
         continue;
       }
       if (state === 'failed') {
-        if (job.finishedOn) return { ok: false, reason: `${job.failedReason || 'failed'} (after ${job.attemptsStarted} attempt${job.attemptsStarted === 1 ? '' : 's'})` };
+        if (job.finishedOn) return { ok: false, reason: failureText(job) };
         continue;
       }
       await this.sleep(this.o.pollMs ?? 1000, heard);

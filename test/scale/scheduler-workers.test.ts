@@ -142,4 +142,35 @@ describeRedis('league on workers through Redis (BullMQ)', () => {
     }
     expect(outcome(join(dir, 'sched.db'), 'sched')).toEqual(outcome(join(dir, 'ref.db'), 'sched'));
   }, 240_000);
+
+  test('a job that kills every worker that plays it is a recorded failure after --attempts starts, never a stuck league', async () => {
+    const dir = tmp();
+    const raw = { name: 'poison', env: './examples/rock-paper-scissors.js', seed: 1, players: [{ id: 'random', agent: 'random' }, { id: 'killer', agent: './test/fixtures/process-killer-agent.js#process-killer' }], budget: { matches: 1 }, window: 1 };
+    writeFileSync(join(dir, 'league.json'), JSON.stringify(raw));
+    // one worker at a time; each one the job kills is replaced (a live worker's stalled-job check puts the job back)
+    let deaths = 0;
+    let stopping = false;
+    const spawnWorker = (): void => {
+      const w = arena(['worker', '--redis', redis.url, '--name', `p${deaths}`, '--lock-ms', '1000', '--attempts', '2']);
+      void w.exited.then((code) => {
+        if (stopping) return;
+        expect(code).toBe('SIGKILL');
+        deaths++;
+        spawnWorker();
+      });
+    };
+    spawnWorker();
+    const scheduler = arena(['league', 'run', '--config', join(dir, 'league.json'), '--db', join(dir, 'p.db'), '--redis', redis.url, '--quiet']);
+    expect(await within(scheduler.exited, 120_000, 'the scheduler finishing')).toBe(0);
+    stopping = true;
+    expect(deaths).toBe(2);
+    expect(scheduler.stderr()).toMatch(/match 0 failed on every attempt and is recorded as failed \(job stalled more than allowable limit \(0 errors, 2 worker deaths\)\)/);
+    const store = new Store(join(dir, 'p.db'), { readonly: true });
+    try {
+      expect(store.matches('poison').map((m) => m.code)).toEqual(['failed']);
+    } finally {
+      store.close();
+    }
+  }, 240_000);
 });
+
