@@ -83,6 +83,7 @@ class Scheduler {
   private pokes = 0;
   private readonly folds: number[] = [];
   private readonly startedAt = Date.now();
+  private reportedAt = 0;
 
   constructor(
     private readonly o: ScheduledLeagueOptions,
@@ -130,7 +131,7 @@ class Scheduler {
       played++;
       o.onMatch?.(record, league.completed, budget);
       this.folds.push(Date.now());
-      await this.report();
+      if (Date.now() - this.reportedAt >= 1000) await this.report();
       stopped = !(await league.afterFold(o.signal));
     }
     await this.report();
@@ -183,21 +184,15 @@ class Scheduler {
         await this.queue.addBulk([this.job(plan)]);
         continue;
       }
-      // the job was read before its state: one that finished in between is read again (its result comes with it)
-      const state = await job.getState();
       if (job.data.key !== key) {
-        if (state !== 'active') await job.remove().catch(() => {});
+        if ((await job.getState()) !== 'active') await job.remove().catch(() => {});
         else await this.sleep(this.o.pollMs ?? 1000, heard);
         continue;
       }
-      if (state === 'completed') {
-        if (job.returnvalue) return { ok: true, result: job.returnvalue };
-        continue;
-      }
-      if (state === 'failed') {
-        if (job.finishedOn) return { ok: false, reason: failureText(job) };
-        continue;
-      }
+      // finishedOn is set with the result (or the last error) by the Redis script that ends the job, never
+      // between attempts; a failed attempt's failedReason stays on a job that succeeds later, a result never
+      // exists on a job that failed
+      if (job.finishedOn) return job.returnvalue ? { ok: true, result: job.returnvalue } : { ok: false, reason: failureText(job) };
       await this.sleep(this.o.pollMs ?? 1000, heard);
     }
   }
@@ -221,6 +216,7 @@ class Scheduler {
   /** The league's progress for `league status` (rate over the last minute). */
   private async report(): Promise<void> {
     const now = Date.now();
+    this.reportedAt = now;
     while (this.folds.length && this.folds[0] < now - 60_000) this.folds.shift();
     await this.redis.sadd(QUEUES_KEY, this.league.envId); // again: a restarted Redis may have lost it (workers find queues there)
     const span = Math.max(1, now - (this.folds[0] ?? now));

@@ -38,6 +38,9 @@ describeRedis('scheduler and workers in one process', () => {
     try {
       const result = await runScheduledLeague({ config: parseLeagueConfig(raw), store, registry, bus: new EventBus(), redis: target, pollMs: 200, log: o.log, onMatch: (_m, done) => o.onMatch?.(done) });
       return { result, workers: ws };
+    } catch (e) {
+      await Promise.all(ws.map((w) => w.close()));
+      throw e;
     } finally {
       store.close(); // the workers are closed by the test (status is read while they still beat)
     }
@@ -127,4 +130,25 @@ describeRedis('scheduler and workers in one process', () => {
       await workers[0].close();
     }
   });
+
+  test('a job whose first attempt fails with an error is retried and its result recorded as a played match', async () => {
+    const dir = tmp();
+    const raw = { name: 'retry', env: './examples/rock-paper-scissors.js', seed: 5, players: [{ id: 'random', agent: 'random' }, { id: 'once', agent: './test/fixtures/fail-once-agent.js#fail-once' }], budget: { matches: 4 }, window: 2 };
+    const lines: string[] = [];
+    const { result, workers } = await scheduled(join(dir, 's.db'), raw, 1, { log: (l) => lines.push(l) });
+    try {
+      expect(result.completed).toBe(4);
+      expect(workers[0].stats).toEqual({ done: 4, failed: 1, active: 0 });
+    } finally {
+      await workers[0].close();
+    }
+    // the reference runs after (the fixture fails only its first creation in this process)
+    const ref = new Store(join(dir, 'ref.db'));
+    await runLeague({ config: parseLeagueConfig(raw), store: ref, registry: createRegistry(), bus: new EventBus() });
+    ref.close();
+    const got = outcome(join(dir, 's.db'), 'retry');
+    expect(got.matches.map((m) => m.code)).not.toContain('failed');
+    expect(got).toEqual(outcome(join(dir, 'ref.db'), 'retry'));
+  });
 });
+
