@@ -6,6 +6,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Queue } from 'bullmq';
 import Redis from 'ioredis';
 import { EventBus } from '../../src/bus/event-bus';
 import { createRegistry } from '../../src/catalog';
@@ -16,6 +17,7 @@ import { MatchWorkers } from '../../league/scale/match-worker';
 import { runScheduledLeague } from '../../league/scale/scheduler';
 import { formatStatus, scaleStatus } from '../../league/scale/league-status';
 import { parseRedisUrl } from '../../src/scale/redis-connection';
+import { BULL_PREFIX, queueName } from '../../src/scale/keys';
 import { outcome, rpsLeague } from '../league/scale/helpers';
 import { describeRedis, startRedis, type TestRedis } from './redis-server';
 
@@ -30,13 +32,13 @@ describeRedis('scheduler and workers in one process', () => {
     await redis.stop();
   });
 
-  async function scheduled(db: string, raw: Record<string, unknown>, workers: number, o: { log?: (line: string) => void; onMatch?: (done: number) => void } = {}) {
+  async function scheduled(db: string, raw: Record<string, unknown>, workers: number, o: { log?: (line: string) => void; onMatch?: (done: number) => void; maxInFlight?: number } = {}) {
     const target = parseRedisUrl(redis.url);
     const registry = createRegistry();
     const ws = await Promise.all(Array.from({ length: workers }, (_, i) => MatchWorkers.start({ redis: target, registry, cacheDir: join(tmp(), 'cache'), name: `w${i}`, live: false, log: o.log })));
     const store = new Store(db);
     try {
-      const result = await runScheduledLeague({ config: parseLeagueConfig(raw), store, registry, bus: new EventBus(), redis: target, pollMs: 200, log: o.log, onMatch: (_m, done) => o.onMatch?.(done) });
+      const result = await runScheduledLeague({ config: parseLeagueConfig(raw), store, registry, bus: new EventBus(), redis: target, pollMs: 200, maxInFlight: o.maxInFlight, log: o.log, onMatch: (_m, done) => o.onMatch?.(done) });
       return { result, workers: ws };
     } catch (e) {
       await Promise.all(ws.map((w) => w.close()));
@@ -149,6 +151,23 @@ describeRedis('scheduler and workers in one process', () => {
     const got = outcome(join(dir, 's.db'), 'retry');
     expect(got.matches.map((m) => m.code)).not.toContain('failed');
     expect(got).toEqual(outcome(join(dir, 'ref.db'), 'retry'));
+  });
+
+  test('back-pressure: with --in-flight 2 the queue never holds more than 2 jobs of the league, whatever its window', async () => {
+    const dir = tmp();
+    const queue = new Queue(queueName('rock-paper-scissors-v1'), { connection: { host: '127.0.0.1', port: redis.port }, prefix: BULL_PREFIX });
+    const counts: Promise<number>[] = [];
+    const count = () => queue.getJobCounts('waiting', 'prioritized', 'active', 'delayed', 'completed').then((c) => Object.values(c).reduce((a, b) => a + b, 0));
+    try {
+      const { result, workers } = await scheduled(join(dir, 'b.db'), rpsLeague('bp', 24, { window: 8, paceMs: 5 }), 2, { maxInFlight: 2, onMatch: () => counts.push(count()) });
+      await Promise.all(workers.map((w) => w.close()));
+      expect(result.completed).toBe(24);
+      const seen = await Promise.all(counts);
+      expect(Math.max(...seen)).toBeLessThanOrEqual(2);
+      expect(Math.max(...seen)).toBeGreaterThan(0);
+    } finally {
+      await queue.close();
+    }
   });
 });
 
