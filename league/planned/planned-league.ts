@@ -69,6 +69,7 @@ export class PlannedLeague {
     return new PlannedLeague(o, prepared, learners, book, h2h);
   }
 
+  /** The league's match budget (the config's `budget.matches`). */
   get budget(): number {
     return this.o.config.budget.matches;
   }
@@ -214,6 +215,7 @@ export class PlannedLeague {
     return true;
   }
 
+  /** Releases the learners' resources (tfjs models). */
   dispose(): void {
     this.learners.dispose();
   }

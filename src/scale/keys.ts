@@ -19,8 +19,11 @@ export function queueName(envId: string): string {
   return `matches.${envId.replace(/[^A-Za-z0-9_.-]/g, '_')}`;
 }
 
+/** Set of the env ids that have a match queue (schedulers add theirs; workers without --envs follow them all). */
 export const QUEUES_KEY = 'arena:queues';
+/** Capped stream of every live event (fields `e`: the event's JSON, `a`: the attempt of its match). */
 export const LIVE_STREAM = 'arena:live';
+/** Hash of the matches being played: match id -> start time. */
 export const LIVE_MATCHES = 'arena:live:matches';
 
 /** Stream of one match's live events. */

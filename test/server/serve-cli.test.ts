@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { arena, ROOT } from '../cli/helpers';
+import { MIGRATIONS } from '../../src/store/schema';
 
 describe('arena serve', () => {
   let dir: string;
@@ -30,7 +31,7 @@ describe('arena serve', () => {
       ok: true,
       live: 0,
       stream: { matchesStarted: 0, matchesEnded: 0, decisions: 0, faults: 0, outcomes: {} },
-      store: { ok: true, file: join(dir, 'a.db'), schemaVersion: 1, readonly: false, leagues: 0, matches: 0 },
+      store: { ok: true, file: join(dir, 'a.db'), schemaVersion: MIGRATIONS.length, readonly: false, leagues: 0, matches: 0 },
     });
     expect(((await (await fetch(`${url}api/leagues`)).json()) as { leagues: unknown[] }).leagues).toEqual([]);
     expect(await (await fetch(url)).text()).toMatch(/selfplay-arena/);
