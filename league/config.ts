@@ -70,6 +70,13 @@ export const LeagueConfigSchema = z.object({
    * synchronous answers, the runner's default (10 minutes) for promises.
    */
   deadlineMs: z.union([z.number().int().positive(), z.literal('none')]).optional(),
+  /**
+   * Pairing window W (docs/scale-out.md): match k is paired from the league's state after match
+   * k - W (ratings, head-to-head, players), so W matches can be played at once by workers
+   * (`league run --redis`) and a single process playing the same config gets the same matches.
+   * Absent: 1 in effect, the classic serial league (pairing after match k - 1).
+   */
+  window: z.number().int().min(1).max(100_000).optional(),
   /** Minimum milliseconds per decision (a watchable pace for demos); 0 = full speed. */
   paceMs: z.number().int().min(0).default(0),
   faults: z

@@ -1,9 +1,6 @@
 import type { EventBus } from '../src/bus/event-bus';
 import type { Agent } from '../src/core/agent';
-import type { Env, SeatInfo } from '../src/core/env';
-import type { JsonValue } from '../src/core/json';
-import type { Params } from '../src/core/params';
-import { Rng, deriveSeed } from '../src/core/rng';
+import { deriveSeed } from '../src/core/rng';
 import type { Registry } from '../src/core/registry';
 import { EventLoopTurn } from '../src/core/event-loop';
 import { heartbeat } from '../src/core/heartbeat';
@@ -12,13 +9,14 @@ import { MatchFailureError } from '../src/match/match-failure';
 import { playRecordedMatch } from './recorded-match';
 import { pacedAgent } from '../src/match/paced-agent';
 import type { MatchRecord, PlayerRecord, Store } from '../src/store/store';
-import { LeagueConfigError, type LeagueConfig, type LearnerSpec } from './config';
-import { RatingBook } from './rating-book';
-import { pickSeats } from './seat-picker';
+import type { LeagueConfig, LearnerSpec } from './config';
+import type { RatingBook } from './rating-book';
 import { LeagueLearners } from './learners';
 import { lockLeague } from './league-lock';
 import { forEachPairResult } from './pair-results';
-import { HeadToHead } from './matchmaking/head-to-head';
+import type { HeadToHead } from './matchmaking/head-to-head';
+import { pairMatch, prepareLeague, ratingState, type PreparedLeague } from './league-prepare';
+import { runPlannedLeague } from './planned/planned-run';
 
 /** How to run (or resume) a league. */
 export interface LeagueRunOptions {
@@ -51,59 +49,17 @@ export interface LeagueRunResult {
   stopped: boolean;
 }
 
-/** Loaded league: env, params, players, agents' factories checked. */
-interface Prepared {
-  env: Env;
-  params: Params;
-  players: PlayerRecord[];
-}
-
-/** Registers the config's players and checks every agent spec can be created and rated. */
-async function prepare(o: LeagueRunOptions): Promise<Prepared> {
-  const { config, store, registry } = o;
-  const env = await registry.resolveEnv(config.env);
-  const params = env.resolveParams(config.params);
-  // Run-control fields (budget, pace) may change between runs; everything else defines the league.
-  const { budget: _budget, paceMs: _pace, ...identity } = config;
-  store.ensureLeague(config.name, identity as unknown as JsonValue);
-  const allRoles = [...new Set(env.meta.roles.map((r) => r.name))];
-  for (const p of config.players) {
-    for (const r of p.roles ?? []) {
-      if (!allRoles.includes(r)) throw new LeagueConfigError(`league config: player "${p.id}": role "${r}" is not a role of ${env.meta.id} (${allRoles.join(', ')})`);
-    }
-    let factory;
-    try {
-      factory = (await registry.createAgent(p.agent, { env, params, seed: 0 })).factory;
-    } catch (e) {
-      throw new LeagueConfigError(`league config: player "${p.id}": ${(e as Error).message}`);
-    }
-    if (factory.rated === false) {
-      throw new LeagueConfigError(`league config: player "${p.id}": agent "${factory.name}" is evaluation-only (omniscient) and cannot play rated league matches`);
-    }
-    store.addPlayer(config.name, {
-      id: p.id,
-      kind: p.kind,
-      agent: p.agent,
-      version: 0,
-      // the config's roles, else those the agent kind declares it can play, else every role
-      roles: p.roles ?? (factory.roles?.length ? factory.roles.filter((r) => allRoles.includes(r)) : allRoles),
-      parent: null,
-      checkpoint: p.checkpoint ?? null,
-      createdAt: 0,
-    });
-  }
-  return { env, params, players: store.players(config.name) };
-}
-
 /**
  * Runs a league until its match budget is spent, recording every match (with its events and
  * rating updates, atomically) in the store. Restarting with the same config and database
  * resumes where it stopped: match k's seed and pairing depend only on the league seed, k and
  * the ratings after match k-1, and a training round is recorded with its checkpoints or redone,
  * so a resumed league ends with exactly the ratings of an uninterrupted run. Yields to the event
- * loop between matches, so the signal stops it after the current match.
+ * loop between matches, so the signal stops it after the current match. A config with a pairing
+ * `window` is played by {@link runPlannedLeague} (matches paired ahead, as workers play them).
  */
 export async function runLeague(o: LeagueRunOptions): Promise<LeagueRunResult> {
+  if (o.config.window !== undefined) return runPlannedLeague(o);
   const unlock = lockLeague(o.store.db.name, o.config.name);
   try {
     const run = await LeagueRun.open(o);
@@ -125,7 +81,7 @@ class LeagueRun {
 
   private constructor(
     private readonly o: LeagueRunOptions,
-    private readonly prepared: Prepared,
+    private readonly prepared: PreparedLeague,
     private readonly learners: LeagueLearners,
     private readonly book: RatingBook,
     private readonly h2h: HeadToHead,
@@ -138,7 +94,7 @@ class LeagueRun {
   /** Registers players and learners and rebuilds ratings and head-to-head results from the store. */
   static async open(o: LeagueRunOptions): Promise<LeagueRun> {
     const { config, store } = o;
-    const prepared = await prepare(o);
+    const prepared = await prepareLeague(o);
     const learners = await LeagueLearners.create({
       config,
       env: prepared.env,
@@ -155,9 +111,7 @@ class LeagueRun {
     prepared.players = store.players(config.name);
     const done = store.matchCount(config.name);
     if (done > 0) o.log?.(`resuming league "${config.name}" at match ${done}/${config.budget.matches}`);
-    const book = new RatingBook(config.ratings, store.ratings(config.name));
-    const h2h = new HeadToHead();
-    for (const m of store.matches(config.name)) forEachPairResult(m, (a, b, score) => h2h.record(a.player, b.player, score));
+    const { book, h2h } = ratingState(config, store);
     return new LeagueRun(o, prepared, learners, book, h2h);
   }
 
@@ -197,27 +151,18 @@ class LeagueRun {
     return true;
   }
 
-  /** The agents of match `idx`'s seats: pairing from the league seed, k and the ratings so far. */
-  private async seatAgents(idx: number, seed: number, seats: readonly SeatInfo[]): Promise<{ chosen: PlayerRecord[]; agents: Agent[] }> {
+  /** The agents of match `idx`'s seats, for the players chosen by {@link pairMatch}. */
+  private async seatAgents(seed: number, chosen: readonly PlayerRecord[]): Promise<Agent[]> {
     const { config, registry } = this.o;
-    const { env, params, players } = this.prepared;
-    const chosen = pickSeats({
-      matchmaking: config.matchmaking,
-      seats,
-      players,
-      book: this.book,
-      h2h: this.h2h,
-      rng: Rng.fromSeed(deriveSeed(config.seed, 'pairing', idx)),
-      learnerTypes: this.learnerTypes,
-    });
+    const { env, params } = this.prepared;
     const agents: Agent[] = [];
-    for (let seat = 0; seat < seats.length; seat++) {
+    for (let seat = 0; seat < chosen.length; seat++) {
       const player = chosen[seat];
       const agentSeed = deriveSeed(seed, 'agent', seat);
       const agent = this.learners.agentFor(player.id, agentSeed) ?? (await registry.createAgent(player.agent, { env, params, seed: agentSeed })).agent;
       agents.push(pacedAgent(agent, config.paceMs));
     }
-    return { chosen, agents };
+    return agents;
   }
 
   /** Plays match `idx` and records it with its events and rating updates; null when it was aborted. */
@@ -225,9 +170,8 @@ class LeagueRun {
     const { o } = this;
     const { config, store } = o;
     const { env, params } = this.prepared;
-    const seed = deriveSeed(config.seed, 'match', idx);
-    const seats: readonly SeatInfo[] = env.seats(env.init(params, seed));
-    const { chosen, agents } = await this.seatAgents(idx, seed, seats);
+    const { seed, seats, chosen } = pairMatch({ config, prepared: this.prepared, book: this.book, h2h: this.h2h, learnerTypes: this.learnerTypes }, idx);
+    const agents = await this.seatAgents(seed, chosen);
     const matchId = `${config.name}:${idx}`;
     heartbeat()?.context({ league: config.name, players: chosen.map((p) => p.id) });
     let done;

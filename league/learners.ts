@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { EventBus } from '../src/bus/event-bus';
 import type { Agent } from '../src/core/agent';
@@ -11,6 +11,7 @@ import type { PlayerRecord, Store } from '../src/store/store';
 import { selectBackend, type BackendChoice } from '../src/train/backend';
 import { resolveConfig } from '../src/train/config';
 import { policyAgent } from '../src/train/policy-agents';
+import { saveCheckpoint } from '../src/train/checkpoint';
 import { checkpointFile } from '../src/train/run-state';
 import { parseSchedule, trainsAt, type Schedule } from '../src/train/schedule';
 import type { OpponentMode } from '../src/train/seat-plan';
@@ -159,6 +160,26 @@ export class LeagueLearners {
     if (!l) return undefined;
     const model = l.trainer.entries[0].learner.model;
     return policyAgent(playerId, model, Rng.fromSeed(seed));
+  }
+
+  /**
+   * The learner's current policy as a checkpoint file of its own (weights and layout, no
+   * optimizer state), written once per iteration under `<workDir>/<learner>/policies/`; undefined
+   * for players that are not learners. Leagues with a pairing window play learners from these
+   * files (by reference: workers fetch them by content hash), so a match planned before a
+   * training round plays the policy it was planned with.
+   */
+  policyFile(playerId: string): string | undefined {
+    const l = this.learners.find((x) => x.spec.id === playerId);
+    if (!l) return undefined;
+    const it = l.trainer.iteration;
+    const file = join(this.o.workDir, l.spec.id, 'policies', `${l.spec.id}-${it}.json`);
+    if (!existsSync(file)) {
+      const learner = l.trainer.entries[0].learner;
+      // a fixed date: the file's content (and so its hash) depends on the weights only
+      saveCheckpoint(file, { id: learner.id, layout: learner.layout, weights: learner.weights, step: it, updates: learner.updates, createdAt: '1970-01-01T00:00:00.000Z' });
+    }
+    return file;
   }
 
   /**

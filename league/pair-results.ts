@@ -2,6 +2,9 @@ import type { MatchRecord } from '../src/store/store';
 import { pairScore } from './ratings/rated-match';
 import { sidesOf } from './sides';
 
+/** The code of a match that no worker could play (recorded so the league goes on; rated by nobody). */
+export const FAILED_MATCH_CODE = 'failed';
+
 /** One participant of a pairwise result: a player on a side (team or role). */
 export interface PairParticipant {
   side: string;
@@ -12,9 +15,11 @@ export interface PairParticipant {
  * Calls `fn` for every pairwise result of a stored match: each pair of sides (teams, or seats
  * in symmetric games), and within it each pair of DISTINCT players — a player filling several
  * seats of one team counts once. `score` is a's score (1 win, 0.5 tie, 0 loss).
- * Used by the Bradley–Terry leaderboard and by PFSP's head-to-head table.
+ * Used by the Bradley–Terry leaderboard and by PFSP's head-to-head table. A match recorded as
+ * `failed` (a scale-out job that failed every attempt: nobody played it) has no result.
  */
-export function forEachPairResult(m: Pick<MatchRecord, 'seats' | 'returns'>, fn: (a: PairParticipant, b: PairParticipant, score: 1 | 0.5 | 0) => void): void {
+export function forEachPairResult(m: Pick<MatchRecord, 'seats' | 'returns'> & { code?: string }, fn: (a: PairParticipant, b: PairParticipant, score: 1 | 0.5 | 0) => void): void {
+  if (m.code === FAILED_MATCH_CODE) return;
   const sides = sidesOf(m.seats, m.returns);
   for (let x = 0; x < sides.length; x++) {
     for (let y = x + 1; y < sides.length; y++) {

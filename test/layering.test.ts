@@ -50,6 +50,10 @@ describe('layering', () => {
     expect(violations('agents', (t) => pkg(t) || under(t, 'src/core') || under(t, 'agents') || /^envs\/[^/]+(\/index)?$/.test(t))).toEqual([]);
   });
 
+  test('src/scale (Redis plumbing) imports src/core, src/bus and packages only', () => {
+    expect(violations('src/scale', (t) => pkg(t) || under(t, 'src/core') || under(t, 'src/bus') || under(t, 'src/scale'))).toEqual([]);
+  });
+
   test('league imports neither the server nor the CLI', () => {
     expect(violations('league', (t) => pkg(t) || !(under(t, 'src/server') || under(t, 'src/cli')))).toEqual([]);
   });

@@ -27,6 +27,8 @@ import { ConfigError } from '../train/config';
 import { packageRoot } from '../package-root';
 import { join } from 'node:path';
 import { unsettledDecisions } from '../match/runner';
+import { RedisUnreachableError, RedisUrlError } from '../scale/redis-connection';
+import { BlobError } from '../scale/blob-store';
 import { FailureError, oneLine, parseDeadlineOption, parseIntOption, parseNumberOption, UsageError } from './options';
 import { LOBBY_PLAY_DEFAULTS } from './lobby-play-options';
 
@@ -47,7 +49,10 @@ function isUserError(e: unknown): e is Error {
     e instanceof StoreError ||
     e instanceof FaultPolicyError ||
     e instanceof ConfigError ||
-    e instanceof LeagueLockedError
+    e instanceof LeagueLockedError ||
+    e instanceof RedisUrlError ||
+    e instanceof RedisUnreachableError ||
+    e instanceof BlobError
   );
 }
 
@@ -159,7 +164,18 @@ export function buildProgram(exit: (code: number) => void): Command {
     .option('--port <n>', 'with remote or human players: port of the page and /play sockets (0 = any free one)', (v: string) => parseIntOption('--port', v, 0), 0)
     .option('--host <host>', 'with remote or human players: interface to listen on', '127.0.0.1')
     .option('--tokens <file>', 'with remote or human players: write their seat tokens to this file (mode 0600) instead of printing them')
+    .option('--redis <url>', 'schedule the matches on `arena worker` processes through this Redis (redis://HOST:PORT; the config needs a "window"; docs/scale-out.md)')
+    .option('--in-flight <n>', 'with --redis: most match jobs queued or playing at once (default: the config\'s window)', countOpt('--in-flight'))
+    .option('--attempts <n>', 'with --redis: tries of a job that fails with an error before it is recorded as a failed match (default 3)', countOpt('--attempts'))
     .action(async (o) => exit(await leagueRunCommand(registry, o)));
+  league
+    .command('status')
+    .description('scale-out status from Redis: leagues\' progress and throughput, queue depth per env, workers seen, failed jobs')
+    .requiredOption('--redis <url>', 'Redis URL (redis://HOST:PORT)')
+    .option('--league <name>', 'only this league (its queue, progress and failed jobs)')
+    .option('--json', 'machine-readable')
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    .action(async (o) => exit(await (require('./commands/league-status') as typeof import('./commands/league-status')).leagueStatusCommand(o)));
   league
     .command('table')
     .description('ratings per role: Bradley–Terry with bootstrap intervals (tied ranks marked =), Elo, OpenSkill')
@@ -266,8 +282,23 @@ export function buildProgram(exit: (code: number) => void): Command {
     .option('--allow-play', 'let visitors start games with a human seat from the lobby (POST /api/play)')
     .option('--play-limit <n>', `with --allow-play: games at once (default ${LOBBY_PLAY_DEFAULTS.limit})`, countOpt('--play-limit'))
     .option('--play-idle <seconds>', `with --allow-play: how long a decision may wait before the seat forfeits (default ${LOBBY_PLAY_DEFAULTS.idleSeconds})`, countOpt('--play-idle'))
+    .option('--redis <url>', 'also show the live matches of every worker and scheduler publishing to this Redis (any number of servers may follow one Redis)')
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     .action(async (o) => exit(await (require('./commands/serve') as typeof import('./commands/serve')).serveCommand(o, { registry })));
+
+  program
+    .command('worker')
+    .description('play league match jobs from Redis (BullMQ) until SIGTERM / Ctrl-C, for `arena league run --redis` schedulers on any machine (docs/scale-out.md)')
+    .requiredOption('--redis <url>', 'Redis URL (redis://HOST:PORT)')
+    .option('--concurrency <n>', 'matches played at once per env', countOpt('--concurrency'), 1)
+    .option('--envs <list>', 'comma-separated env ids to play (an id without -vN matches every version; default: every env a league announces)')
+    .option('--cache <dir>', 'folder of files fetched by content (checkpoints, task data; default: a folder in the temp dir)')
+    .option('--name <name>', 'name shown in `league status` (default: host-pid)')
+    .option('--lock-ms <ms>', 'job lock: a dead worker\'s match is retried by another worker at most this long after it died', countOpt('--lock-ms'), 30_000)
+    .option('--attempts <n>', 'starts of a job whose worker died before it is a recorded failure', countOpt('--attempts'), 3)
+    .option('--no-live', 'do not publish match events for spectators')
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    .action(async (o) => exit(await (require('./commands/worker') as typeof import('./commands/worker')).workerCommand(registry, o)));
 
   return program;
 }

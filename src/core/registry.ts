@@ -32,7 +32,8 @@ export interface ArenaModule {
   meta?: unknown;
 }
 
-function looksLikePath(ref: string): boolean {
+/** Whether an env or agent reference names a module file (relative or absolute path, or a .js/.cjs/.mjs name) rather than a registered id. */
+export function looksLikePath(ref: string): boolean {
   return ref.startsWith('.') || ref.startsWith('/') || /\.(c|m)?js$/.test(ref);
 }
 

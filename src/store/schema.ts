@@ -91,4 +91,13 @@ export const MIGRATIONS: readonly string[] = [
   `,
   // Agents' per-seat reports of each match (LLM model snapshot, tokens, latency, cost): JSON list or NULL.
   `ALTER TABLE matches ADD COLUMN reports TEXT;`,
+  // Matches paired ahead of play (leagues with a pairing window, docs/scale-out.md): deleted when the match is recorded.
+  `
+  CREATE TABLE match_plans (
+    league      TEXT NOT NULL,
+    idx         INTEGER NOT NULL,
+    plan        TEXT NOT NULL,            -- JSON: seed, players and their agents, files by content hash
+    PRIMARY KEY (league, idx)
+  );
+  `,
 ];

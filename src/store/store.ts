@@ -286,6 +286,35 @@ export class Store {
     })();
   }
 
+  /**
+   * Stores matches paired ahead of play (a league with a pairing window): `plan` is the plan's
+   * JSON. A plan already stored for (league, idx) is kept (plans are immutable once made).
+   */
+  savePlans(league: string, plans: readonly { idx: number; plan: JsonValue }[]): void {
+    const insert = this.db.prepare('INSERT OR IGNORE INTO match_plans (league, idx, plan) VALUES (?, ?, ?)');
+    this.db.transaction(() => {
+      for (const p of plans) insert.run(league, p.idx, JSON.stringify(p.plan));
+    })();
+  }
+
+  /** The stored plans of a league's matches from `fromIdx` on, in index order. */
+  plans(league: string, fromIdx = 0): { idx: number; plan: JsonValue }[] {
+    const rows = this.db.prepare('SELECT idx, plan FROM match_plans WHERE league = ? AND idx >= ? ORDER BY idx').all(league, fromIdx) as { idx: number; plan: string }[];
+    return rows.map((r) => ({ idx: r.idx, plan: parse<JsonValue>(r.plan) }));
+  }
+
+  /**
+   * {@link recordMatch} for a planned match: the match, its events and rating rows are written
+   * and its plan deleted in ONE transaction.
+   */
+  recordPlannedMatch(m: MatchRecord, events: readonly MatchEvent[], ratings: readonly RatingRecord[], history: readonly RatingPoint[]): void {
+    const drop = this.db.prepare('DELETE FROM match_plans WHERE league = ? AND idx = ?');
+    this.db.transaction(() => {
+      this.recordMatch(m, events, ratings, history);
+      drop.run(m.league, m.idx);
+    })();
+  }
+
   private toMatch(r: Record<string, unknown>): MatchRecord {
     return {
       league: r.league as string,

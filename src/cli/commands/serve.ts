@@ -6,21 +6,28 @@ import { listenError, UsageError } from '../options';
 import { stopOnSignals } from '../stop-signal';
 import type { Registry } from '../../core/registry';
 import { lobbyPlayNote, lobbyPlayOptions, type LobbyPlayArgs } from '../lobby-play-options';
+import { LiveFeed } from '../../scale/live-feed';
+import { checkRedis, connectRedis, parseRedisUrl } from '../../scale/redis-connection';
 
 export interface ServeArgs extends LobbyPlayArgs {
   db: string;
   port: number;
   host: string;
   allowOmniscient?: boolean;
+  /** Redis URL: live matches of every process publishing there (workers, schedulers) are shown too. */
+  redis?: string;
 }
 
 /**
- * `arena serve [--db FILE] [--port N] [--host H] [--allow-omniscient] [--allow-play ...]`: serves
- * the web page, its JSON API and the spectator sockets over a store (replays, leaderboards,
- * plots); with `--allow-play` visitors may start games with a human seat from the lobby (they
- * run on this process's bus, in memory: the store does not record them). Matches
- * run by other processes are not live here (only this process's bus is); the demo (`npm start`)
- * runs its league in the same process. Runs until SIGINT/SIGTERM, then closes cleanly.
+ * `arena serve [--db FILE] [--port N] [--host H] [--allow-omniscient] [--allow-play ...] [--redis URL]`:
+ * serves the web page, its JSON API and the spectator sockets over a store (replays, leaderboards,
+ * plots); with `--allow-play` visitors may start games with a human seat from the lobby (they run
+ * on this process's bus, in memory: the store does not record them). Without --redis only this
+ * process's bus is live (the demo, `npm start`, runs its league in the same process); with it, the
+ * live events that `arena worker` and `league run --redis` processes publish to Redis are fed into
+ * this server's bus (src/scale/live-feed.ts), so any number of servers show every live match with
+ * the same per-view filtering and late-join snapshots. Redis unreachable at start is one line.
+ * Runs until SIGINT/SIGTERM, then closes cleanly.
  */
 export async function serveCommand(args: ServeArgs, options: { onListening?: (server: ArenaServer) => void; registry?: Registry } = {}): Promise<number> {
   if (args.port > 65535) throw new UsageError(`--port: expected 0-65535, got ${args.port}`);
@@ -32,6 +39,8 @@ export async function serveCommand(args: ServeArgs, options: { onListening?: (se
   } catch (e) {
     throw new UsageError(`--db: cannot open ${args.db} (${(e as Error).message})`);
   }
+  const target = args.redis === undefined ? null : parseRedisUrl(args.redis);
+  if (target) await checkRedis(target);
   const bus = new EventBus();
   let server: ArenaServer;
   try {
@@ -40,11 +49,17 @@ export async function serveCommand(args: ServeArgs, options: { onListening?: (se
     store.close();
     throw listenError(e, args.port);
   }
-  process.stdout.write(`arena: serving ${args.db} at ${server.url}${args.allowOmniscient ? ' (omniscient views allowed)' : ''}\n${lobbyPlayNote(lobbyPlay)}`);
+  let feed: LiveFeed | null = null;
+  if (target) {
+    feed = new LiveFeed(connectRedis(target, { name: 'arena-serve', log: (line) => process.stderr.write(`${line}\n`) }), bus, { log: (line) => process.stderr.write(`${line}\n`) });
+    await feed.start();
+  }
+  process.stdout.write(`arena: serving ${args.db} at ${server.url}${args.allowOmniscient ? ' (omniscient views allowed)' : ''}${target ? `; live matches from ${target.shown}` : ''}\n${lobbyPlayNote(lobbyPlay)}`);
   options.onListening?.(server);
   const stop = stopOnSignals('closing the server');
   await new Promise<void>((resolve) => stop.signal.addEventListener('abort', () => resolve(), { once: true }));
   stop.dispose();
+  await feed?.stop();
   await server.close();
   bus.complete();
   store.close();

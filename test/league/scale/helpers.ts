@@ -1,0 +1,52 @@
+/** Shared helpers of the scale-out tests: league configs and what a league's outcome consists of. */
+import { Store } from '../../../src/store/store';
+
+/** A rock-paper-scissors league of deterministic players (seeded random, counter, first legal, async random). */
+export function rpsLeague(name: string, budget: number, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    name,
+    env: './examples/rock-paper-scissors.js',
+    params: { rounds: 3 },
+    seed: 7,
+    players: [
+      { id: 'random', agent: 'random' },
+      { id: 'counter', agent: 'counter-last' },
+      { id: 'first', agent: './test/fixtures/league-agents.js#first-legal' },
+      { id: 'sleepy', agent: './test/fixtures/league-agents.js#sleepy-random' },
+    ],
+    matchmaking: { mode: 'pfsp' },
+    budget: { matches: budget },
+    ...extra,
+  };
+}
+
+/** Everything a league's outcome consists of, minus wall-clock times: matches, ratings, history, event logs. */
+export function outcome(db: string, league: string, options: { events?: boolean } = {}) {
+  const store = new Store(db, { readonly: true });
+  try {
+    const matches = store.matches(league);
+    return {
+      matches: matches.map(({ startedAt: _s, endedAt: _e, ...m }) => m),
+      ratings: store.ratings(league),
+      elo: store.ratingHistory(league, 'elo').map(({ time: _t, ...h }) => h),
+      openskill: store.ratingHistory(league, 'openskill').map(({ time: _t, ...h }) => h),
+      events: options.events === false ? [] : matches.map((m) => store.events(m.id).map(({ time: _t, ...e }) => e)),
+    };
+  } finally {
+    store.close();
+  }
+}
+
+/** Matches recorded so far (0 while the database does not exist yet). */
+export function matchCount(db: string, league: string): number {
+  try {
+    const store = new Store(db, { readonly: true });
+    try {
+      return store.matchCount(league);
+    } finally {
+      store.close();
+    }
+  } catch {
+    return 0;
+  }
+}
