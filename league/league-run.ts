@@ -19,6 +19,7 @@ import { LeagueLearners } from './learners';
 import { lockLeague } from './league-lock';
 import { forEachPairResult } from './pair-results';
 import { HeadToHead } from './matchmaking/head-to-head';
+import { resolveModuleRef, withResolvedModuleRefs } from './module-paths';
 
 /** How to run (or resume) a league. */
 export interface LeagueRunOptions {
@@ -39,6 +40,12 @@ export interface LeagueRunOptions {
   backend?: string;
   /** Progress lines (training backend, snapshots). */
   log?: (line: string) => void;
+  /**
+   * The folder module paths in the config (env, player agents) are relative to: the config
+   * file's (`arena league run` passes it). The league and its players are stored with the paths
+   * as written. Default: the working directory.
+   */
+  configDir?: string;
 }
 
 /** What a run did. */
@@ -61,7 +68,7 @@ interface Prepared {
 /** Registers the config's players and checks every agent spec can be created and rated. */
 async function prepare(o: LeagueRunOptions): Promise<Prepared> {
   const { config, store, registry } = o;
-  const env = await registry.resolveEnv(config.env);
+  const env = await registry.resolveEnv(resolveModuleRef(config.env, o.configDir));
   const params = env.resolveParams(config.params);
   // Run-control fields (budget, pace) may change between runs; everything else defines the league.
   const { budget: _budget, paceMs: _pace, ...identity } = config;
@@ -73,7 +80,7 @@ async function prepare(o: LeagueRunOptions): Promise<Prepared> {
     }
     let factory;
     try {
-      factory = (await registry.createAgent(p.agent, { env, params, seed: 0 })).factory;
+      factory = (await registry.createAgent(resolveModuleRef(p.agent, o.configDir), { env, params, seed: 0 })).factory;
     } catch (e) {
       throw new LeagueConfigError(`league config: player "${p.id}": ${(e as Error).message}`);
     }
@@ -140,7 +147,7 @@ class LeagueRun {
     const { config, store } = o;
     const prepared = await prepare(o);
     const learners = await LeagueLearners.create({
-      config,
+      config: withResolvedModuleRefs(config, o.configDir),
       env: prepared.env,
       params: prepared.params,
       registry: o.registry,
@@ -214,7 +221,7 @@ class LeagueRun {
     for (let seat = 0; seat < seats.length; seat++) {
       const player = chosen[seat];
       const agentSeed = deriveSeed(seed, 'agent', seat);
-      const agent = this.learners.agentFor(player.id, agentSeed) ?? (await registry.createAgent(player.agent, { env, params, seed: agentSeed })).agent;
+      const agent = this.learners.agentFor(player.id, agentSeed) ?? (await registry.createAgent(resolveModuleRef(player.agent, this.o.configDir), { env, params, seed: agentSeed })).agent;
       agents.push(pacedAgent(agent, config.paceMs));
     }
     return { chosen, agents };

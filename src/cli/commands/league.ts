@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { EventBus } from '../../bus/event-bus';
 import type { Registry } from '../../core/registry';
 import { Store } from '../../store/store';
@@ -83,6 +84,7 @@ export async function leagueRunCommand(registry: Registry, args: LeagueRunArgs):
       bus,
       signal: stop.signal,
       backend: args.backend,
+      configDir: dirname(resolve(args.config)),
       log: (line) => process.stderr.write(`${line}\n`),
       onMatch: (m) => progress.tick(1, `${m.outcome}`),
     });
