@@ -68,4 +68,16 @@ describe('the CLI as a newcomer meets it', () => {
     const partial = arena(['replay', RPS, '--actions', '[{"0":0,"1":1}]']);
     expect(partial.stdout).toMatch(/not terminal after 1 of 1 step\(s\)/);
   });
+
+  test('--watch output comes before the summary when piped (one stream); with --json it stays off stdout', () => {
+    const r = spawnSync('bash', ['-c', `node ${JSON.stringify(BIN)} play ${JSON.stringify(RPS)} --agents random --episodes 2 --watch public 2>&1 | cat`], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
+    const lines = r.stdout.trim().split('\n');
+    const lastRound = lines.map((l) => /^\s+round /.test(l)).lastIndexOf(true);
+    const summary = lines.findIndex((l) => /^rock-paper-scissors-v1: 2 episodes/.test(l));
+    expect(lastRound).toBeGreaterThan(0);
+    expect(summary).toBeGreaterThan(lastRound);
+    const json = arena(['play', RPS, '--agents', 'random', '--watch', 'public', '--json']);
+    expect(json.stdout.trim().split('\n').every((l) => l.startsWith('{'))).toBe(true);
+    expect(json.stderr).toMatch(/round \{/);
+  });
 });
