@@ -6,5 +6,7 @@ module.exports = {
   transform: {
     '^.+\\.ts$': ['ts-jest', { diagnostics: false }],
   },
+  // Loose env modules (test/fixtures/outside/) require the package by name, as the CLI resolves it.
+  moduleNameMapper: { '^selfplay-arena$': '<rootDir>/src/index.ts' },
   testTimeout: 60000,
 };

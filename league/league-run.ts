@@ -247,6 +247,7 @@ class LeagueRun {
           params,
           seed,
           agents,
+          names: chosen.map((p) => p.id),
           matchId,
           bus: o.bus,
           deadlineMs: config.deadlineMs === 'none' ? Infinity : config.deadlineMs,
