@@ -1,3 +1,4 @@
+import { MIGRATIONS } from '../../src/store/schema';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -80,7 +81,7 @@ describe('JSON API and static files', () => {
       ok: true,
       live: 0,
       stream: expect.objectContaining({ matchesEnded: before.stream.matchesStarted }),
-      store: { ok: true, file: join(dir, 'a.db'), schemaVersion: 1, readonly: false, leagues: 1, matches: 1 },
+      store: { ok: true, file: join(dir, 'a.db'), schemaVersion: MIGRATIONS.length, readonly: false, leagues: 1, matches: 1 },
     });
     await play(rps(), bus, { matchId: 'health-1', agents: [scriptedAgent('paper', () => 1), scriptedAgent('rock', () => 0)] });
     const after = (await get('/api/health')).body as unknown as Health;

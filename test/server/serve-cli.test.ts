@@ -1,7 +1,9 @@
+import { MIGRATIONS } from '../../src/store/schema';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { Store } from '../../src/store/store';
 import { arena, ROOT } from '../cli/helpers';
 
 describe('arena serve', () => {
@@ -10,6 +12,7 @@ describe('arena serve', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   test('serves the page and the API over a store, prints its URL, stops cleanly on SIGTERM', async () => {
+    new Store(join(dir, 'a.db')).close(); // serve reads an existing database (a missing one is refused: newcomer-cli.test.ts)
     const child = spawn(process.execPath, [resolve(ROOT, 'bin', 'arena.js'), 'serve', '--db', join(dir, 'a.db'), '--port', '0'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
@@ -30,7 +33,7 @@ describe('arena serve', () => {
       ok: true,
       live: 0,
       stream: { matchesStarted: 0, matchesEnded: 0, decisions: 0, faults: 0, outcomes: {} },
-      store: { ok: true, file: join(dir, 'a.db'), schemaVersion: 1, readonly: false, leagues: 0, matches: 0 },
+      store: { ok: true, file: join(dir, 'a.db'), schemaVersion: MIGRATIONS.length, readonly: false, leagues: 0, matches: 0 },
     });
     expect(((await (await fetch(`${url}api/leagues`)).json()) as { leagues: unknown[] }).leagues).toEqual([]);
     expect(await (await fetch(url)).text()).toMatch(/selfplay-arena/);
