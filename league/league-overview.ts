@@ -158,7 +158,7 @@ export function leagueOverview(store: Store, league: string, options: OverviewOp
 
   return {
     league,
-    env: typeof config.env === 'string' ? config.env : null,
+    env: store.leagueEnv(league),
     matches: store.matchCount(league),
     lastMatchAt: recent.length ? recent[0].endedAt : null,
     baselines: players.filter((p) => p.kind === 'baseline').map((p) => ({ id: p.id, roles: p.roles })),

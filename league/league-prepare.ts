@@ -9,6 +9,7 @@ import { HeadToHead } from './matchmaking/head-to-head';
 import { forEachPairResult } from './pair-results';
 import { RatingBook } from './rating-book';
 import { pickSeats } from './seat-picker';
+import { resolveModuleRef } from './module-paths';
 
 /** A loaded league: env, params and its players (in the order they joined), agent factories checked. */
 export interface PreparedLeague {
@@ -21,9 +22,9 @@ export interface PreparedLeague {
  * Registers the config's players (and the league itself) in the store and checks that every
  * agent spec can be created and rated; throws a LeagueConfigError naming the player otherwise.
  */
-export async function prepareLeague(o: { config: LeagueConfig; store: Store; registry: Registry }): Promise<PreparedLeague> {
+export async function prepareLeague(o: { config: LeagueConfig; store: Store; registry: Registry; configDir?: string }): Promise<PreparedLeague> {
   const { config, store, registry } = o;
-  const env = await registry.resolveEnv(config.env);
+  const env = await registry.resolveEnv(resolveModuleRef(config.env, o.configDir));
   const params = env.resolveParams(config.params);
   // Run-control fields (budget, pace) may change between runs; everything else defines the league.
   const { budget: _budget, paceMs: _pace, ...identity } = config;
@@ -35,7 +36,7 @@ export async function prepareLeague(o: { config: LeagueConfig; store: Store; reg
     }
     let factory;
     try {
-      factory = (await registry.createAgent(p.agent, { env, params, seed: 0 })).factory;
+      factory = (await registry.createAgent(resolveModuleRef(p.agent, o.configDir), { env, params, seed: 0 })).factory;
     } catch (e) {
       throw new LeagueConfigError(`league config: player "${p.id}": ${(e as Error).message}`);
     }

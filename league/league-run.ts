@@ -17,6 +17,7 @@ import { forEachPairResult } from './pair-results';
 import type { HeadToHead } from './matchmaking/head-to-head';
 import { pairMatch, prepareLeague, ratingState, type PreparedLeague } from './league-prepare';
 import { runPlannedLeague } from './planned/planned-run';
+import { resolveModuleRef, withResolvedModuleRefs } from './module-paths';
 
 /** How to run (or resume) a league. */
 export interface LeagueRunOptions {
@@ -37,6 +38,12 @@ export interface LeagueRunOptions {
   backend?: string;
   /** Progress lines (training backend, snapshots). */
   log?: (line: string) => void;
+  /**
+   * The folder module paths in the config (env, player agents) are relative to: the config
+   * file's (`arena league run` passes it). The league and its players are stored with the paths
+   * as written. Default: the working directory.
+   */
+  configDir?: string;
 }
 
 /** What a run did. */
@@ -96,7 +103,7 @@ class LeagueRun {
     const { config, store } = o;
     const prepared = await prepareLeague(o);
     const learners = await LeagueLearners.create({
-      config,
+      config: withResolvedModuleRefs(config, o.configDir),
       env: prepared.env,
       params: prepared.params,
       registry: o.registry,
@@ -159,7 +166,7 @@ class LeagueRun {
     for (let seat = 0; seat < chosen.length; seat++) {
       const player = chosen[seat];
       const agentSeed = deriveSeed(seed, 'agent', seat);
-      const agent = this.learners.agentFor(player.id, agentSeed) ?? (await registry.createAgent(player.agent, { env, params, seed: agentSeed })).agent;
+      const agent = this.learners.agentFor(player.id, agentSeed) ?? (await registry.createAgent(resolveModuleRef(player.agent, this.o.configDir), { env, params, seed: agentSeed })).agent;
       agents.push(pacedAgent(agent, config.paceMs));
     }
     return agents;
@@ -184,6 +191,7 @@ class LeagueRun {
           params,
           seed,
           agents,
+          names: chosen.map((p) => p.id),
           matchId,
           bus: o.bus,
           deadlineMs: config.deadlineMs === 'none' ? Infinity : config.deadlineMs,

@@ -1,4 +1,10 @@
-/** Public API of selfplay-arena. */
+/**
+ * Public API of selfplay-arena (`require('selfplay-arena')` / `import ... from 'selfplay-arena'`):
+ * the env and agent contracts and their types, `defineEnv` / `defineAgent`, `Rng`, the
+ * conformance kit (`checkEnv`), the built-in agents, the match runner, the store, leagues and
+ * the server. Modules loaded by the `arena` command resolve 'selfplay-arena' to the running
+ * package even where it is not installed beside them (src/cli/self-resolve.ts).
+ */
 export * from './core/env';
 export * from './core/agent';
 export * from './core/events';
@@ -8,6 +14,7 @@ export * from './core/rng';
 export * from './core/visibility';
 export * from './core/registry';
 export * from './core/prompt';
+export { defineEnv, defineAgent } from './core/define';
 export { normalizeEnv, containsAction, EnvDefinitionError } from './core/normalize-env';
 export { checkEnv, formatReport, CHECK_NAMES, type CheckOptions, type CheckReport, type CheckResult } from './core/conformance/check-env';
 export * from './core/conformance/golden';
@@ -17,7 +24,9 @@ export { visibleTo, filterForViewer, teamsFromCreated } from './bus/view-filter'
 export { MemoryRecorder } from './bus/recorder';
 export { runMatch, type MatchOptions, type MatchResult, type Decision } from './match/runner';
 export * from './match/fault-policy';
-export { scriptedAgent, scriptedFactory } from '../agents/scripted';
+export { scriptedAgent, scriptedFactory, type Policy } from '../agents/scripted';
+export { randomAgent } from '../agents/random';
+export { builtinAgents } from '../agents';
 export { createRegistry, defaultRegistry, make } from './catalog';
 export { Store, type MatchRecord, type PlayerRecord } from './store/store';
 export { startServer, type ArenaServer, type ServerOptions } from './server/start-server';

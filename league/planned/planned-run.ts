@@ -3,6 +3,7 @@ import type { LeagueRunOptions, LeagueRunResult } from '../league-run';
 import { lockLeague } from '../league-lock';
 import { PlannedLeague } from './planned-league';
 import { playPlan } from './play-plan';
+import { withConfigPathsResolved } from '../module-paths';
 
 /**
  * Plays a league with a pairing window in this process, one match at a time in index order:
@@ -10,7 +11,8 @@ import { playPlan } from './play-plan';
  * any number of workers, so both end with the same matches, ratings and history when players
  * are deterministic. Resumes like the classic league (kill -9 at any point, rerun).
  */
-export async function runPlannedLeague(o: LeagueRunOptions): Promise<LeagueRunResult> {
+export async function runPlannedLeague(options: LeagueRunOptions): Promise<LeagueRunResult> {
+  const o = withConfigPathsResolved(options);
   const unlock = lockLeague(o.store.db.name, o.config.name);
   try {
     const league = await PlannedLeague.open(o);

@@ -24,6 +24,7 @@ import { LeagueConfigError } from '../config';
 import { lockLeague } from '../league-lock';
 import type { LeagueRunOptions, LeagueRunResult } from '../league-run';
 import { planKey, type MatchPlan } from '../planned/match-plan';
+import { withConfigPathsResolved } from '../module-paths';
 import { PlannedLeague } from '../planned/planned-league';
 import { MATCH_JOB, type MatchJob, type MatchJobResult } from './match-job';
 
@@ -52,7 +53,8 @@ export function failureText(job: Pick<Job, 'failedReason' | 'attemptsMade' | 'st
 }
 
 /** Plays a league on workers through Redis (see the file doc). */
-export async function runScheduledLeague(o: ScheduledLeagueOptions): Promise<LeagueRunResult> {
+export async function runScheduledLeague(options: ScheduledLeagueOptions): Promise<LeagueRunResult> {
+  const o = withConfigPathsResolved(options);
   const remote = o.config.players.find((p) => LOCAL_ONLY.test(p.agent));
   if (remote) throw new LeagueConfigError(`league config: player "${remote.id}": ${remote.agent.split(':')[0]} players are served by the league's own process and cannot play on workers; run this league without --redis`);
   const unlock = lockLeague(o.store.db.name, o.config.name);

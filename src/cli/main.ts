@@ -25,6 +25,8 @@ import { PolicyLayoutError } from '../train/policy-model';
 import { RunStateError } from '../train/run-state';
 import { ConfigError } from '../train/config';
 import { packageRoot } from '../package-root';
+import { exitQuietlyOnClosedPipe } from './closed-pipe';
+import { installSelfResolve } from './self-resolve';
 import { join } from 'node:path';
 import { unsettledDecisions } from '../match/runner';
 import { RedisUnreachableError, RedisUrlError } from '../scale/redis-connection';
@@ -351,10 +353,14 @@ export async function runCli(argv: string[]): Promise<number> {
  * Entry point of the `arena` bin: the command runs in a worker thread watched by this one
  * (src/cli/supervisor.ts), so that Ctrl-C always works and user code that never returns is
  * stopped with a message naming it. `ARENA_WORKER=0` runs it in this thread instead (no watchdog;
- * for debuggers and profilers).
+ * for debuggers and profilers). A closed stdout (`| head`) ends the process quietly; modules it
+ * loads resolve `selfplay-arena` to this package.
  */
 export async function main(argv: string[]): Promise<void> {
+  exitQuietlyOnClosedPipe(process.stdout);
+  exitQuietlyOnClosedPipe(process.stderr);
   if (process.env.ARENA_WORKER === '0') {
+    installSelfResolve();
     process.exitCode = await runCli(argv);
     return;
   }

@@ -1,12 +1,13 @@
 /**
  * The CLI's worker thread (started by src/cli/supervisor.ts): installs the heartbeat the
  * supervisor watches, takes signals relayed by it, and runs the command line. The exit code is
- * the worker's exit code.
+ * the worker's exit code. Modules the command loads resolve `selfplay-arena` to this package.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { installHeartbeat } from '../core/heartbeat';
 import { runCli } from './main';
 import { relayStopsFrom } from './stop-signal';
+import { installSelfResolve } from './self-resolve';
 
 /** What the supervisor hands the worker. */
 export interface WorkerInput {
@@ -19,6 +20,7 @@ export interface WorkerInput {
 
 const input = workerData as WorkerInput;
 installHeartbeat(input.heartbeat);
+installSelfResolve();
 if (parentPort) relayStopsFrom(parentPort);
 if (input.stderrTTY) {
   Object.defineProperty(process.stderr, 'isTTY', { value: true });

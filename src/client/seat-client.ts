@@ -3,7 +3,7 @@
  * token and answer its decisions (protocol: docs/protocol.md).
  *
  * ```js
- * const { connectSeat } = require('selfplay-arena/dist/src/client/seat-client');
+ * const { connectSeat } = require('selfplay-arena/client');
  * const seat = connectSeat({
  *   url: 'http://127.0.0.1:8080', token: process.env.SEAT_TOKEN,
  *   decide: (d) => d.legal ? { label: d.legal[0].label } : { answer: '100 + 6' },

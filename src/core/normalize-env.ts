@@ -14,6 +14,14 @@ export class EnvDefinitionError extends Error {
 }
 
 /** True when `action` is in `legal` (identity for primitives, structural for JSON objects). */
+/**
+ * The default `render` of an env that defines none: pretty JSON. `env.render !== renderAsJson`
+ * tells whether the env has words of its own for its observations.
+ */
+export function renderAsJson(obs: unknown): string {
+  return JSON.stringify(obs, null, 2);
+}
+
 export function containsAction(legal: readonly unknown[], action: unknown): boolean {
   if (action === null || typeof action !== 'object') return legal.indexOf(action) >= 0;
   for (const a of legal) if (jsonEqual(a, action)) return true;
@@ -97,7 +105,7 @@ export function normalizeEnv<S, A, O>(def: EnvDefinition<S, A, O>): Env<S, A, O>
     returns: def.returns.bind(def),
     outcome: def.outcome.bind(def),
     observe: def.observe.bind(def),
-    render: def.render?.bind(def) ?? ((obs: O) => JSON.stringify(obs, null, 2)),
+    render: def.render?.bind(def) ?? renderAsJson,
     sampleAction: def.sampleAction?.bind(def),
     summary: def.summary?.bind(def) ?? (() => null),
     actionVisibility: def.actionVisibility?.bind(def) ?? ((_s: S, seat: number) => ({ seat })),

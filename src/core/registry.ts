@@ -32,7 +32,7 @@ export interface ArenaModule {
   meta?: unknown;
 }
 
-/** Whether an env or agent reference names a module file (relative or absolute path, or a .js/.cjs/.mjs name) rather than a registered id. */
+/** Whether an env or agent reference names a module file (`./x.js`, `/abs/x.mjs`, `x.cjs`) rather than a registered id. */
 export function looksLikePath(ref: string): boolean {
   return ref.startsWith('.') || ref.startsWith('/') || /\.(c|m)?js$/.test(ref);
 }
@@ -194,7 +194,10 @@ export class Registry {
         // CommonJS, and ESM through require(esm) on Node 20.19+ (also works under jest).
         mod = require(abs) as ArenaModule;
       } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== 'ERR_REQUIRE_ESM' && (e as NodeJS.ErrnoException).code !== 'ERR_REQUIRE_ASYNC_MODULE') throw e;
+        // ERR_MODULE_NOT_FOUND comes only from an ES module's imports, which require(esm) resolves
+        // without the loader hooks (the CLI's `selfplay-arena` resolution): import() applies them.
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code !== 'ERR_REQUIRE_ESM' && code !== 'ERR_REQUIRE_ASYNC_MODULE' && code !== 'ERR_MODULE_NOT_FOUND') throw e;
         mod = (await import(pathToFileURL(abs).href)) as ArenaModule;
       }
     } catch (e) {

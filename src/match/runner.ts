@@ -30,6 +30,12 @@ export interface MatchOptions {
   /** One agent per seat, or a function choosing them once the seats (roles) are known. */
   agents: readonly Agent[] | ((seats: readonly SeatInfo[]) => readonly Agent[]);
   matchId?: string;
+  /**
+   * Who sits in each seat as spectators see it, in the match's events (`match.created`,
+   * `match.started`): a league's player ids ("neural-v10", "greedy-t8"), so the page names each
+   * player as the leaderboard does. Default: the agents' names.
+   */
+  names?: readonly string[];
   /** Where events go; nothing is built when the bus has no subscriber. */
   bus?: EventBus;
   /**
@@ -189,7 +195,7 @@ class MatchRun implements DecisionHost {
       this.hb.limit(this.deadlineMs === Infinity ? 0 : this.deadlineMs + 1000);
     }
     if (this.bus?.active) {
-      const agentNames = this.agents.map((a) => a.name);
+      const agentNames = o.names && o.names.length === this.agents.length ? [...o.names] : this.agents.map((a) => a.name);
       this.emit(this.log.created(env.meta.id, o.params, o.seed, this.seats, agentNames));
       this.member = 'publicParams';
       this.emit(this.log.started(env.meta.id, env.publicParams ? env.publicParams(o.params) : o.params, agentNames, env.meta.hiddenRoles === true));

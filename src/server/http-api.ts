@@ -143,10 +143,7 @@ export function createApi(deps: ApiDeps): (req: IncomingMessage, res: ServerResp
     [
       /^\/api\/leagues$/,
       (): LeaguesResponse => ({
-        leagues: (store?.leagues() ?? []).map((l) => {
-          const c = l.config && typeof l.config === 'object' && !Array.isArray(l.config) ? l.config : {};
-          return { id: l.id, env: typeof c.env === 'string' ? c.env : null, createdAt: l.createdAt, matches: store!.matchCount(l.id) };
-        }),
+        leagues: (store?.leagues() ?? []).map((l) => ({ id: l.id, env: store!.leagueEnv(l.id), createdAt: l.createdAt, matches: store!.matchCount(l.id) })),
       }),
     ],
     [

@@ -2,6 +2,7 @@ import type { ActionMap, Env } from '../core/env';
 import type { MatchCreated, MatchEvent } from '../core/events';
 import type { JsonValue } from '../core/json';
 import { canSee, type TeamOf, type Viewer } from '../core/visibility';
+import { renderAsJson } from '../core/normalize-env';
 
 /** Finds the env of an id (the registry's `getEnv`); undefined when this server does not know it. */
 export type EnvResolver = (envId: string) => Env | undefined;
@@ -15,6 +16,12 @@ export interface ObservationPoint {
   seq: number;
   step: number;
   obs: JsonValue;
+  /**
+   * The env's own text for this observation (`env.render(obs)`: e.g. Kuhn poker's hole cards in
+   * the omniscient view), for pages without a renderer of that env; absent when the env has no
+   * `render` of its own or it threw.
+   */
+  text?: string;
 }
 
 /** A state after a step; `seq` is the global seq of the step's last event (the log's order). */
@@ -131,9 +138,21 @@ export class StateTracker {
 
   private observe(p: StatePoint, viewer: Viewer, viewSeq: number): ObservationPoint | null {
     try {
-      return { seq: viewSeq, step: p.step, obs: this.env.observe(p.state, viewer) as JsonValue };
+      const obs = this.env.observe(p.state, viewer) as JsonValue;
+      return { seq: viewSeq, step: p.step, obs, ...this.textOf(obs) };
     } catch {
       return null;
+    }
+  }
+
+  /** `{text}` from the env's own render, or nothing. */
+  private textOf(obs: JsonValue): { text?: string } {
+    if (this.env.render === renderAsJson) return {};
+    try {
+      const text = this.env.render(obs);
+      return typeof text === 'string' ? { text } : {};
+    } catch {
+      return {};
     }
   }
 }

@@ -5,6 +5,7 @@ import type { MatchEvent } from '../core/events';
 import type { JsonValue } from '../core/json';
 import type { FaultRecord } from '../core/events';
 import { MIGRATIONS } from './schema';
+import { looksLikePath } from '../core/registry';
 
 /** A player of a league as stored. */
 export interface PlayerRecord {
@@ -250,6 +251,19 @@ export class Store {
       checkpoint: (r.checkpoint as string | null) ?? null,
       createdAt: r.created_at as number,
     }));
+  }
+
+  /**
+   * The env id a league plays, for menus and titles: the env of its first match, else its
+   * config's `env` when that is an id rather than a module path ("./kuhn-poker.js"); null when
+   * neither is known.
+   */
+  leagueEnv(league: string): string | null {
+    const row = this.db.prepare('SELECT env FROM matches WHERE league = ? ORDER BY idx LIMIT 1').get(league) as { env: string } | undefined;
+    if (row) return row.env;
+    const config = this.leagues().find((l) => l.id === league)?.config;
+    const env = config && typeof config === 'object' && !Array.isArray(config) ? config.env : undefined;
+    return typeof env === 'string' && !looksLikePath(env) ? env : null;
   }
 
   /** Number of completed matches of a league (= index of the next one). */

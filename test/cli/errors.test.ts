@@ -26,7 +26,7 @@ function oneLineError(r: { code: number; stderr: string }, code: number, re: Reg
 
 function leagueConfig(dir: string, name: string, extra: Record<string, unknown> = {}): string {
   const file = join(dir, `${name}.json`);
-  writeFileSync(file, JSON.stringify({ name, env: RPS, players: [{ id: 'a', agent: 'random' }, { id: 'b', agent: 'counter-last' }], budget: { matches: 20 }, ...extra }));
+  writeFileSync(file, JSON.stringify({ name, env: join(ROOT, RPS), players: [{ id: 'a', agent: 'random' }, { id: 'b', agent: 'counter-last' }], budget: { matches: 20 }, ...extra }));
   return file;
 }
 
@@ -58,7 +58,7 @@ describe('one-line errors', () => {
     oneLineError(arena(['play', './test/fixtures/throwing-env.js', '--agents', 'random', '--episodes', '30', '--seed', '4']), 1, /^arena: env throwing-card-v1: step\(\) threw at seed \d+ step 1 \(match \S+\): cannot read the pot$/);
     const dir = tmp();
     const db = join(dir, 't.db');
-    const r = arena(['league', 'run', '--config', leagueConfig(dir, 't', { env: './test/fixtures/throwing-env.js', players: [{ id: 'a', agent: 'random' }, { id: 'b', agent: 'random' }] }), '--db', db]);
+    const r = arena(['league', 'run', '--config', leagueConfig(dir, 't', { env: join(ROOT, 'test/fixtures/throwing-env.js'), players: [{ id: 'a', agent: 'random' }, { id: 'b', agent: 'random' }] }), '--db', db]);
     oneLineError(r, 1, /^arena: env throwing-card-v1: step\(\) threw at seed \d+ step 1 \(match t:(\d+)\): cannot read the pot \(league t, players \w, \w; nothing of this match was recorded\)$/);
     const idx = Number(/match t:(\d+)/.exec(r.stderr)![1]);
     const store = new Store(db);
@@ -94,7 +94,7 @@ describe('one-line errors', () => {
   test('a second league run of the same league: another process holds it (a lock, not a UNIQUE-constraint error)', async () => {
     const dir = tmp();
     const cfg = join(dir, 'slow.json');
-    writeFileSync(cfg, JSON.stringify({ name: 'slow', env: RPS, players: [{ id: 'a', agent: './test/fixtures/league-agents.js#sleepy-random' }, { id: 'b', agent: 'random' }], budget: { matches: 1_000_000 } }));
+    writeFileSync(cfg, JSON.stringify({ name: 'slow', env: join(ROOT, RPS), players: [{ id: 'a', agent: `${join(ROOT, 'test/fixtures/league-agents.js')}#sleepy-random` }, { id: 'b', agent: 'random' }], budget: { matches: 1_000_000 } }));
     const db = join(dir, 'slow.db');
     const first = startArena(['league', 'run', '--config', cfg, '--db', db]);
     try {

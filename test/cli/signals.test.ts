@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Store } from '../../src/store/store';
-import { jsonLines, startArena, type RunningArena } from './helpers';
+import { jsonLines, ROOT, startArena, type RunningArena } from './helpers';
 
 const RPS = './examples/rock-paper-scissors.js';
 const tmp = () => mkdtempSync(join(tmpdir(), 'arena-signals-'));
@@ -39,7 +39,7 @@ function fastLeague(dir: string, name: string): string {
     file,
     JSON.stringify({
       name,
-      env: RPS,
+      env: join(ROOT, RPS),
       players: [
         { id: 'random', agent: 'random' },
         { id: 'counter', agent: 'counter-last' },

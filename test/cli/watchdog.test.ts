@@ -8,7 +8,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Store } from '../../src/store/store';
-import { arena, jsonLines } from './helpers';
+import { arena, jsonLines, ROOT } from './helpers';
 
 const RPS = './examples/rock-paper-scissors.js';
 const HANGS = './test/fixtures/hanging-env.js';
@@ -56,12 +56,12 @@ describe('watchdog: user code that never returns', () => {
       cfg,
       JSON.stringify({
         name: 'hang',
-        env: RPS,
+        env: join(ROOT, RPS),
         seed: 2,
         players: [
           { id: 'random', agent: 'random' },
           { id: 'counter', agent: 'counter-last' },
-          { id: 'busy', agent: `${STUCK}#busy-loop` },
+          { id: 'busy', agent: `${join(ROOT, STUCK)}#busy-loop` },
         ],
         matchmaking: { mode: 'random' },
         budget: { matches: 500 },
@@ -97,10 +97,10 @@ describe('a promise that never settles', () => {
       cfg,
       JSON.stringify({
         name: 'never',
-        env: RPS,
+        env: join(ROOT, RPS),
         players: [
           { id: 'random', agent: 'random' },
-          { id: 'silent', agent: `${STUCK}#never-answers` },
+          { id: 'silent', agent: `${join(ROOT, STUCK)}#never-answers` },
         ],
         budget: { matches: 10 },
         deadlineMs: 'none',

@@ -16,14 +16,14 @@ const tmp = () => mkdtempSync(join(tmpdir(), 'arena-league-'));
 function rpsConfig(name: string, budget: number, extra: Record<string, unknown> = {}) {
   return {
     name,
-    env: './examples/rock-paper-scissors.js',
+    env: join(ROOT, 'examples/rock-paper-scissors.js'),
     params: { rounds: 3 },
     seed: 7,
     players: [
       { id: 'random', agent: 'random' },
       { id: 'counter', agent: 'counter-last' },
-      { id: 'first', agent: './test/fixtures/league-agents.js#first-legal' },
-      { id: 'sleepy', agent: './test/fixtures/league-agents.js#sleepy-random' },
+      { id: 'first', agent: `${join(ROOT, 'test/fixtures/league-agents.js')}#first-legal` },
+      { id: 'sleepy', agent: `${join(ROOT, 'test/fixtures/league-agents.js')}#sleepy-random` },
     ],
     matchmaking: { mode: 'pfsp' },
     budget: { matches: budget },

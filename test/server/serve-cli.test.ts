@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { Store } from '../../src/store/store';
 import { arena, ROOT } from '../cli/helpers';
 import { MIGRATIONS } from '../../src/store/schema';
 
@@ -11,6 +12,7 @@ describe('arena serve', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   test('serves the page and the API over a store, prints its URL, stops cleanly on SIGTERM', async () => {
+    new Store(join(dir, 'a.db')).close(); // serve reads an existing database (a missing one is refused: newcomer-cli.test.ts)
     const child = spawn(process.execPath, [resolve(ROOT, 'bin', 'arena.js'), 'serve', '--db', join(dir, 'a.db'), '--port', '0'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';

@@ -108,7 +108,7 @@ export function showMatch(app, matchId, params) {
   /** @param {ObservationPoint} o */
   function addObs(o) {
     if (o.step <= state.lastObsStep) return;
-    state.observations.push({ seq: o.seq, step: o.step, obs: o.obs });
+    state.observations.push({ seq: o.seq, step: o.step, obs: o.obs, ...(o.text !== undefined ? { text: o.text } : {}) });
     state.lastObsStep = o.step;
   }
 

@@ -12,7 +12,11 @@ export interface GoldenArgs {
   out?: string;
 }
 
-/** `arena golden <env>`: plays one episode with the given agents and writes it as a golden playthrough (JSONL). */
+/**
+ * `arena golden <env>`: plays one episode with the given agents and writes it as a golden
+ * playthrough (JSONL) to --out or stdout, then says on stderr what it wrote (env, seed, steps,
+ * outcome, returns, where).
+ */
 export async function goldenCommand(registry: Registry, ref: string, args: GoldenArgs): Promise<number> {
   const { env, params } = await envAndParams(registry, ref, args.params);
   const seats = env.seats(env.init(params, args.seed)).length;
@@ -34,5 +38,9 @@ export async function goldenCommand(registry: Registry, ref: string, args: Golde
   });
   if (result.code !== 'ok') throw new FailureError(`episode ended with code ${result.code}${result.faults.length ? ` (${result.faults[0].kind} of seat ${result.faults[0].seat}: ${result.faults[0].reason})` : ''}; no golden written`);
   writeOutput(args.out, formatGolden(recordGolden(env, params, args.seed, steps)));
+  // what was written, on stderr (stdout may be the playthrough itself)
+  process.stderr.write(
+    `golden: ${env.meta.id} seed ${args.seed}, ${steps.length} step(s), outcome "${result.outcome}", returns ${JSON.stringify(result.returns)} written to ${args.out ?? 'stdout'}\n`,
+  );
   return 0;
 }

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { EventBus } from '../../bus/event-bus';
 import type { Registry } from '../../core/registry';
 import { Store } from '../../store/store';
@@ -87,9 +88,11 @@ export async function leagueRunCommand(registry: Registry, args: LeagueRunArgs):
   const redis = await schedulerRedis(args, config);
   // Remote and human players get one named seat slot each (their player id), whose token opens every match they play.
   config.players = config.players.map((p) => ({ ...p, agent: nameSeatSpec(p.agent, p.id) }));
+  const created = args.db !== ':memory:' && !existsSync(args.db);
   const store = new Store(args.db);
   const bus = new EventBus();
   let server: ArenaServer | null = null;
+  let failed = true;
   if (needsPlayServer(config.players.map((p) => p.agent))) {
     try {
       server = await startPlayServer(registry, bus, { port: args.port ?? 0, host: args.host ?? '127.0.0.1', tokens: args.tokens }, store);
@@ -110,6 +113,7 @@ export async function leagueRunCommand(registry: Registry, args: LeagueRunArgs):
       bus,
       signal: stop.signal,
       backend: args.backend,
+      configDir: dirname(resolve(args.config)),
       log: (line: string) => process.stderr.write(`${line}\n`),
       onMatch: (m: { outcome: string }) => progress.tick(1, `${m.outcome}`),
     };
@@ -117,10 +121,14 @@ export async function leagueRunCommand(registry: Registry, args: LeagueRunArgs):
     const r = redis ? await runScheduledLeague({ ...options, redis, maxInFlight: args.inFlight, attempts: args.attempts }) : await runLeague(options);
     progress.stop();
     process.stderr.write(`league "${config.name}": ${r.completed}/${r.budget} matches (${r.played} this run)${r.stopped ? ', stopped' : ''}\n`);
+    failed = false;
   } finally {
     stop.dispose();
     await server?.close();
+    const empty = failed && created && store.matchCount(config.name) === 0;
     store.close();
+    // a run that failed before recording anything leaves no empty database behind
+    if (empty) for (const f of [args.db, `${args.db}-wal`, `${args.db}-shm`]) rmSync(f, { force: true });
   }
   return 0;
 }

@@ -74,7 +74,8 @@ export async function playCommand(registry: Registry, ref: string, args: PlayArg
     bus.events$.subscribe((e) => {
       if (!isMatchEvent(e)) return;
       if (e.type === 'match.created') teams = teamsFromCreated(e);
-      if (canSee(e.visibility, watched, teams)) process.stderr.write(formatEvent(e) + '\n');
+      // On stdout with the episode lines, so a pipe keeps them in order; --json keeps stdout JSON.
+      if (canSee(e.visibility, watched, teams)) (args.json ? process.stderr : process.stdout).write(formatEvent(e) + '\n');
     });
   }
   const progress = createProgress('play', args.episodes, { quiet: !!args.watch });

@@ -46,6 +46,7 @@ export async function replayCommand(registry: Registry, ref: string, args: Repla
   const out = (o: unknown, text: string) => process.stdout.write((args.json ? JSON.stringify(o) : text) + '\n');
   let state = env.init(params, seed);
   let code = 0;
+  let applied = 0;
   for (let i = 0; i < steps.length; i++) {
     const given = steps[i] as ActionMap<unknown>;
     if (env.isTerminal(state)) {
@@ -74,6 +75,7 @@ export async function replayCommand(registry: Registry, ref: string, args: Repla
     }
     const result = env.step(state, given);
     state = result.state;
+    applied++;
     out(
       { step: i, toAct, actions: checks, events: result.events },
       `step ${i}: seats ${toAct.join(',')} to act\n${checks.map((c) => `  seat ${c.seat}: ${JSON.stringify(c.action)} legal`).join('\n')}${result.events.map((e) => `\n  [${typeof e.visibility === 'string' ? e.visibility : JSON.stringify(e.visibility)}] ${e.type} ${JSON.stringify(e.data)}`).join('')}`,
@@ -81,7 +83,7 @@ export async function replayCommand(registry: Registry, ref: string, args: Repla
   }
   const terminal = env.isTerminal(state);
   const end = { terminal, returns: terminal ? env.returns(state) : null, outcome: terminal ? env.outcome(state) : null, summary: env.summary(state) };
-  out({ end }, terminal ? `returns ${JSON.stringify(end.returns)}, outcome "${end.outcome}"` : `not terminal after ${steps.length} steps; seats ${env.toAct(state).join(',')} to act next`);
+  out({ end }, terminal ? `returns ${JSON.stringify(end.returns)}, outcome "${end.outcome}"` : `not terminal after ${applied} of ${steps.length} step(s); seats ${env.toAct(state).join(',')} to act next`);
   if (args.rerun) out({ rerun: { differences } }, differences ? `rerun: ${differences} effect(s) gave a different result` : 'rerun: every effect gave the recorded result');
   return code || (differences ? 1 : 0);
 }

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { EventBus } from '../../bus/event-bus';
 import { leagueLeaderboardProvider } from '../../server/league-leaderboard';
 import { startServer, type ArenaServer } from '../../server/start-server';
@@ -27,10 +28,12 @@ export interface ServeArgs extends LobbyPlayArgs {
  * live events that `arena worker` and `league run --redis` processes publish to Redis are fed into
  * this server's bus (src/scale/live-feed.ts), so any number of servers show every live match with
  * the same per-view filtering and late-join snapshots. Redis unreachable at start is one line.
- * Runs until SIGINT/SIGTERM, then closes cleanly.
+ * Runs until SIGINT/SIGTERM, then closes cleanly. A --db that does not exist is a usage error
+ * (nothing is created).
  */
 export async function serveCommand(args: ServeArgs, options: { onListening?: (server: ArenaServer) => void; registry?: Registry } = {}): Promise<number> {
   if (args.port > 65535) throw new UsageError(`--port: expected 0-65535, got ${args.port}`);
+  if (args.db !== ':memory:' && !existsSync(args.db)) throw new UsageError(`--db: ${args.db} does not exist (run a league or tournament into it first, or give another --db)`);
   if (args.allowPlay && !options.registry) throw new Error('serveCommand: --allow-play needs a registry');
   const lobbyPlay = options.registry ? lobbyPlayOptions(options.registry, args) : undefined;
   let store: Store;

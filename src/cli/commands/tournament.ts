@@ -98,7 +98,7 @@ export async function tournamentRunCommand(registry: Registry, args: TournamentR
 
 /** `arena tournament show [--tournament NAME]`: the tables of a stored tournament (default: the latest). */
 export function tournamentShowCommand(args: { db: string; tournament?: string; json?: boolean }): number {
-  const store = new Store(args.db);
+  const store = new Store(args.db, { readonly: true });
   try {
     const all = listTournaments(store);
     const name = args.tournament ?? all[all.length - 1]?.id;
@@ -114,7 +114,7 @@ export function tournamentShowCommand(args: { db: string; tournament?: string; j
 
 /** `arena tournament list`: the tournaments in a database. */
 export function tournamentListCommand(args: { db: string; json?: boolean }): number {
-  const store = new Store(args.db);
+  const store = new Store(args.db, { readonly: true });
   try {
     const all = listTournaments(store);
     if (args.json) process.stdout.write(JSON.stringify(all) + '\n');

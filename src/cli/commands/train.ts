@@ -52,11 +52,22 @@ export function parseOpponents(text: string): OpponentMode[] {
 
 const fmt = (x: number | undefined, d = 3) => (x === undefined || !Number.isFinite(x) ? '-' : x.toFixed(d));
 
+/** Mean returns per role: one value when every role shares it (one learner, or a team), else `role value` each. */
+function returnsText(meanReturn: Record<string, number>): string {
+  const entries = Object.entries(meanReturn);
+  if (entries.length && entries.every(([, v]) => fmt(v) === fmt(entries[0][1]))) return fmt(entries[0][1]);
+  return entries.map(([r, v]) => `${r} ${fmt(v)}`).join(' ');
+}
+
 /** One progress line for an iteration. */
 export function formatIteration(m: IterationMetrics): string {
   const parts = Object.entries(m.learners).map(([id, l]) => {
-    const rets = Object.entries(l.meanReturn).map(([r, v]) => `${r} ${fmt(v)}`).join(' ');
-    const wins = Object.entries(l.winRate).map(([k, v]) => `win[${k}] ${fmt(v, 2)}`).join(' ');
+    const rets = returnsText(l.meanReturn);
+    // only the opponents it met this iteration (a baseline listed but never drawn has no rate)
+    const wins = Object.entries(l.winRate)
+      .filter(([k]) => !l.games || (l.games[k] ?? 0) > 0)
+      .map(([k, v]) => `win[${k}] ${fmt(v, 2)}`)
+      .join(' ');
     const u = l.update ? ` loss ${fmt(l.update.loss)} ent ${fmt(l.update.entropy)} kl ${fmt(l.update.approxKl, 4)}` : l.training ? '' : ' (frozen)';
     return `${id}: ret ${rets}${wins ? ' ' + wins : ''}${u}`;
   });
@@ -69,7 +80,7 @@ export function formatEval(m: IterationMetrics): string[] {
   const lines: string[] = [];
   for (const [id, byOpp] of Object.entries(m.eval)) {
     for (const [opp, r] of Object.entries(byOpp)) {
-      const rets = Object.entries(r.meanReturn).map(([k, v]) => `${k} ${fmt(v)}`).join(' ');
+      const rets = returnsText(r.meanReturn);
       lines.push(`  eval ${id} vs ${opp}: return ${rets}${r.winRate === null ? '' : ` win ${fmt(r.winRate, 3)}`} (${r.episodes} episodes)${r.env ? ' ' + JSON.stringify(r.env) : ''}`);
     }
   }
@@ -118,9 +129,11 @@ async function run(registry: Registry, ref: string, args: TrainArgs): Promise<nu
   const bus = new EventBus();
   const stop = stopOnSignals('stopping: the iteration under way is dropped, the last completed one is saved');
   const tty = !!process.stderr.isTTY && !args.quiet;
-  const progress = tty ? createProgress('train', args.iterations) : null;
+  let progress = tty ? createProgress('train', args.iterations) : null;
   const say = (line: string) => {
-    if (!args.quiet) process.stderr.write(line + '\n');
+    if (args.quiet) return;
+    if (progress) progress.log(line); // a line of its own above the bar, never onto it
+    else process.stderr.write(line + '\n');
   };
   const trainer = await Trainer.create({
     env,
@@ -150,6 +163,7 @@ async function run(registry: Registry, ref: string, args: TrainArgs): Promise<nu
     await trainer.run();
   } finally {
     progress?.stop();
+    progress = null; // later lines go below the finished bar
     stop.dispose();
     trainer.dispose();
   }

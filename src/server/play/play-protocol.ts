@@ -79,7 +79,7 @@ export interface PlayEventMessage {
   event: MatchEvent;
 }
 
-export interface PlayObsMessage extends ObservationPoint {
+export interface PlayObsMessage extends Omit<ObservationPoint, 'text'> {
   matchId: string;
   seat: number;
   text: string | null;

@@ -14,6 +14,7 @@
 /**
  * @typedef {object} RenderContext
  * @property {unknown} obs the view's observation after `step` (null when the server has none: an env it does not know)
+ * @property {string | null} text the env's own words for `obs` (its `render`), when it has some
  * @property {number} step
  * @property {string} view "public", "omniscient" or "seat:N"
  * @property {number | null} seat the viewing seat, or null for spectator views
@@ -41,7 +42,7 @@
  * @param {object} o
  * @param {EventIndex} o.index
  * @param {number} o.cursor
- * @param {{ obs: unknown, step: number } | null} o.point the observation point for the cursor
+ * @param {{ obs: unknown, step: number, text?: string } | null} o.point the observation point for the cursor
  * @param {string} o.view
  * @param {boolean} o.live
  * @param {MatchSummary | null} o.match
@@ -56,6 +57,7 @@ export function renderContext({ index, cursor, point, view, live, match, rules }
   const turn = index.lastTurn(cursor);
   return {
     obs: point ? point.obs : null,
+    text: point?.text ?? null,
     step: point ? point.step : 0,
     view,
     seat: view.startsWith('seat:') ? Number(view.slice(5)) : null,

@@ -1,5 +1,9 @@
 // @ts-check
-/** The renderer for any env: who plays, who is to act, the returns, and the view's observation as JSON. */
+/**
+ * The renderer for any env: who plays, who is to act, the returns, and the view's observation in
+ * the env's own words (its `render`, e.g. the hole cards in Kuhn poker's omniscient view) with the
+ * JSON below it, or as JSON when the env has no words.
+ */
 import { h, num, patch } from '../dom.js';
 
 /** @typedef {import('./context.js').RenderContext} RenderContext */
@@ -29,7 +33,12 @@ export const genericRenderer = {
         h('h3', {}, ctx.obs === null ? 'Observation' : `Observation (${ctx.view}) after step ${ctx.step}`),
         ctx.obs === null
           ? h('p', { class: 'muted', id: 'no-obs' }, 'This server does not know the env, so it sends events only (see the list of events).')
-          : h('pre', { class: 'json state-json' }, JSON.stringify(ctx.obs, null, 2)),
+          : ctx.text !== null
+            ? h('pre', { class: 'env-text', id: 'obs-text' }, ctx.text)
+            : h('pre', { class: 'json state-json' }, JSON.stringify(ctx.obs, null, 2)),
+        ctx.obs !== null && ctx.text !== null
+          ? h('details', { class: 'obs-json' }, h('summary', {}, 'as JSON'), h('pre', { class: 'json state-json' }, JSON.stringify(ctx.obs, null, 2)))
+          : null,
       ));
   },
 };
