@@ -1,4 +1,4 @@
-import { isAbsolute, resolve } from 'node:path';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { looksLikePath } from '../src/core/registry';
 
 /**
@@ -27,9 +27,24 @@ export function withResolvedModuleRefs<C extends { env: string; players: { agent
 
 /**
  * Options with the config's module paths resolved against `configDir` once, up front (and
- * `configDir` dropped): planned and scheduled leagues write these paths into their match plans,
- * which workers read from other directories. Their stored league identity holds the resolved paths.
+ * `configDir` dropped), for planned and scheduled leagues: their match plans carry these paths to
+ * workers, which run from the same project folder on any machine. A path inside the working
+ * directory is therefore written relative to it (`./examples/x.js`), others stay absolute.
  */
 export function withConfigPathsResolved<O extends { config: { env: string; players: { agent: string }[] }; configDir?: string }>(o: O): O {
-  return o.configDir ? { ...o, config: withResolvedModuleRefs(o.config, o.configDir), configDir: undefined } : o;
+  if (!o.configDir) return o;
+  const cwd = process.cwd();
+  const toCwd = (ref: string): string => {
+    const abs = resolveModuleRef(ref, o.configDir);
+    if (abs === ref) return ref;
+    const colon = abs.indexOf(':{');
+    const head = colon > 0 ? abs.slice(0, colon) : abs;
+    const hash = head.indexOf('#');
+    const path = hash >= 0 ? head.slice(0, hash) : head;
+    const rel = relative(cwd, path);
+    if (rel.startsWith('..') || isAbsolute(rel)) return abs;
+    return `.${sep}${rel}` + abs.slice(path.length);
+  };
+  const config = { ...o.config, env: toCwd(o.config.env), players: o.config.players.map((p) => ({ ...p, agent: toCwd(p.agent) })) };
+  return { ...o, config, configDir: undefined };
 }

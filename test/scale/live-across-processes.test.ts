@@ -11,7 +11,7 @@ import type { Socket } from 'socket.io-client';
 import type { LobbyMessage } from '../../src/server/protocol';
 import { startArena, type RunningArena } from '../cli/helpers';
 import { connect, nextMessages, watch } from '../server/helpers';
-import { rpsLeague } from '../league/scale/helpers';
+import { rpsLeague, asConfigFile } from '../league/scale/helpers';
 import { describeRedis, startRedis, type TestRedis } from './redis-server';
 
 describeRedis('live matches across processes through Redis', () => {
@@ -50,7 +50,7 @@ describeRedis('live matches across processes through Redis', () => {
     const dir = mkdtempSync(join(tmpdir(), 'arena-live-'));
     const db = join(dir, 'live.db');
     // 40 paced rounds: the match lasts 8 s or more, so the second server starts while it is played
-    writeFileSync(join(dir, 'league.json'), JSON.stringify(rpsLeague('live', 1, { window: 1, params: { rounds: 40 }, paceMs: 200 })));
+    writeFileSync(join(dir, 'league.json'), asConfigFile(rpsLeague('live', 1, { window: 1, params: { rounds: 40 }, paceMs: 200 })));
     const urlA = await serve(db);
     const a = await socket(urlA);
     const lobby = nextMessages<LobbyMessage>(a, 'lobby', 1, 120_000);

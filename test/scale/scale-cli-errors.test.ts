@@ -8,7 +8,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { arenaAsync } from '../cli/helpers';
-import { rpsLeague } from '../league/scale/helpers';
+import { rpsLeague, asConfigFile } from '../league/scale/helpers';
 
 /** A 127.0.0.1 port nothing listens on (taken, then released). */
 function deadPort(): Promise<number> {
@@ -33,8 +33,8 @@ describe('scale-out command errors', () => {
   const dir = mkdtempSync(join(tmpdir(), 'arena-scale-cli-'));
   const windowed = join(dir, 'windowed.json');
   const serial = join(dir, 'serial.json');
-  writeFileSync(windowed, JSON.stringify(rpsLeague('e', 4, { window: 2 })));
-  writeFileSync(serial, JSON.stringify(rpsLeague('e', 4)));
+  writeFileSync(windowed, asConfigFile(rpsLeague('e', 4, { window: 2 })));
+  writeFileSync(serial, asConfigFile(rpsLeague('e', 4)));
   let url: string;
   beforeAll(async () => {
     url = `redis://127.0.0.1:${await deadPort()}`;

@@ -15,7 +15,7 @@ import { runLeague } from '../../league/league-run';
 import type { MatchJob } from '../../league/scale/match-job';
 import { BULL_PREFIX, queueName } from '../../src/scale/keys';
 import { startArena, type RunningArena } from '../cli/helpers';
-import { outcome, rpsLeague } from '../league/scale/helpers';
+import { outcome, rpsLeague, asConfigFile } from '../league/scale/helpers';
 import { describeRedis, startRedis, type TestRedis } from './redis-server';
 
 const QUEUE = queueName('rock-paper-scissors-v1');
@@ -63,7 +63,7 @@ describeRedis('league on workers through Redis (BullMQ)', () => {
     // pace makes each match last a few hundred ms (so the kill lands mid-match); it changes no result
     const raw = rpsLeague('scale', budget, { window: 6, paceMs: 150 });
     await reference(join(dir, 'ref.db'), { ...raw, paceMs: 0 });
-    writeFileSync(join(dir, 'league.json'), JSON.stringify(raw));
+    writeFileSync(join(dir, 'league.json'), asConfigFile(raw));
 
     const events = new QueueEvents(QUEUE, { connection: { host: '127.0.0.1', port: redis.port }, prefix: BULL_PREFIX });
     const queue = new Queue<MatchJob>(QUEUE, { connection: { host: '127.0.0.1', port: redis.port }, prefix: BULL_PREFIX });
@@ -120,7 +120,7 @@ describeRedis('league on workers through Redis (BullMQ)', () => {
     const budget = 40;
     const raw = rpsLeague('sched', budget, { window: 5, paceMs: 20 });
     await reference(join(dir, 'ref.db'), { ...raw, paceMs: 0 });
-    writeFileSync(join(dir, 'league.json'), JSON.stringify(raw));
+    writeFileSync(join(dir, 'league.json'), asConfigFile(raw));
     const events = new QueueEvents(QUEUE, { connection: { host: '127.0.0.1', port: redis.port }, prefix: BULL_PREFIX });
     try {
       await events.waitUntilReady();
@@ -146,7 +146,7 @@ describeRedis('league on workers through Redis (BullMQ)', () => {
   test('a job that kills every worker that plays it is a recorded failure after --attempts starts, never a stuck league', async () => {
     const dir = tmp();
     const raw = { name: 'poison', env: './examples/rock-paper-scissors.js', seed: 1, players: [{ id: 'random', agent: 'random' }, { id: 'killer', agent: './test/fixtures/process-killer-agent.js#process-killer' }], budget: { matches: 1 }, window: 1 };
-    writeFileSync(join(dir, 'league.json'), JSON.stringify(raw));
+    writeFileSync(join(dir, 'league.json'), asConfigFile(raw));
     // one worker at a time; each one the job kills is replaced (a live worker's stalled-job check puts the job back)
     let deaths = 0;
     let stopping = false;

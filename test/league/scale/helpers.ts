@@ -1,4 +1,6 @@
 /** Shared helpers of the scale-out tests: league configs and what a league's outcome consists of. */
+import { resolve } from 'node:path';
+import { withResolvedModuleRefs } from '../../../league/module-paths';
 import { Store } from '../../../src/store/store';
 
 /** A rock-paper-scissors league of deterministic players (seeded random, counter, first legal, async random). */
@@ -49,4 +51,9 @@ export function matchCount(db: string, league: string): number {
   } catch {
     return 0;
   }
+}
+
+/** A config as written to a file outside the repo: its module paths (relative to the repo root) made absolute, as config files' paths are read from their own folder. */
+export function asConfigFile(raw: Record<string, unknown>): string {
+  return JSON.stringify(withResolvedModuleRefs(raw as { env: string; players: { agent: string }[] }, resolve(__dirname, '..', '..', '..')));
 }
