@@ -18,6 +18,7 @@ import type { Learner } from './learner';
 import { policyAgent, RecordingAgent } from './policy-agents';
 import type { PolicyModel } from './policy-model';
 import type { SampleBuffer } from './sample-buffer';
+import { allocateSources, type EpisodeSource } from './episode-sources';
 import { planSeats, type OpponentMode, type PlanContext } from './seat-plan';
 import { cutTries } from './tries';
 
@@ -43,6 +44,11 @@ export interface Batch {
   tallies: Map<Entry, LearnerTally>;
   outcomes: Record<string, number>;
   summaries: JsonValue[];
+  /** Outcome label of each episode, by episode index. */
+  episodeOutcomes: string[];
+  /** With episode sources: each episode's source label (by episode index) and the summaries per source. */
+  episodeSources?: string[];
+  sourceSummaries?: Record<string, JsonValue[]>;
 }
 
 /** Everything the rollouts of one iteration need from the trainer. */
@@ -60,6 +66,8 @@ export interface RolloutSetup {
   base: Omit<PlanContext<Entry>, 'learnerAgent' | 'training'>;
   /** Whether a learner trains (records) in this iteration. */
   training(e: Entry): boolean;
+  /** Episode sources (checked, see episode-sources.ts); when given, `opponents` is not used. */
+  sources?: readonly EpisodeSource[];
 }
 
 /**
@@ -68,8 +76,17 @@ export interface RolloutSetup {
  * (nothing else changed).
  */
 export async function collectEpisodes(s: RolloutSetup, signal: AbortSignal | undefined): Promise<Batch | null> {
-  const batch: Batch = { tallies: new Map(s.entries.map((e) => [e, emptyTally()])), outcomes: {}, summaries: [] };
+  const batch: Batch = { tallies: new Map(s.entries.map((e) => [e, emptyTally()])), outcomes: {}, summaries: [], episodeOutcomes: [] };
   for (const e of s.entries) e.buf.clear();
+  let allocation: number[] | undefined;
+  if (s.sources) {
+    allocation = allocateSources(
+      s.sources.map((x) => x.weight),
+      Math.ceil(s.cfg.episodesPerIteration / s.cfg.groupSize),
+    );
+    batch.episodeSources = [];
+    batch.sourceSummaries = Object.fromEntries(s.sources.map((x) => [x.label, []]));
+  }
   const turn = new EventLoopTurn();
   for (let k = 0; k < s.cfg.episodesPerIteration; k++) {
     await turn.maybe();
@@ -77,17 +94,22 @@ export async function collectEpisodes(s: RolloutSetup, signal: AbortSignal | und
       for (const e of s.entries) e.buf.clear();
       return null;
     }
-    await playEpisode(s, k, batch);
+    const source = allocation && s.sources ? s.sources[allocation[Math.floor(k / s.cfg.groupSize)]] : undefined;
+    await playEpisode(s, k, batch, source);
   }
   return batch;
 }
 
-/** Plays episode `k`: seats planned by the opponent mode, training learners recording; tallies it into `batch`. */
-async function playEpisode(s: RolloutSetup, k: number, batch: Batch): Promise<void> {
-  const { cfg, env, params, iteration: it } = s;
+/**
+ * Plays episode `k`: seats planned by the episode source when given, else by the opponent
+ * mode; training learners recording; tallies it into `batch`.
+ */
+async function playEpisode(s: RolloutSetup, k: number, batch: Batch, source?: EpisodeSource): Promise<void> {
+  const { cfg, env, iteration: it } = s;
+  const params = source?.params ?? s.params;
   const tries = env.capabilities.tries;
   const modes = s.opponents;
-  const mode = modes[k % modes.length];
+  const mode = source ? 'source' : modes[k % modes.length];
   const g = Math.floor(k / cfg.groupSize);
   const actSeed = (seat: number) => deriveSeed(cfg.seed, 'act', it, k, seat);
   const ctx: PlanContext<Entry> = {
@@ -114,12 +136,19 @@ async function playEpisode(s: RolloutSetup, k: number, batch: Batch): Promise<vo
     seed: deriveSeed(cfg.seed, 'env', it, g),
     matchId: `${s.runId}:${it}:${k}`,
     agents: (seats) => {
-      plan = planSeats(mode, seats, k, ctx, Rng.fromSeed(deriveSeed(cfg.seed, 'plan', it, k)), { opponent });
+      const rng = Rng.fromSeed(deriveSeed(cfg.seed, 'plan', it, k));
+      const opponentFor = source?.opponent ? (seat: number, role: string) => source.opponent!(seat, role, rng) : undefined;
+      plan = planSeats(mode, seats, k, ctx, rng, { opponent, opponentFor, label: source?.label });
       return plan.agents;
     },
   });
   batch.outcomes[result.outcome] = (batch.outcomes[result.outcome] ?? 0) + 1;
   batch.summaries.push(result.summary);
+  batch.episodeOutcomes.push(result.outcome);
+  if (source) {
+    batch.episodeSources!.push(source.label);
+    batch.sourceSummaries![source.label].push(result.summary);
+  }
   if (tries) {
     for (const e of s.entries) {
       const trajs = e.buf.trajectories;
