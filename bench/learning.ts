@@ -6,17 +6,19 @@
  * Usage: npm run bench:learning -- <task> [--quick]
  * Tasks: dond-coop, dond-compete, countdown-solver, countdown-coevolution, werewolf, all.
  * --quick runs a few iterations only (a smoke test of the plumbing, not of learning).
+ * countdown-coevolution takes scale flags: --rounds=N --warmup=N --episodes=N --probe=N --seeds=a,b,c.
  */
 import { dondCompete, dondCoop } from './learning/deal-or-no-deal';
 import { printReport, type TaskReport } from './learning/common';
 import { werewolfTask } from './learning/werewolf';
-import { countdownCoevolution, countdownSolver } from './learning/countdown';
+import { countdownSolver } from './learning/countdown';
+import { countdownCoevolutionLeague } from './learning/countdown-coevolution';
 
 const TASKS: Record<string, (quick: boolean) => Promise<TaskReport>> = {
   'dond-coop': dondCoop,
   'dond-compete': dondCompete,
   'countdown-solver': countdownSolver,
-  'countdown-coevolution': countdownCoevolution,
+  'countdown-coevolution': countdownCoevolutionLeague,
   werewolf: werewolfTask,
 };
 
