@@ -1,6 +1,6 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { EventBus } from '../../src/bus/event-bus';
 import { createRegistry } from '../../src/catalog';
 import type { Agent } from '../../src/core/agent';
@@ -172,5 +172,24 @@ describe('co-evolution through the league (Countdown challenger and solver)', ()
     await expect(run(withLearner(1, { sources: [{ kind: 'generator', params: { attempts: 99 } }] }))).rejects.toThrow(/^league config: learners\.1\.sources\.0\.params: .*attempts/);
     await expect(run(raw(4, { probes: [{ id: 'p', players: { challenger: 'challenger' } }] }))).rejects.toThrow('league config: probes.0.players: no player for role "solver"');
     await expect(run(raw(4, { probes: [{ id: 'p', players: { challenger: 'challenger', solver: 'greedy', evaluator: 'greedy' } }] }))).rejects.toThrow('probes.0.players.evaluator: not a role with a seat here');
+  });
+
+  test('examples/leagues/countdown-coevolution.json runs: both learners train on their sources, the probe is recorded', async () => {
+    const example = JSON.parse(readFileSync(resolve(__dirname, '..', '..', 'examples', 'leagues', 'countdown-coevolution.json'), 'utf8')) as Record<string, any>;
+    const small = (l: Record<string, any>) => ({ ...l, options: { ...l.options, hidden: [8] } });
+    const config = parseLeagueConfig({
+      ...example,
+      learners: example.learners.map(small),
+      training: { ...example.training, every: 5, episodes: 8 },
+      probes: example.probes.map((p: Record<string, unknown>) => ({ ...p, every: 1, episodes: 5 })),
+      budget: { matches: 10 },
+    });
+    const store = new Store(join(dir, 'example.db'));
+    await runLeague({ config, store, registry: createRegistry(), backend: 'cpu' });
+    const rows = (store.trainingMetrics(config.name) as Row[]).filter((r) => r.iteration === 2);
+    store.close();
+    expect(rows.map((r) => r.role).sort()).toEqual(['challenger', 'probe:greedy', 'solver']);
+    const solver = rows.find((r) => r.role === 'solver')!.metrics as Record<string, any>;
+    expect(Object.keys(solver.sources).sort()).toEqual(['challenger', 'generator']); // no snapshot before round 5
   });
 });
