@@ -150,6 +150,35 @@ describe('co-evolution through the league (Countdown challenger and solver)', ()
     expect(picks.get(chSnaps[0].id) ?? 0).toBeLessThan(40);
     expect(picks.get(chSnaps[1].id) ?? 0).toBeGreaterThan(360);
     expect(snapSource.opponent!(1, 'solver', rng)).toBeNull(); // a challenger snapshot cannot sit in the solver's seat
+
+    // the newest `last` snapshots only; "uniform" ignores the results
+    const none = await FixedAgents.create(registry, env, params, [], 2, 1);
+    const pick = (src: { kind: 'snapshots'; of: string; weight: number; pfsp: 'var' | 'uniform'; p: number; last?: number }) => {
+      const [one] = new LearnerSources({ ...spec, sources: [src] }, 1, { env, params, learnerModel: () => { throw new Error('not used'); }, learnerRoles: () => ['challenger'], snapshotsOf: () => chSnaps, baselines: [], fixed: none }).sources(h2h);
+      const n = new Map<string, number>();
+      for (let i = 0; i < 400; i++) {
+        const a = one.opponent!(0, 'challenger', rng) as Agent;
+        n.set(a.name, (n.get(a.name) ?? 0) + 1);
+      }
+      return n;
+    };
+    expect([...pick({ kind: 'snapshots', of: 'challenger', weight: 1, pfsp: 'var', p: 2, last: 1 }).keys()]).toEqual([chSnaps[1].id]);
+    const uniform = pick({ kind: 'snapshots', of: 'challenger', weight: 1, pfsp: 'uniform', p: 2 });
+    expect(uniform.get(chSnaps[0].id)).toBeGreaterThan(150);
+    expect(uniform.get(chSnaps[1].id)).toBeGreaterThan(150);
+
+    // baselines: only the named players, only in seats of their roles; another learner only in its roles
+    const baselines = players.filter((p) => p.kind === 'baseline');
+    const fixed = await FixedAgents.create(registry, env, params, baselines.map((p) => p.agent), 2, 1);
+    const mixed = new LearnerSources(
+      { ...spec, sources: [{ kind: 'players', weight: 1, ids: ['random-valid'] }, { kind: 'learner', of: 'challenger', weight: 1 }] },
+      1,
+      { env, params, learnerModel: () => { throw new Error('not used'); }, learnerRoles: () => ['challenger'], snapshotsOf: () => [], baselines, fixed },
+    ).sources(h2h);
+    expect(mixed.map((x) => x.label)).toEqual(['players', 'challenger']);
+    expect(mixed[0].opponent!(0, 'challenger', rng)).toBe(fixed.get('random-valid', 0, 'challenger'));
+    expect(mixed[0].opponent!(1, 'solver', rng)).toBeNull(); // greedy plays the solver but is not named
+    expect(mixed[1].opponent!(1, 'solver', rng)).toBeNull();
     store.close();
   });
 

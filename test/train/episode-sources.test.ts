@@ -1,4 +1,8 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createRegistry } from '../../src/catalog';
+import { checkpointFile } from '../../src/train/run-state';
 import type { Agent } from '../../src/core/agent';
 import { selectBackend, type BackendChoice } from '../../src/train/backend';
 import { resolveConfig } from '../../src/train/config';
@@ -83,5 +87,39 @@ describe('a trainer with episode sources (Countdown solver)', () => {
     }
     // the proposer source was asked for the challenger seat only, once per episode
     expect(asked).toEqual(Array(12).fill('0:challenger'));
+  });
+});
+
+describe('a trainer started from a checkpoint (init)', () => {
+  test("a fresh run starts from the checkpoint's weights; a checkpoint of roles no learner trains is refused", async () => {
+    const registry = createRegistry();
+    const { env, params } = registry.make('countdown-v1', { rules: 'tinyzero', contract: { count: 3 } });
+    const dir = mkdtempSync(join(tmpdir(), 'arena-init-'));
+    const make = (seed: number, extra: { init?: string; outDir?: string; roles?: string[][] } = {}) =>
+      Trainer.create({
+        env,
+        params,
+        registry,
+        roles: extra.roles ?? [['solver']],
+        opponents: ['self'],
+        schedule: { kind: 'simultaneous' },
+        iterations: 1,
+        config: resolveConfig({ algorithm: 'grpo', seed, episodesPerIteration: 8, hidden: [8], evalEvery: 0, actions: { solver: [[0, 90]] } }),
+        backend,
+        ...extra,
+      });
+    const a = await make(1, { outDir: join(dir, 'a') });
+    await a.run();
+    const file = checkpointFile(join(dir, 'a'), 'solver', 'latest');
+    const b = await make(2, { init: file });
+    const fresh = await make(2);
+    const w = (t: Trainer) => Array.from(t.entries[0].learner.weights.params[0]);
+    expect(w(b)).toEqual(w(a));
+    expect(w(fresh)).not.toEqual(w(a));
+    const { env: ch, params: chParams } = registry.make('countdown-v1', { rules: 'tinyzero', roles: 'challenger-solver', contract: { count: 3 } });
+    await expect(
+      Trainer.create({ env: ch, params: chParams, registry, roles: [['challenger']], opponents: ['self'], schedule: { kind: 'simultaneous' }, iterations: 1, config: resolveConfig({ hidden: [8], evalEvery: 0 }), backend, init: file }),
+    ).rejects.toThrow(`init: ${file} plays solver, which no learner trains`);
+    for (const t of [a, b, fresh]) t.dispose();
   });
 });
