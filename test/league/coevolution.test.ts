@@ -221,4 +221,26 @@ describe('co-evolution through the league (Countdown challenger and solver)', ()
     const solver = rows.find((r) => r.role === 'solver')!.metrics as Record<string, any>;
     expect(Object.keys(solver.sources).sort()).toEqual(['challenger', 'generator']); // no snapshot before round 5
   });
+
+  test('examples/leagues/werewolf-coevolution.json runs: villagers and wolves train against each other, their snapshots and the rule-based side', async () => {
+    const example = JSON.parse(readFileSync(resolve(__dirname, '..', '..', 'examples', 'leagues', 'werewolf-coevolution.json'), 'utf8')) as Record<string, any>;
+    const config = parseLeagueConfig({
+      ...example,
+      learners: example.learners.map((l: Record<string, any>) => ({ ...l, options: { ...l.options, hidden: [8] } })),
+      training: { ...example.training, every: 3, episodes: 6, snapshotEvery: 1 },
+      probes: example.probes.map((p: Record<string, unknown>) => ({ ...p, every: 2, episodes: 4 })),
+      budget: { matches: 6 },
+    });
+    const store = new Store(join(dir, 'werewolf.db'));
+    await runLeague({ config, store, registry: createRegistry(), backend: 'cpu' });
+    const rows = store.trainingMetrics(config.name) as Row[];
+    store.close();
+    const at = (role: string, it: number) => rows.find((r) => r.role === role && r.iteration === it)?.metrics as Record<string, any> | undefined;
+    expect(Object.keys(at('villagers', 1)!.learners['villager+seer+doctor'].winRate).sort()).toEqual(['players', 'wolves']);
+    expect(Object.keys(at('villagers', 2)!.sources).sort()).toEqual(['players', 'wolves', 'wolves-snapshots']);
+    expect(Object.keys(at('wolves', 2)!.learners.werewolf.winRate).sort()).toEqual(['players', 'villagers', 'villagers-snapshots']);
+    expect(at('probe:villagers-vs-rule-based', 1)).toBeUndefined();
+    expect(at('probe:villagers-vs-rule-based', 2)!.envStats).toMatchObject({ games: 4, winRate: { villagers: expect.any(Number), werewolves: expect.any(Number) } });
+    expect(at('probe:wolves-vs-rule-based', 2)!.episodes).toBe(4);
+  });
 });

@@ -41,7 +41,11 @@ describeBrowser('co-evolution in the league view (issue 17)', () => {
     dir = mkdtempSync(join(tmpdir(), 'arena-coevo-page-'));
     store = new Store(join(dir, 'arena.db'));
     store.ensureLeague('coevo', { env: 'countdown-v1' });
-    for (let it = 1; it <= 3; it++) store.recordTrainingRound('coevo', [{ iteration: it, role: 'solver', metrics: solverRow(it) }, { iteration: it, role: 'probe:frozen', metrics: probeRow(it) }], []);
+    // Werewolf's probes: the env's win rate per team (an object of rates)
+    const teams = (it: number): JsonValue => ({ probe: 'villagers', round: it, episodes: 50, kept: 50, outcomes: {}, envStats: { games: 50, winRate: { villagers: 0.3 + it * 0.02, werewolves: 0.7 - it * 0.02 } } });
+    for (let it = 1; it <= 3; it++) {
+      store.recordTrainingRound('coevo', [{ iteration: it, role: 'solver', metrics: solverRow(it) }, { iteration: it, role: 'probe:frozen', metrics: probeRow(it) }, { iteration: it, role: 'probe:villagers', metrics: teams(it) }], []);
+    }
     server = await startServer({ bus, store, port: 0 });
     browser = await launchBrowser();
   }, 180_000);
@@ -71,6 +75,8 @@ describeBrowser('co-evolution in the league view (issue 17)', () => {
         'solver: solve rate on episodes from challenger (3)',
         'solver: solve rate on episodes from generator (3)',
         'solver: win rate vs challenger (3)',
+        'difficulty probe villagers: win rate: villagers (3)',
+        'difficulty probe villagers: win rate: werewolves (3)',
       ]),
     );
     for (const l of rates) expect(l).not.toMatch(/\.|\{|sources|envStats|probe:/);

@@ -88,7 +88,11 @@ export function metricsOf(metrics) {
   }
   add('episodes', 'episodes played', 'count', m.episodes);
   for (const [o, v] of Object.entries(isObject(m.outcomes) ? m.outcomes : {})) add(`outcome.${o}`, `episodes ending “${o}”`, 'count', v);
-  for (const [k, v] of Object.entries(isObject(m.envStats) ? m.envStats : {})) if (/rate$/i.test(k)) add(`env.${k}`, words(k), 'rate', v);
+  for (const [k, v] of Object.entries(isObject(m.envStats) ? m.envStats : {})) {
+    if (!/rate$/i.test(k)) continue;
+    if (isObject(v)) for (const [part, x] of Object.entries(v)) add(`env.${k}.${part}`, `${words(k)}: ${part}`, 'rate', x); // Werewolf's win rate per team
+    else add(`env.${k}`, words(k), 'rate', v);
+  }
   // episode sources (co-evolving league learners): episodes from each, and the env's rates on them
   for (const [src, v] of Object.entries(isObject(m.sources) ? m.sources : {})) {
     if (!isObject(v)) continue;
