@@ -4,15 +4,17 @@
  * held-out performance against the issue's target and prints a table.
  *
  * Usage: npm run bench:learning -- <task> [--quick]
- * Tasks: dond-coop, dond-compete, countdown-solver, countdown-coevolution, werewolf, all.
+ * Tasks: dond-coop, dond-compete, countdown-solver, countdown-coevolution, werewolf, werewolf-coevolution, all.
  * --quick runs a few iterations only (a smoke test of the plumbing, not of learning).
- * countdown-coevolution takes scale flags: --rounds=N --warmup=N --episodes=N --probe=N --seeds=a,b,c.
+ * countdown-coevolution takes scale flags: --rounds=N --warmup=N --episodes=N --probe=N --seeds=a,b,c;
+ * werewolf-coevolution: --rounds=N --episodes=N --probe=N --seed=N.
  */
 import { dondCompete, dondCoop } from './learning/deal-or-no-deal';
 import { printReport, type TaskReport } from './learning/common';
 import { werewolfTask } from './learning/werewolf';
 import { countdownSolver } from './learning/countdown';
 import { countdownCoevolutionLeague } from './learning/countdown-coevolution';
+import { werewolfCoevolution } from './learning/werewolf-coevolution';
 
 const TASKS: Record<string, (quick: boolean) => Promise<TaskReport>> = {
   'dond-coop': dondCoop,
@@ -20,6 +22,7 @@ const TASKS: Record<string, (quick: boolean) => Promise<TaskReport>> = {
   'countdown-solver': countdownSolver,
   'countdown-coevolution': countdownCoevolutionLeague,
   werewolf: werewolfTask,
+  'werewolf-coevolution': werewolfCoevolution,
 };
 
 async function main(): Promise<void> {

@@ -10,7 +10,7 @@
  * out of the aggregate and counted.
  */
 import type { Agent } from '../src/core/agent';
-import type { Env } from '../src/core/env';
+import type { Env, SeatInfo } from '../src/core/env';
 import { EventLoopTurn } from '../src/core/event-loop';
 import type { JsonValue } from '../src/core/json';
 import type { Params } from '../src/core/params';
@@ -46,13 +46,20 @@ export interface ProbeMetrics {
 
 /** Plays one probe's episodes after round `round`; null when the signal stopped it. */
 export async function runProbe(s: ProbeSetup, probe: ProbeSpec, round: number, signal?: AbortSignal): Promise<ProbeMetrics | null> {
-  const seats = s.env.seats(s.env.init(s.params, 0));
-  const agents: Agent[] = [];
-  for (const [i, seat] of seats.entries()) {
-    const who = probe.players[seat.role];
-    if (!who) throw new Error(`probe ${probe.id}: no player for role "${seat.role}" (players: ${Object.keys(probe.players).join(', ') || 'none'})`);
-    agents.push(await s.agentFor(who, deriveSeed(s.seed, 'probe', probe.id, round, i)));
+  // Seats' roles may depend on the seed (hidden roles): an agent per (player, seat), chosen per episode by role.
+  const seatCount = s.env.seats(s.env.init(s.params, 0)).length;
+  const agents = new Map<string, Agent[]>();
+  for (const who of new Set(Object.values(probe.players))) {
+    const list: Agent[] = [];
+    for (let i = 0; i < seatCount; i++) list.push(await s.agentFor(who, deriveSeed(s.seed, 'probe', probe.id, round, who, i)));
+    agents.set(who, list);
   }
+  const seatAgents = (seats: readonly SeatInfo[]): Agent[] =>
+    seats.map((seat, i) => {
+      const who = probe.players[seat.role];
+      if (!who) throw new Error(`probe ${probe.id}: no player for role "${seat.role}" (players: ${Object.keys(probe.players).join(', ') || 'none'})`);
+      return agents.get(who)![i];
+    });
   const exclude = new Set(probe.exclude);
   const outcomes: Record<string, number> = {};
   const kept: JsonValue[] = [];
@@ -60,7 +67,7 @@ export async function runProbe(s: ProbeSetup, probe: ProbeSpec, round: number, s
   for (let k = 0; k < probe.episodes; k++) {
     await turn.maybe();
     if (signal?.aborted) return null;
-    const r = await runMatch({ env: s.env, params: s.params, seed: deriveSeed(s.seed, 'probe-episode', probe.id, round, k), agents, matchId: `probe:${probe.id}:${round}:${k}` });
+    const r = await runMatch({ env: s.env, params: s.params, seed: deriveSeed(s.seed, 'probe-episode', probe.id, round, k), agents: seatAgents, matchId: `probe:${probe.id}:${round}:${k}` });
     outcomes[r.outcome] = (outcomes[r.outcome] ?? 0) + 1;
     if (!exclude.has(r.outcome)) kept.push(r.summary);
   }

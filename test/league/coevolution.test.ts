@@ -242,5 +242,7 @@ describe('co-evolution through the league (Countdown challenger and solver)', ()
     expect(at('probe:villagers-vs-rule-based', 1)).toBeUndefined();
     expect(at('probe:villagers-vs-rule-based', 2)!.envStats).toMatchObject({ games: 4, winRate: { villagers: expect.any(Number), werewolves: expect.any(Number) } });
     expect(at('probe:wolves-vs-rule-based', 2)!.episodes).toBe(4);
+    // roles are dealt per game (hidden roles): each seat's player is chosen by the seat's role in that game, so nobody forfeits
+    for (const id of ['villagers-vs-rule-based', 'wolves-vs-rule-based']) expect(at(`probe:${id}`, 2)!.outcomes.forfeit).toBeUndefined();
   });
 });
