@@ -80,6 +80,7 @@ describeBrowser('co-evolution in the league view (issue 17)', () => {
       ]),
     );
     for (const l of rates) expect(l).not.toMatch(/\.|\{|sources|envStats|probe:/);
+    expect(await page.locator('#training-note').textContent()).toMatch(/\(solver, difficulty probe frozen, difficulty probe villagers\)|\(difficulty probe frozen, difficulty probe villagers, solver\)/);
     // a probe recorded now (with its bus event, as the league sends it) appears without a reload
     store.recordTrainingRound('coevo', [{ iteration: 4, role: 'probe:frozen', metrics: probeRow(4) }], []);
     bus.publish({ type: 'training.iteration', run: 'coevo/probe:frozen', league: 'coevo', seq: 4, time: Date.now(), visibility: 'public', data: probeRow(4) as { [key: string]: JsonValue } });
