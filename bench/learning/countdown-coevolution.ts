@@ -79,7 +79,8 @@ async function heldOut(env: Env, file: string, list: Params[]): Promise<number> 
 }
 
 const mean = (xs: readonly number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
-const sd = (xs: readonly number[]) => (xs.length > 1 ? Math.sqrt(xs.reduce((s, x) => s + (x - mean(xs)) ** 2, 0) / (xs.length - 1)) : 0);
+/** Sample standard deviation; NaN for fewer than 2 seeds (no spread to beat, so target 1 cannot pass on one seed). */
+const sd = (xs: readonly number[]) => (xs.length > 1 ? Math.sqrt(xs.reduce((s, x) => s + (x - mean(xs)) ** 2, 0) / (xs.length - 1)) : NaN);
 /** Two-sided 97.5% Student t quantiles for 1-9 degrees of freedom (95% intervals over seeds). */
 const T975 = [NaN, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262];
 const interval = (xs: readonly number[]) => {
