@@ -4,21 +4,26 @@
  * held-out performance against the issue's target and prints a table.
  *
  * Usage: npm run bench:learning -- <task> [--quick]
- * Tasks: dond-coop, dond-compete, countdown-solver, countdown-coevolution, werewolf, kernel-speedup, all.
+ * Tasks: dond-coop, dond-compete, countdown-solver, countdown-coevolution, werewolf, werewolf-coevolution, kernel-speedup, all.
  * --quick runs a few iterations only (a smoke test of the plumbing, not of learning).
+ * countdown-coevolution takes scale flags: --rounds=N --warmup=N --episodes=N --probe=N --seeds=a,b,c;
+ * werewolf-coevolution: --rounds=N --episodes=N --probe=N --seed=N.
  */
 import { dondCompete, dondCoop } from './learning/deal-or-no-deal';
 import { printReport, type TaskReport } from './learning/common';
 import { werewolfTask } from './learning/werewolf';
-import { countdownCoevolution, countdownSolver } from './learning/countdown';
+import { countdownSolver } from './learning/countdown';
+import { countdownCoevolutionLeague } from './learning/countdown-coevolution';
+import { werewolfCoevolution } from './learning/werewolf-coevolution';
 import { kernelSpeedupLearning } from './learning/kernel-speedup';
 
 const TASKS: Record<string, (quick: boolean) => Promise<TaskReport>> = {
   'dond-coop': dondCoop,
   'dond-compete': dondCompete,
   'countdown-solver': countdownSolver,
-  'countdown-coevolution': countdownCoevolution,
+  'countdown-coevolution': countdownCoevolutionLeague,
   werewolf: werewolfTask,
+  'werewolf-coevolution': werewolfCoevolution,
   'kernel-speedup': kernelSpeedupLearning,
 };
 

@@ -14,10 +14,51 @@ export const PlayerSpecSchema = z.object({
   checkpoint: z.string().optional(),
 });
 
+const weight = z.number().nonnegative().default(1);
+
+/**
+ * Where a learner's training episodes come from (league/episode-sources.ts), each with a
+ * weight (its share of the episodes):
+ * - `learner`: against another learner's current policy (`of`);
+ * - `snapshots`: against the snapshot players of a learner (`of`: another learner, or this
+ *   one), drawn by PFSP on the league's head-to-head results (`pfsp`), the newest `last` only
+ *   when given; left out (its share goes to the others) while there is none;
+ * - `players`: against the league's baseline players (`ids`, default all that fit the seat);
+ * - `generator`: the env's own problems: episodes under these params (merged over the league's).
+ */
+export const SourceSpecSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('learner'), of: id, weight }).strict(),
+  z
+    .object({
+      kind: z.literal('snapshots'),
+      of: id,
+      weight,
+      pfsp: z.enum(['hard', 'var', 'linear', 'uniform']).default('var'),
+      p: z.number().positive().default(2),
+      last: z.number().int().positive().optional(),
+    })
+    .strict(),
+  z.object({ kind: z.literal('players'), weight, ids: z.array(id).min(1).optional() }).strict(),
+  z.object({ kind: z.literal('generator'), weight, params: z.record(z.string(), z.unknown()).default({}) }).strict(),
+]);
+
 /** A learner: a neural policy trained during the league. */
 export const LearnerSpecSchema = z.object({
   id,
   roles: z.array(z.string()).min(1),
+  /** Where its training episodes come from (absent: `options.opponents`, default baselines and self-play). */
+  sources: z.array(SourceSpecSchema).min(1).optional(),
+  /** A checkpoint file to start from (a warm-up); ignored when the league resumes. */
+  init: z.string().min(1).optional(),
+  /** The proposer reward over each training batch (src/train/proposer-reward.ts); for a challenger. */
+  reward: z
+    .object({
+      repetition: z.number().nonnegative().default(0.5),
+      similarity: z.number().min(0).max(1).default(0.75),
+      invalidOutcomes: z.array(z.string().min(1)).default([]),
+    })
+    .strict()
+    .optional(),
   algorithm: z.enum(['ppo', 'grpo', 'rloo']).default('ppo'),
   /** Optional trainer settings passed through (learning rate, hidden sizes, ...). */
   options: z.record(z.string(), z.unknown()).default({}),
@@ -64,6 +105,25 @@ export const LeagueConfigSchema = z.object({
       beatParent: z.number().min(0).max(1).default(0.55),
     })
     .prefault({}),
+  /**
+   * Difficulty probes (league/probes.ts): every `every` training rounds, `episodes` episodes
+   * whose seats are filled by the named players (role -> player or learner id), judged by
+   * agents that do not learn; the env's aggregate of the episodes (those whose outcome is not
+   * in `exclude`) is recorded as the league metric `probe:<id>`.
+   */
+  probes: z
+    .array(
+      z
+        .object({
+          id,
+          every: z.number().int().positive().default(5),
+          episodes: z.number().int().positive().default(100),
+          players: z.record(z.string(), id),
+          exclude: z.array(z.string().min(1)).default([]),
+        })
+        .strict(),
+    )
+    .default([]),
   budget: z.object({ matches: z.number().int().positive() }),
   /**
    * Per-decision time limit in ms, or "none" (no limit, not even for promises). Absent: none for
@@ -93,6 +153,8 @@ export const LeagueConfigSchema = z.object({
 
 export type LeagueConfig = z.infer<typeof LeagueConfigSchema>;
 export type LearnerSpec = z.infer<typeof LearnerSpecSchema>;
+export type SourceSpec = z.infer<typeof SourceSpecSchema>;
+export type ProbeSpec = LeagueConfig['probes'][number];
 
 /** A league config that failed validation; the message names each bad field by its path. */
 export class LeagueConfigError extends Error {
@@ -109,8 +171,32 @@ export function parseLeagueConfig(raw: unknown): LeagueConfig {
     const ids = [...r.data.players.map((p) => p.id), ...r.data.learners.map((l) => l.id)];
     const dup = ids.find((x, i) => ids.indexOf(x) !== i);
     if (dup) throw new LeagueConfigError(`league config: players: duplicate id "${dup}"`);
+    checkReferences(r.data);
     return r.data;
   }
   const lines = r.error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`);
   throw new LeagueConfigError(`league config: ${lines.join('; ')}`);
+}
+
+/** Ids that sources and probes name must exist: one line naming the field. */
+function checkReferences(c: LeagueConfig): void {
+  const learners = new Set(c.learners.map((l) => l.id));
+  const players = new Set(c.players.map((p) => p.id));
+  c.learners.forEach((l, i) => {
+    l.sources?.forEach((s, j) => {
+      const at = `league config: learners.${i}.sources.${j}`;
+      if (s.kind === 'learner' && (s.of === l.id || !learners.has(s.of))) {
+        throw new LeagueConfigError(`${at}.of: "${s.of}" is not another learner of this league (${[...learners].filter((x) => x !== l.id).join(', ') || 'none'})`);
+      }
+      if (s.kind === 'snapshots' && !learners.has(s.of)) throw new LeagueConfigError(`${at}.of: "${s.of}" is not a learner of this league (${[...learners].join(', ')})`);
+      const bad = s.kind === 'players' ? s.ids?.find((x) => !players.has(x)) : undefined;
+      if (bad) throw new LeagueConfigError(`${at}.ids: "${bad}" is not a player of this league`);
+    });
+    if (l.sources && !l.sources.some((s) => s.weight > 0)) throw new LeagueConfigError(`league config: learners.${i}.sources: every weight is 0`);
+  });
+  c.probes.forEach((p, i) => {
+    for (const [role, who] of Object.entries(p.players)) {
+      if (!players.has(who) && !learners.has(who)) throw new LeagueConfigError(`league config: probes.${i}.players.${role}: "${who}" is not a player or learner of this league`);
+    }
+  });
 }

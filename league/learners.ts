@@ -16,9 +16,13 @@ import { checkpointFile } from '../src/train/run-state';
 import { parseSchedule, trainsAt, type Schedule } from '../src/train/schedule';
 import type { OpponentMode } from '../src/train/seat-plan';
 import { Trainer } from '../src/train/trainer';
-import type { LeagueConfig, LearnerSpec } from './config';
+import { FixedAgents } from '../src/train/fixed-agents';
+import { learnerId } from '../src/train/role-groups';
+import { LeagueConfigError, type LeagueConfig, type LearnerSpec } from './config';
+import { LearnerSources, type SourceWorld } from './episode-sources';
 import type { HeadToHead } from './matchmaking/head-to-head';
 import { learnerOf } from './lineage';
+import { runProbes, type ProbeSetup } from './probes';
 
 /** Agent spec stored for a learner player: its current policy, resolved by the league (not the registry). */
 export const learnerAgentSpec = (id: string) => `learner:${id}`;
@@ -29,6 +33,8 @@ interface LeagueLearner {
   trainer: Trainer;
   /** Id of its newest snapshot player (the parent of the next one). */
   lastSnapshot: string | null;
+  /** Its snapshot players, in the order they joined (committed ones only). */
+  snapshots: PlayerRecord[];
 }
 
 /** What the league needs to run its learners. */
@@ -58,6 +64,8 @@ export class LeagueLearners {
   private readonly learners: LeagueLearner[] = [];
   private readonly schedule: Schedule;
   private round = 0;
+  /** The league's results, as of the training round in progress (episode sources read it). */
+  private h2h: HeadToHead | null = null;
 
   private constructor(private readonly o: LeagueLearnersOptions) {
     const s = o.config.training.schedule;
@@ -67,15 +75,18 @@ export class LeagueLearners {
   /** Builds (or resumes) every learner's trainer. */
   static async create(o: LeagueLearnersOptions): Promise<LeagueLearners> {
     const l = new LeagueLearners(o);
+    checkProbeRoles(o.config, o.env, o.params);
     if (!o.config.learners.length) return l;
     const backend: BackendChoice = await selectBackend(o.backend);
     o.log?.(`league ${o.config.name}: training backend ${backend.name}`);
     const stored = o.store.players(o.config.name);
     const byId = new Map(stored.map((p) => [p.id, p]));
     const trained = o.store.trainedIterations(o.config.name);
-    for (const spec of o.config.learners) {
+    const world = await l.sourceWorld(stored);
+    for (const [index, spec] of o.config.learners.entries()) {
       const outDir = join(o.workDir, spec.id);
-      const { opponents, ...options } = spec.options as { opponents?: OpponentMode[] } & Record<string, unknown>;
+      const { opponents, learners: own, ...options } = spec.options as { opponents?: OpponentMode[]; learners?: Record<string, Record<string, unknown>> } & Record<string, unknown>;
+      const sources = spec.sources && new LearnerSources(spec, index, world);
       const trainConfig = resolveConfig({
         algorithm: spec.algorithm,
         seed: deriveSeed(o.config.seed, 'learner', spec.id) % 1_000_000,
@@ -84,6 +95,7 @@ export class LeagueLearners {
         roleAgents: roleAgents(o.config, o.env, spec),
         evalEvery: 0,
         ...options,
+        learners: spec.reward ? { ...own, [learnerId(spec.roles)]: { ...own?.[learnerId(spec.roles)], reward: spec.reward } } : (own ?? {}),
       });
       const trainer = await Trainer.create({
         env: o.env,
@@ -103,12 +115,37 @@ export class LeagueLearners {
         bus: o.bus,
         runId: `${o.config.name}/${spec.id}`,
         league: o.config.name,
+        init: spec.init,
+        sources: sources && (() => sources.sources(l.h2h!)),
       });
       const mine = stored.filter((p) => learnerOf(p.id, byId) === spec.id);
-      l.learners.push({ spec, trainer, lastSnapshot: mine.length ? mine[mine.length - 1].id : null });
+      l.learners.push({ spec, trainer, lastSnapshot: mine.length ? mine[mine.length - 1].id : null, snapshots: mine });
     }
     l.round = l.completedRounds();
     return l;
+  }
+
+  /** What the learners' episode sources read: the other learners, their snapshots, the baselines. */
+  private async sourceWorld(stored: readonly PlayerRecord[]): Promise<SourceWorld> {
+    const { o } = this;
+    const baselines = stored.filter((p) => p.kind === 'baseline');
+    const needs = o.config.learners.some((x) => x.sources?.some((s) => s.kind === 'players'));
+    const seats = o.env.seats(o.env.init(o.params, 0)).length;
+    const fixed = await FixedAgents.create(o.registry, o.env, o.params, needs ? baselines.map((p) => p.agent) : [], seats, o.config.seed);
+    const find = (id: string) => {
+      const l = this.learners.find((x) => x.spec.id === id);
+      if (!l) throw new Error(`episode source: learner ${id} is not ready (learners are built in config order)`);
+      return l;
+    };
+    return {
+      env: o.env,
+      params: o.params,
+      learnerModel: (id) => find(id).trainer.entries[0].learner.model,
+      learnerRoles: (id) => o.config.learners.find((x) => x.id === id)?.roles ?? [],
+      snapshotsOf: (id) => find(id).snapshots,
+      baselines,
+      fixed,
+    };
   }
 
   /**
@@ -204,6 +241,7 @@ export class LeagueLearners {
     const rows: { iteration: number; role: string; metrics: JsonValue }[] = [];
     const snaps: { l: LeagueLearner; record: PlayerRecord }[] = [];
     const lastSnapshot = new Map(this.learners.map((l) => [l, l.lastSnapshot]));
+    this.h2h = h2h;
     for (const [index, l] of this.learners.entries()) {
       if (!trainsAt(this.schedule, index, this.learners.length, round)) continue;
       const metrics = await l.trainer.step(signal);
@@ -219,12 +257,17 @@ export class LeagueLearners {
         lastSnapshot.set(l, record.id);
       }
     }
+    const probes = await runProbes(this.probeSetup(), round + 1, signal);
+    if (!probes) return null;
+    rows.push(...probes);
     this.o.store.recordTrainingRound(this.o.config.name, rows, snaps.map((x) => x.record));
     this.round++;
     for (const { l, record } of snaps) {
       l.lastSnapshot = record.id;
+      l.snapshots.push(record);
       this.announce(record);
     }
+    for (const r of probes) this.announceProbe(r);
     return snaps.map((x) => x.record);
   }
 
@@ -245,6 +288,38 @@ export class LeagueLearners {
       checkpoint: file,
       createdAt: Date.now(),
     };
+  }
+
+  /** What the probes need: the league's env and players; learners play their current policy (sampled). */
+  private probeSetup(): ProbeSetup {
+    const { config, env, params, registry } = this.o;
+    return {
+      probes: config.probes,
+      env,
+      params,
+      seed: config.seed,
+      agentFor: async (id, seed) => {
+        const learner = this.agentFor(id, seed);
+        if (learner) return learner;
+        const p = config.players.find((x) => x.id === id);
+        if (!p) throw new Error(`probe: "${id}" is not a player or learner of league ${config.name}`);
+        return (await registry.createAgent(p.agent, { env, params, seed })).agent;
+      },
+    };
+  }
+
+  /** A probe's row on the bus (as a training iteration of the run `<league>/probe:<id>`), so the page redraws. */
+  private announceProbe(row: { iteration: number; role: string; metrics: JsonValue }): void {
+    if (!this.o.bus?.active) return;
+    this.o.bus.publish({
+      type: 'training.iteration',
+      run: `${this.o.config.name}/${row.role}`,
+      league: this.o.config.name,
+      seq: row.iteration,
+      time: Date.now(),
+      visibility: 'public',
+      data: row.metrics as { [key: string]: JsonValue },
+    });
   }
 
   private announce(record: PlayerRecord): void {
@@ -273,4 +348,15 @@ function roleAgents(config: LeagueConfig, env: Env, spec: LearnerSpec): Record<s
     if (p) out[r.name] = p.agent;
   }
   return out;
+}
+
+/** Every probe names a player for each role that has a seat, and no role the env lacks (one line naming the field). */
+function checkProbeRoles(config: LeagueConfig, env: Env, params: Params): void {
+  const roles = [...new Set(env.seats(env.init(params, 0)).map((x) => x.role))];
+  config.probes.forEach((p, i) => {
+    const missing = roles.find((r) => !p.players[r]);
+    if (missing) throw new LeagueConfigError(`league config: probes.${i}.players: no player for role "${missing}" (roles with seats: ${roles.join(', ')})`);
+    const extra = Object.keys(p.players).find((r) => !roles.includes(r));
+    if (extra) throw new LeagueConfigError(`league config: probes.${i}.players.${extra}: not a role with a seat here (${roles.join(', ')})`);
+  });
 }

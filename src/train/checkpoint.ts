@@ -152,6 +152,14 @@ export class TrainingDivergedError extends Error {
   }
 }
 
+/** The error that stops training when a learner's loss or weights stop being finite (nothing is saved after it). */
+export function divergedError(learner: string, iteration: number, loss: number, lastGood: { file: string; iteration: number } | null): TrainingDivergedError {
+  const keep = lastGood ? `the last good checkpoint is ${lastGood.file} (iteration ${lastGood.iteration})` : 'no checkpoint was saved';
+  return new TrainingDivergedError(
+    `training stopped: learner ${learner}'s ${Number.isFinite(loss) ? 'weights' : `loss (${loss})`} became non-finite in iteration ${iteration + 1} (rewards too large for rewardScale, or the learning rate too high?); ${keep}`,
+  );
+}
+
 const describeNet = (layout: PolicyLayout, spec: MlpSpec) =>
   `${layout.env} ${layout.roles.join('+')} (${spec.inputSize} inputs, hidden [${spec.hidden.join(', ')}], ${spec.outputSize} outputs, ${spec.activation})`;
 

@@ -84,9 +84,30 @@ export const TrainConfigSchema = z
     probeEpisodes: positiveInt.default(200),
     /** Initial scale of the policy logits' weights (small = near-uniform start). */
     policyInitScale: z.number().positive().default(0.01),
-    /** Per-learner overrides by learner id (roles joined by "+"): entropy bonus, epochs, LR multiplier. */
+    /**
+     * Per-learner overrides by learner id (roles joined by "+"): entropy bonus, epochs, LR
+     * multiplier, and `reward`: the proposer reward over each batch (proposer-reward.ts:
+     * repetition penalty λ, near-duplicate similarity, outcomes of invalid proposals).
+     */
     learners: z
-      .record(z.string(), z.object({ entropyCoef: z.number().nonnegative().optional(), epochs: positiveInt.optional(), lrScale: z.number().positive().optional() }).strict())
+      .record(
+        z.string(),
+        z
+          .object({
+            entropyCoef: z.number().nonnegative().optional(),
+            epochs: positiveInt.optional(),
+            lrScale: z.number().positive().optional(),
+            reward: z
+              .object({
+                repetition: z.number().nonnegative().default(0),
+                similarity: unit.default(0.75),
+                invalidOutcomes: z.array(z.string().min(1)).default([]),
+              })
+              .strict()
+              .optional(),
+          })
+          .strict(),
+      )
       .default({}),
     /** Evaluate every N iterations (0: never) with `evalEpisodes` episodes per baseline. */
     evalEvery: nonNegInt.default(10),

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { EventBus } from '../bus/event-bus';
 import type { JsonValue } from '../core/json';
 import type { EvalResult } from './evaluate';
+import type { SourceStats } from './episode-sources';
 import type { UpdateStats } from './learner';
 
 /** Flattens nested objects into dotted keys (numbers and strings only). */
@@ -86,6 +87,8 @@ export interface LearnerMetrics {
   games: Record<string, number>;
   updates: number;
   update?: UpdateStats;
+  /** The proposer reward's work on this batch (learners with `reward` in the config). */
+  reward?: { valid: number; repeated: number; meanPenalty: number };
 }
 
 /** Metrics of one iteration (also the payload of the `training.iteration` bus event). */
@@ -108,6 +111,8 @@ export interface IterationMetrics {
   outcomes: Record<string, number>;
   /** env.aggregate over this iteration's training episodes, when the env defines it. */
   envStats?: { [key: string]: JsonValue };
+  /** With episode sources: per source label, its episodes and the env's aggregate of them. */
+  sources?: Record<string, SourceStats>;
   learners: Record<string, LearnerMetrics>;
   eval?: Record<string, Record<string, EvalResult>>;
 }

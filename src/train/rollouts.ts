@@ -20,6 +20,7 @@ import { emptyTally, selfLabel, tallyEpisode, type LearnerTally } from './episod
 import type { Learner } from './learner';
 import { policyAgent, RecordingAgent } from './policy-agents';
 import type { PolicyModel } from './policy-model';
+import { allocateSources, type EpisodeSource } from './episode-sources';
 import { SampleBuffer } from './sample-buffer';
 import { planSeats, type OpponentMode, type PlanContext, type SeatPlan } from './seat-plan';
 import { cutTries } from './tries';
@@ -46,6 +47,11 @@ export interface Batch {
   tallies: Map<Entry, LearnerTally>;
   outcomes: Record<string, number>;
   summaries: JsonValue[];
+  /** Outcome label of each episode, by episode index. */
+  episodeOutcomes: string[];
+  /** With episode sources: each episode's source label (by episode index) and the summaries per source. */
+  episodeSources?: string[];
+  sourceSummaries?: Record<string, JsonValue[]>;
 }
 
 /** The seat-plan context of one lane, without the per-iteration parts. */
@@ -72,6 +78,8 @@ export interface RolloutSetup {
   lanes: number;
   /** Whether a learner trains (records) in this iteration. */
   training(e: Entry): boolean;
+  /** Episode sources (checked, see episode-sources.ts); when given, `opponents` is not used. */
+  sources?: readonly EpisodeSource[];
 }
 
 /** An episode played by a lane, waiting to be merged in episode order. */
@@ -79,6 +87,8 @@ interface Played {
   k: number;
   result: MatchResult;
   plan: SeatPlan<Entry>;
+  /** The episode source it was planned by, if any. */
+  source?: EpisodeSource;
   /** Its decisions, per learner. */
   bufs: Map<Entry, SampleBuffer>;
 }
@@ -94,9 +104,17 @@ interface Played {
  * (nothing else changed).
  */
 export async function collectEpisodes(s: RolloutSetup, signal: AbortSignal | undefined): Promise<Batch | null> {
-  const batch: Batch = { tallies: new Map(s.entries.map((e) => [e, emptyTally()])), outcomes: {}, summaries: [] };
+  const batch: Batch = { tallies: new Map(s.entries.map((e) => [e, emptyTally()])), outcomes: {}, summaries: [], episodeOutcomes: [] };
   for (const e of s.entries) e.buf.clear();
   const n = s.cfg.episodesPerIteration;
+  // episode sources are allocated per group of episodes, exactly by weight (episode-sources.ts)
+  const sources = s.sources;
+  const allocation = sources ? allocateSources(sources.map((x) => x.weight), Math.ceil(n / s.cfg.groupSize)) : undefined;
+  if (sources) {
+    batch.episodeSources = [];
+    batch.sourceSummaries = Object.fromEntries(sources.map((x) => [x.label, []]));
+  }
+  const sourceOf = (k: number): EpisodeSource | undefined => (allocation && sources ? sources[allocation[Math.floor(k / s.cfg.groupSize)]] : undefined);
   const batcher = new DecisionBatcher();
   const finished = new Map<number, Played>();
   const spare: Map<Entry, SampleBuffer>[] = [];
@@ -119,7 +137,7 @@ export async function collectEpisodes(s: RolloutSetup, signal: AbortSignal | und
         if (signal?.aborted) stopped = true;
         if (stopped || next >= n) return;
         const k = next++;
-        finished.set(k, await playEpisode(s, k, base, batcher, stop.signal, spare.pop() ?? new Map(s.entries.map((e) => [e, new SampleBuffer(e.buf.inputSize, e.buf.numActions, 64)]))));
+        finished.set(k, await playEpisode(s, k, base, batcher, stop.signal, spare.pop() ?? new Map(s.entries.map((e) => [e, new SampleBuffer(e.buf.inputSize, e.buf.numActions, 64)])), sourceOf(k)));
         for (let p = finished.get(merged); p; p = finished.get(merged)) {
           finished.delete(merged++);
           mergeEpisode(s, p, batch);
@@ -131,7 +149,10 @@ export async function collectEpisodes(s: RolloutSetup, signal: AbortSignal | und
       throw e;
     }
   };
-  const lanes = await Promise.allSettled(Array.from({ length: Math.min(s.lanes, n) }, (_, i) => lane(i)));
+  // Episode sources hand out agents from the league's shared cache (league/episode-sources.ts),
+  // not per-lane copies: their episodes play one at a time (the batch is the same either way).
+  const laneCount = sources ? 1 : s.lanes;
+  const lanes = await Promise.allSettled(Array.from({ length: Math.min(laneCount, n) }, (_, i) => lane(i)));
   signal?.removeEventListener('abort', onAbort);
   const failed = lanes.find((l): l is PromiseRejectedResult => l.status === 'rejected');
   if (failed || merged < n || signal?.aborted) {
@@ -142,11 +163,15 @@ export async function collectEpisodes(s: RolloutSetup, signal: AbortSignal | und
   return batch;
 }
 
-/** Plays episode `k` with a lane's context: seats planned by the opponent mode, training learners recording into `bufs`. */
-async function playEpisode(s: RolloutSetup, k: number, base: LaneContext, batcher: DecisionBatcher, signal: AbortSignal | undefined, bufs: Map<Entry, SampleBuffer>): Promise<Played> {
-  const { cfg, env, params, iteration: it } = s;
+/**
+ * Plays episode `k` with a lane's context: seats planned by the episode source when given, else
+ * by the opponent mode; training learners recording into `bufs`.
+ */
+async function playEpisode(s: RolloutSetup, k: number, base: LaneContext, batcher: DecisionBatcher, signal: AbortSignal | undefined, bufs: Map<Entry, SampleBuffer>, source?: EpisodeSource): Promise<Played> {
+  const { cfg, env, iteration: it } = s;
+  const params = source?.params ?? s.params;
   const modes = s.opponents;
-  const mode = modes[k % modes.length];
+  const mode = source ? 'source' : modes[k % modes.length];
   const g = Math.floor(k / cfg.groupSize);
   const actSeed = (seat: number) => deriveSeed(cfg.seed, 'act', it, k, seat);
   const ctx: PlanContext<Entry> = {
@@ -174,18 +199,25 @@ async function playEpisode(s: RolloutSetup, k: number, base: LaneContext, batche
     matchId: `${s.runId}:${it}:${k}`,
     signal,
     agents: (seats) => {
-      plan = planSeats(mode, seats, k, ctx, Rng.fromSeed(deriveSeed(cfg.seed, 'plan', it, k)), { opponent });
+      const rng = Rng.fromSeed(deriveSeed(cfg.seed, 'plan', it, k));
+      const opponentFor = source?.opponent ? (seat: number, role: string) => source.opponent!(seat, role, rng) : undefined;
+      plan = planSeats(mode, seats, k, ctx, rng, { opponent, opponentFor, label: source?.label });
       return plan.agents;
     },
   });
-  return { k, result, plan: plan!, bufs };
+  return { k, result, plan: plan!, bufs, source };
 }
 
 /** Adds a played episode to the batch: its decisions (cut into tries) to the learners' buffers, its outcome and tallies. */
 function mergeEpisode(s: RolloutSetup, p: Played, batch: Batch): void {
-  const { result, plan } = p;
+  const { result, plan, source } = p;
   batch.outcomes[result.outcome] = (batch.outcomes[result.outcome] ?? 0) + 1;
   batch.summaries.push(result.summary);
+  batch.episodeOutcomes.push(result.outcome);
+  if (source) {
+    batch.episodeSources!.push(source.label);
+    batch.sourceSummaries![source.label].push(result.summary);
+  }
   for (const e of s.entries) {
     const local = p.bufs.get(e)!;
     if (s.env.capabilities.tries && local.trajectories.length) local.trajectories.push(...cutTries(local.trajectories.splice(0), result.rewards, s.cfg.rewardScale));

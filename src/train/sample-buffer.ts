@@ -19,6 +19,12 @@ export interface Trajectory {
   group: string;
   /** The seat's final return (set when the episode ends; already reward-scaled). */
   ret: number;
+  /**
+   * For a try cut from a seat's episode (tries.ts): the sample index of the seat's first
+   * decision in the episode. Tries of one seat share it, so grouping by start observation puts
+   * them in one group even when the observation counts the attempts.
+   */
+  start?: number;
 }
 
 function grow<T extends Float32Array | Int32Array>(a: T, need: number): T {

@@ -19,6 +19,9 @@ import type { Rng } from '../core/rng';
 /** Where the learners' seats' opponents come from. */
 export type OpponentMode = 'self' | 'baselines' | 'checkpoints';
 
+/** A plan's mode: an opponent mode, or `source` (opponents from an episode source, see episode-sources.ts). */
+export type PlanMode = OpponentMode | 'source';
+
 /** A network that plays seats: a learner, or a frozen snapshot. */
 export interface SeatPolicy {
   id: string;
@@ -75,16 +78,18 @@ function focusCandidates<L extends SeatPolicy>(seats: readonly SeatInfo[], ctx: 
 }
 
 /**
- * Plans episode `k`. `opponent` is the baseline spec for `baselines` mode. `only` restricts
- * the focus to one learner (evaluation); `record` false plays without recording.
+ * Plans episode `k`. `opponent` is the baseline spec for `baselines` mode; in `source` mode
+ * `opponentFor` fills the seats outside the focus learner's side (null: the default agent) and
+ * `label` names the opposition. `only` restricts the focus to one learner (evaluation);
+ * `record` false plays without recording.
  */
 export function planSeats<L extends SeatPolicy>(
-  mode: OpponentMode,
+  mode: PlanMode,
   seats: readonly SeatInfo[],
   k: number,
   ctx: PlanContext<L>,
   rng: Rng,
-  opts: { opponent?: string; only?: L; record?: boolean } = {},
+  opts: { opponent?: string; only?: L; record?: boolean; opponentFor?: (seat: number, role: string) => Agent | null; label?: string } = {},
 ): SeatPlan<L> {
   const record = opts.record ?? true;
   const agents: Agent[] = new Array(seats.length);
@@ -109,10 +114,14 @@ export function planSeats<L extends SeatPolicy>(
   const focus = candidates[k % candidates.length];
   const learner = ctx.learnerFor(seats[focus].role)!;
   const side = new Set(sideOf(seats, focus, learner));
-  let label = mode === 'baselines' ? (opts.opponent ?? 'baseline') : '';
+  let label = mode === 'baselines' ? (opts.opponent ?? 'baseline') : mode === 'source' ? (opts.label ?? 'source') : '';
   seats.forEach((s, i) => {
     if (side.has(i)) {
       useLearner(i, learner);
+      return;
+    }
+    if (mode === 'source') {
+      agents[i] = opts.opponentFor?.(i, s.role) ?? ctx.defaultAgent(i, s.role);
       return;
     }
     if (mode === 'baselines') {

@@ -56,7 +56,8 @@ export function computeTargets(buf: SampleBuffer, o: TargetOptions): Targets {
   }
   const adv = groupAdvantages(
     trajs.map((t) => t.ret),
-    trajs.map((t) => (o.groupBy === 'seed' ? `${t.group}\u0000${t.role}` : startKey(buf, t.role, t.indices[0]))),
+    // a try's start is its seat's first decision in the episode (tries.ts): the K attempts at one puzzle are one group
+    trajs.map((t) => (o.groupBy === 'seed' ? `${t.group}\u0000${t.role}` : startKey(buf, t.role, t.start ?? t.indices[0]))),
     o.algorithm,
   );
   trajs.forEach((t, k) => {

@@ -17,7 +17,7 @@ import type { Registry } from '../core/registry';
 import { Rng, deriveSeed } from '../core/rng';
 import { describeChoice, type BackendChoice } from './backend';
 import { checkpointFile, loadRunState, RUN_STATE_FORMAT, RunStateError, saveRunState, snapshotRelPath, type RunState } from './run-state';
-import { checkFits, finiteWeights, loadCheckpoint, saveCheckpoint, TrainingDivergedError } from './checkpoint';
+import { checkFits, divergedError, finiteWeights, loadCheckpoint, saveCheckpoint } from './checkpoint';
 import { ConfigError, MAX_PARAMETERS, type TrainConfig } from './config';
 import { summarizeTally, type LearnerTally } from './episode-stats';
 import { evaluate, isSolo, type EvalResult } from './evaluate';
@@ -38,6 +38,9 @@ import { learnerId } from './role-groups';
 import { SampleBuffer } from './sample-buffer';
 import { formatSchedule, trainsAt, type Schedule } from './schedule';
 import type { OpponentMode } from './seat-plan';
+import { checkSources, sourceStats, type EpisodeSource } from './episode-sources';
+import { shapeBufferReturns } from './proposer-reward';
+import type { Batch } from './rollouts';
 
 /** Everything a training run needs. */
 export interface TrainerOptions {
@@ -61,6 +64,10 @@ export interface TrainerOptions {
    * at the iteration its database recorded.
    */
   resumeAt?: number;
+  /** Episode sources of each iteration (called once per iteration; episode-sources.ts); they replace `opponents`. */
+  sources?: (iteration: number) => EpisodeSource[];
+  /** A checkpoint whose weights a fresh run starts from (ignored when resuming). */
+  init?: string;
   bus?: EventBus;
   runId?: string;
   /** The league whose learner this run is (its training events carry it). */
@@ -144,10 +151,20 @@ export class Trainer {
     for (let lane = 0; lane < lanes; lane++) this.fixed.push(await FixedAgents.create(this.o.registry, env, params, specs, seatCount, cfg.seed, this.fixed[0]));
     if (this.o.resume) this.restore();
     else {
+      if (this.o.init) this.startFrom(this.o.init);
       for (const e of this.entries) this.addSnapshot(e, 'init', 0);
       for (const file of cfg.opponentCheckpoints) this.addCheckpointOpponent(file);
     }
     this.metricsLog = new MetricsLog(this.runId, this.o.outDir, this.o.bus, this.o.resume ? this.iteration : undefined, this.o.league);
+  }
+
+  /** Starts the learner that plays the checkpoint's roles from its weights (a fresh optimizer). */
+  private startFrom(file: string): void {
+    const ckpt = loadCheckpoint(file);
+    const entry = this.entries.find((e) => e.id === ckpt.id) ?? this.entries.find((e) => ckpt.layout.roles.some((r) => e.roles.includes(r)));
+    if (!entry) throw new Error(`init: ${file} plays ${ckpt.layout.roles.join('+')}, which no learner trains`);
+    checkFits(ckpt, entry.learner.layout, entry.learner.weights.spec, file);
+    entry.learner.restore(ckpt.weights, undefined);
   }
 
   private addCheckpointOpponent(file: string): void {
@@ -263,7 +280,10 @@ export class Trainer {
 
   /** What the rollouts of iteration `it` need: the env, the learners, who plays which seat. */
   private rolloutSetup(it: number): RolloutSetup {
+    const sources = this.o.sources?.(it);
+    if (sources) checkSources(sources);
     return {
+      sources,
       env: this.o.env,
       params: this.o.params,
       cfg: this.cfg,
@@ -313,7 +333,7 @@ export class Trainer {
     const batch = await collectEpisodes(this.rolloutSetup(it), signal);
     if (!batch) return null;
     const t1 = performance.now();
-    const updated = await this.updateLearners(it, lr, batch.tallies);
+    const updated = await this.updateLearners(it, lr, batch);
     const t2 = performance.now();
     this.iteration = it + 1;
     if (this.iteration % cfg.snapshotEvery === 0) for (const e of this.entries) this.addSnapshot(e, String(this.iteration), this.iteration);
@@ -333,6 +353,7 @@ export class Trainer {
       updateSamplesPerSec: updated.processed / Math.max(1e-9, (t2 - t1) / 1000),
       outcomes: batch.outcomes,
       ...(this.o.env.aggregate ? { envStats: this.o.env.aggregate(batch.summaries) } : {}),
+      ...(batch.sourceSummaries ? { sources: sourceStats(this.o.env, batch.sourceSummaries) } : {}),
       learners: updated.learners,
     };
     const last = this.iteration >= this.o.iterations;
@@ -343,11 +364,12 @@ export class Trainer {
   }
 
   /**
-   * Updates every learner that trains at `it` on its buffer (on the device, reading back
-   * asynchronously, where the backend has no synchronous reads); their metrics and the sample
-   * counts.
+   * Updates every learner that trains at `it` on its buffer (its returns shaped first by the
+   * learner's proposer `reward`, when configured; on the device, reading back asynchronously,
+   * where the backend has no synchronous reads); their metrics and the sample counts.
    */
-  private async updateLearners(it: number, lr: number, tallies: Map<Entry, LearnerTally>): Promise<{ learners: Record<string, LearnerMetrics>; samples: number; processed: number }> {
+  private async updateLearners(it: number, lr: number, batch: Batch): Promise<{ learners: Record<string, LearnerMetrics>; samples: number; processed: number }> {
+    const tallies: Map<Entry, LearnerTally> = batch.tallies;
     const cfg = this.cfg;
     const learners: Record<string, LearnerMetrics> = {};
     let samples = 0;
@@ -356,26 +378,18 @@ export class Trainer {
       const training = this.training(e, it);
       const m: LearnerMetrics = { training, ...summarizeTally(tallies.get(e)!), updates: e.learner.updates };
       if (training && e.buf.size > 0) {
+        const reward = cfg.learners[e.id]?.reward;
+        const shaped = reward && shapeBufferReturns(e.buf, batch.episodeOutcomes, reward);
+        if (shaped) m.reward = { valid: shaped.valid, repeated: shaped.repeated, meanPenalty: shaped.meanPenalty };
         m.update = await updateLearner(e, cfg, it, lr, this.onDevice);
         m.updates = e.learner.updates;
-        if (!Number.isFinite(m.update.loss) || !finiteWeights(e.learner.weights)) throw this.diverged(e, it, m.update.loss);
+        if (!Number.isFinite(m.update.loss) || !finiteWeights(e.learner.weights)) throw divergedError(e.id, it, m.update.loss, this.o.outDir && this.lastSaved !== null ? { file: checkpointFile(this.o.outDir, e.id, this.lastSaved), iteration: this.lastSaved } : null);
         samples += e.buf.size;
         processed += e.buf.size * m.update.epochs;
       }
       learners[e.id] = m;
     }
     return { learners, samples, processed };
-  }
-
-  /** The error that stops training when a learner's loss or weights stop being finite (nothing is saved after it). */
-  private diverged(e: Entry, it: number, loss: number): TrainingDivergedError {
-    const keep =
-      this.o.outDir && this.lastSaved !== null
-        ? `the last good checkpoint is ${checkpointFile(this.o.outDir, e.id, this.lastSaved)} (iteration ${this.lastSaved})`
-        : 'no checkpoint was saved';
-    return new TrainingDivergedError(
-      `training stopped: learner ${e.id}'s ${Number.isFinite(loss) ? 'weights' : `loss (${loss})`} became non-finite in iteration ${it + 1} (rewards too large for rewardScale, or the learning rate too high?); ${keep}`,
-    );
   }
 
   /** Every learner against every baseline (once, labelled "solo", when it has no opponents). */

@@ -18,6 +18,7 @@ interface CuttableTrajectory {
   steps?: number[];
   seat: number;
   ret: number;
+  start?: number;
 }
 
 /**
@@ -44,12 +45,12 @@ export function cutTries<T extends CuttableTrajectory>(trajs: readonly T[], rewa
       while (d < steps.length && steps[d] <= upTo) pending.push(t.indices[d++]);
       sum += reward.value;
       if (!reward.endsTry) continue;
-      if (pending.length) out.push({ ...t, indices: pending, steps: undefined, ret: sum * rewardScale });
+      if (pending.length) out.push({ ...t, indices: pending, steps: undefined, ret: sum * rewardScale, start: t.indices[0] });
       pending = [];
       sum = 0;
     }
     while (d < steps.length) pending.push(t.indices[d++]);
-    if (pending.length) out.push({ ...t, indices: pending, steps: undefined, ret: sum * rewardScale });
+    if (pending.length) out.push({ ...t, indices: pending, steps: undefined, ret: sum * rewardScale, start: t.indices[0] });
   }
   return out;
 }

@@ -61,6 +61,30 @@ describe('tries (several independent attempts in one seat episode)', () => {
     // one group of four: 1 − 2/3, 0 − 1, 1 − 2/3, 1 − 2/3
     expect(Array.from(bySeed.advantages).map((x) => +x.toFixed(6))).toEqual([0.333333, -1, 0.333333, 0.333333]);
   });
+
+  test("tries of one seat episode are one group by start even when the observation counts the attempts (Countdown's K attempts)", () => {
+    const buf = new SampleBuffer(2, 2);
+    const m = new Float32Array([1, 1]);
+    // one solver episode, 3 attempts of 2 steps; the first observation of attempt k shows "k attempts done"
+    const t = buf.begin('solver', 1, 0, '0');
+    const steps: number[] = [];
+    for (let k = 0; k < 3; k++) {
+      t.indices.push(buf.push(new Float32Array([1, k / 3]), m, 0, -0.7, 0));
+      t.indices.push(buf.push(new Float32Array([0.5, k / 3]), m, 1, -0.7, 0));
+      steps.push(2 * k + 1, 2 * k + 2);
+    }
+    t.steps = steps;
+    const cut = cutTries([t], [r(2, 1, 1, true), r(4, 1, 0, true), r(6, 1, 1, true)], 1);
+    expect(cut.map((x) => [x.indices, x.ret, x.start])).toEqual([
+      [[0, 1], 1, 0],
+      [[2, 3], 0, 0],
+      [[4, 5], 1, 0],
+    ]);
+    buf.trajectories.splice(0, 1, ...cut);
+    // rloo over one group of three: 1 − 1/2, 0 − 1, 1 − 1/2 (each try alone would get 0)
+    const adv = computeTargets(buf, { algorithm: 'rloo', gamma: 1, lambda: 1, normalizeAdvantages: false }).advantages;
+    expect(Array.from(adv)).toEqual([0.5, 0.5, -1, -1, 0.5, 0.5]);
+  });
 });
 
 describe('action subsets and legal indices from observations', () => {

@@ -7,7 +7,7 @@
  */
 import { lineChart } from './charts.js';
 import { h, num, patch } from './dom.js';
-import { seriesOf } from './training-metrics.js';
+import { roleWords, seriesOf } from './training-metrics.js';
 
 /** @typedef {import('./types.js').TrainingRecord} TrainingRecord */
 /** @typedef {import('./training-metrics.js').MetricKind} MetricKind */
@@ -46,7 +46,7 @@ export function trainingPanels() {
       const iterations = new Set(records.map((r) => `${r.role}\u0000${r.iteration}`)).size;
       const learners = [...new Set(records.map((r) => r.role))];
       note.textContent = records.length
-        ? `${iterations} training iteration${iterations === 1 ? '' : 's'} recorded${learners.length ? ` (${learners.join(', ')})` : ''}.`
+        ? `${iterations} training iteration${iterations === 1 ? '' : 's'} recorded${learners.length ? ` (${learners.map(roleWords).join(', ')})` : ''}.`
         : 'No training iteration yet: learners train every few league matches.';
       for (const x of parts) {
         const series = seriesOf(records, x.p.kind);

@@ -45,7 +45,7 @@ export function opponentWords(spec) {
  * page's type check until it is placed here.
  * @type {Record<keyof IterationMetrics, true>}
  */
-const MEMBERS = { run: true, env: true, backend: true, iteration: true, lr: true, episodes: true, samples: true, seconds: true, rolloutSeconds: true, updateSeconds: true, episodesPerSec: true, samplesPerSec: true, updateSamplesPerSec: true, outcomes: true, envStats: true, learners: true, eval: true };
+const MEMBERS = { run: true, env: true, backend: true, iteration: true, lr: true, episodes: true, samples: true, seconds: true, rolloutSeconds: true, updateSeconds: true, episodesPerSec: true, samplesPerSec: true, updateSamplesPerSec: true, outcomes: true, envStats: true, sources: true, learners: true, eval: true };
 const KNOWN = new Set(Object.keys(MEMBERS));
 
 /** @param {JsonValue | undefined} v @returns {v is { [key: string]: JsonValue }} */
@@ -88,7 +88,17 @@ export function metricsOf(metrics) {
   }
   add('episodes', 'episodes played', 'count', m.episodes);
   for (const [o, v] of Object.entries(isObject(m.outcomes) ? m.outcomes : {})) add(`outcome.${o}`, `episodes ending “${o}”`, 'count', v);
-  for (const [k, v] of Object.entries(isObject(m.envStats) ? m.envStats : {})) if (/rate$/i.test(k)) add(`env.${k}`, words(k), 'rate', v);
+  for (const [k, v] of Object.entries(isObject(m.envStats) ? m.envStats : {})) {
+    if (!/rate$/i.test(k)) continue;
+    if (isObject(v)) for (const [part, x] of Object.entries(v)) add(`env.${k}.${part}`, `${words(k)}: ${part}`, 'rate', x); // Werewolf's win rate per team
+    else add(`env.${k}`, words(k), 'rate', v);
+  }
+  // episode sources (co-evolving league learners): episodes from each, and the env's rates on them
+  for (const [src, v] of Object.entries(isObject(m.sources) ? m.sources : {})) {
+    if (!isObject(v)) continue;
+    add(`source.${src}.episodes`, `episodes from ${opponentWords(src)}`, 'count', v.episodes);
+    for (const [k, x] of Object.entries(isObject(v.envStats) ? v.envStats : {})) if (/rate$/i.test(k)) add(`source.${src}.${k}`, `${words(k)} on episodes from ${opponentWords(src)}`, 'rate', x);
+  }
   // any other member (a flat or custom record): its numeric leaves, classed by name
   /** @param {JsonValue} v @param {string[]} path */
   const walk = (v, path) => {
@@ -102,6 +112,15 @@ export function metricsOf(metrics) {
   };
   for (const [k, v] of Object.entries(m)) if (!KNOWN.has(k)) walk(v, [k]);
   return out;
+}
+
+/**
+ * A metrics row's owner in words: a learner's id, or "difficulty probe X" for the league's
+ * probes (league/probes.ts, rows "probe:X").
+ * @param {string} role
+ */
+export function roleWords(role) {
+  return role.startsWith('probe:') ? `difficulty probe ${role.slice(6)}` : role;
 }
 
 /**
@@ -121,7 +140,7 @@ export function seriesOf(records, kind, max = 12) {
       if (m.kind !== kind) continue;
       const id = `${r.role}\u0000${m.key}`;
       let s = series.get(id);
-      if (!s) series.set(id, (s = { label: learners.size > 1 ? `${r.role}: ${m.label}` : m.label, kind, points: [] }));
+      if (!s) series.set(id, (s = { label: learners.size > 1 ? `${roleWords(r.role)}: ${m.label}` : m.label, kind, points: [] }));
       s.points.push({ x: r.iteration, y: m.value });
     }
   }
