@@ -8,14 +8,11 @@
  * samples/s. Without a GPU backend it measures wasm alone and says why.
  * Usage: npm run bench:gpu [-- --seconds 3 --iterations 4 --batches 256,4096,65536]
  */
-import { Rng } from '../src/core/rng';
 import { createRegistry } from '../src/catalog';
 import { describeChoice, probeBackends, selectBackend, type BackendChoice } from '../src/train/backend';
 import { resolveConfig } from '../src/train/config';
-import { Learner, type UpdateOptions } from '../src/train/learner';
-import { initMlp } from '../src/train/mlp';
-import { SampleBuffer } from '../src/train/sample-buffer';
 import { Trainer, type IterationMetrics } from '../src/train/trainer';
+import { ppoSetup } from './ppo-fixture';
 import { loadNote, measure, measureAsync, type Rate } from './rate';
 
 const arg = (name: string): string | undefined => {
@@ -27,30 +24,10 @@ const ITERATIONS = Number(arg('--iterations')) || 4;
 const BATCHES = (arg('--batches') ?? '256,4096,65536').split(',').map(Number);
 const GPU_BACKENDS = new Set(['tfjs-node-gpu', 'webgpu']);
 
-function ppo(choice: BackendChoice, batch: number, impl: 'js' | 'tf') {
-  const IN = 64;
-  const OUT = 16;
-  const layout = { env: 'bench-v1', roles: ['p'], roleInput: false, obsSize: IN, numActions: OUT };
-  const encoder = { size: IN, numActions: OUT, encode: (_o: unknown, out?: Float32Array) => out ?? new Float32Array(IN), actionIndex: () => 0, action: (i: number) => i };
-  const learner = new Learner('p', layout, encoder, initMlp({ inputSize: IN, hidden: [256, 256], outputSize: OUT + 1, activation: 'relu' }, 1), choice, { beta1: 0.9, beta2: 0.999, epsilon: 1e-8, maxGradNorm: 0.5 }, impl);
-  const buf = new SampleBuffer(IN, OUT, batch);
-  const rng = Rng.fromSeed(2);
-  const x = new Float32Array(IN);
-  const mask = new Float32Array(OUT);
-  for (let i = 0; i < batch; i++) {
-    for (let j = 0; j < IN; j++) x[j] = rng.next() * 2 - 1;
-    for (let j = 0; j < OUT; j++) mask[j] = j === 0 || rng.next() < 0.7 ? 1 : 0;
-    buf.push(x, mask, 0, -1.5, 0);
-  }
-  const targets = { advantages: Float32Array.from({ length: batch }, () => rng.next() - 0.5), returns: Float32Array.from({ length: batch }, () => rng.next()) };
-  const o: UpdateOptions = { clip: 0.2, valueCoef: 0.5, entropyCoef: 0.01, epochs: 1, minibatchSize: batch, targetKl: 0, lr: 1e-4, seed: 1 };
-  return { learner, buf, targets, o };
-}
-
 /** Update steps/s of one path; null where the path cannot run on the backend. */
 async function updates(choice: BackendChoice, batch: number, path: 'host' | 'device'): Promise<Rate | null> {
   if (path === 'host' && !choice.syncReads) return null;
-  const s = ppo(choice, batch, path === 'host' && choice.tfBackend !== 'tensorflow' ? 'js' : 'tf');
+  const s = ppoSetup(choice, batch, path === 'host' && choice.tfBackend !== 'tensorflow' ? 'js' : 'tf');
   const seconds = batch >= 65_536 ? SECONDS * 2 : SECONDS;
   const r = path === 'host' ? measure(() => void s.learner.update(s.buf, s.targets, s.o), seconds) : await measureAsync(async () => void (await s.learner.updateOnDevice(s.buf, s.targets, s.o)), seconds);
   s.learner.dispose();

@@ -21,14 +21,12 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type * as TF from '@tensorflow/tfjs';
 import { createRegistry } from '../src/catalog';
-import { Rng } from '../src/core/rng';
 import { selectBackend, type BackendChoice } from '../src/train/backend';
 import { resolveConfig, type TrainConfigInput } from '../src/train/config';
-import { Learner, type UpdateOptions } from '../src/train/learner';
 import { initMlp, layerSizes, MlpForward } from '../src/train/mlp';
-import { SampleBuffer } from '../src/train/sample-buffer';
 import { TfMlp } from '../src/train/tf-mlp';
 import { Trainer, type IterationMetrics } from '../src/train/trainer';
+import { ppoSetup } from './ppo-fixture';
 import { loadNote, measure, measureAsync, type Rate } from './rate';
 
 const arg = (name: string): string | undefined => {
@@ -114,27 +112,6 @@ async function dondRun(backend: BackendChoice, config: TrainConfigInput, iterati
   trainer.dispose();
   const samples = metrics.reduce((n, m) => n + m.samples, 0);
   return { samplesPerSec: samples / wall, samplesPerCpuSec: samples / ((c.user + c.system) / 1e6) };
-}
-
-/** A PPO learner on 64→256→256→16 (+ value) with a batch of `batch` random samples. */
-function ppoSetup(choice: BackendChoice, batch: number, impl: 'js' | 'tf') {
-  const IN = 64;
-  const OUT = 16;
-  const layout = { env: 'bench-v1', roles: ['p'], roleInput: false, obsSize: IN, numActions: OUT };
-  const encoder = { size: IN, numActions: OUT, encode: (_o: unknown, out?: Float32Array) => out ?? new Float32Array(IN), actionIndex: () => 0, action: (i: number) => i };
-  const learner = new Learner('p', layout, encoder, initMlp({ inputSize: IN, hidden: [256, 256], outputSize: OUT + 1, activation: 'relu' }, 1), choice, { beta1: 0.9, beta2: 0.999, epsilon: 1e-8, maxGradNorm: 0.5 }, impl);
-  const buf = new SampleBuffer(IN, OUT, batch);
-  const rng = Rng.fromSeed(2);
-  const x = new Float32Array(IN);
-  const mask = new Float32Array(OUT);
-  for (let i = 0; i < batch; i++) {
-    for (let j = 0; j < IN; j++) x[j] = rng.next() * 2 - 1;
-    for (let j = 0; j < OUT; j++) mask[j] = j === 0 || rng.next() < 0.7 ? 1 : 0;
-    buf.push(x, mask, 0, -1.5, 0);
-  }
-  const targets = { advantages: Float32Array.from({ length: batch }, () => rng.next() - 0.5), returns: Float32Array.from({ length: batch }, () => rng.next()) };
-  const o: UpdateOptions = { clip: 0.2, valueCoef: 0.5, entropyCoef: 0.01, epochs: 1, minibatchSize: batch, targetKl: 0, lr: 1e-4, seed: 1 };
-  return { learner, buf, targets, o };
 }
 
 /** The Python that runs the PyTorch peer: $PYTHON, else Debian's (python3-torch installs there), else python3 on the PATH. */
