@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 /** Where browser screenshots go (gitignored). */
 export const ARTIFACTS = resolve(__dirname, '..', '..', 'test-artifacts', 'web');
@@ -26,6 +26,15 @@ export async function launchBrowser(): Promise<{ context: BrowserContext; close(
       rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+/** Opens `url` in a new page of `browser`, collecting the page's uncaught errors (a test expects none). */
+export async function openPage(browser: { context: BrowserContext }, url: string): Promise<{ page: Page; errors: string[] }> {
+  const page = await browser.context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(url);
+  return { page, errors };
 }
 
 /** Parses a socket.io text frame ("42[...]" event, "43N[...]" ack) into its JSON arguments; null for other frames. */

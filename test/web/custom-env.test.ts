@@ -10,7 +10,6 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { Page } from 'playwright-core';
 import { EventBus } from '../../src/bus/event-bus';
 import { createRegistry } from '../../src/catalog';
 import { playRecordedMatch } from '../../league/recorded-match';
@@ -18,7 +17,7 @@ import { RatingBook } from '../../league/rating-book';
 import { leagueLeaderboardProvider } from '../../src/server/league-leaderboard';
 import { startServer, type ArenaServer } from '../../src/server/start-server';
 import { Store } from '../../src/store/store';
-import { ARTIFACTS, CHROMIUM, launchBrowser } from './browser';
+import { ARTIFACTS, CHROMIUM, launchBrowser, openPage as openBrowserPage } from './browser';
 
 const describeBrowser = existsSync(CHROMIUM) ? describe : describe.skip;
 const KUHN = resolve(__dirname, '..', 'fixtures', 'outside', 'kuhn-poker.js');
@@ -73,13 +72,7 @@ describeBrowser('a custom env on the page (issue 16)', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  async function open(hash: string): Promise<{ page: Page; errors: string[] }> {
-    const page = await browser.context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(server.url + hash);
-    return { page, errors };
-  }
+  const open = (hash: string) => openBrowserPage(browser, server.url + hash);
 
   test('the omniscient view shows the env\'s words with both hole cards; nobody to act at the end; one name per player', async () => {
     const { page, errors } = await open('#/match/kuhn%3A0?view=omniscient');

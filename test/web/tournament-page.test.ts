@@ -6,7 +6,6 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
 import { EventBus } from '../../src/bus/event-bus';
 import { createRegistry } from '../../src/catalog';
 import { startServer, type ArenaServer } from '../../src/server/start-server';
@@ -14,7 +13,7 @@ import { Store } from '../../src/store/store';
 import { parseTournamentConfig } from '../../league/tournament/config';
 import { storedTournamentReport } from '../../league/tournament/stored';
 import { runTournament } from '../../league/tournament/tournament-run';
-import { ARTIFACTS, CHROMIUM, launchBrowser } from './browser';
+import { ARTIFACTS, CHROMIUM, launchBrowser, openPage as openBrowserPage } from './browser';
 
 const HAVE_CHROMIUM = existsSync(CHROMIUM);
 const describeBrowser = HAVE_CHROMIUM ? describe : describe.skip;
@@ -51,13 +50,7 @@ describeBrowser('the tournament page in chromium', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  async function openPage(hash: string): Promise<{ page: Page; errors: string[] }> {
-    const page = await browser.context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(server.url + hash);
-    return { page, errors };
-  }
+  const openPage = (hash: string) => openBrowserPage(browser, server.url + hash);
 
   test('round-robin: standings and crosstable as the report computes them', async () => {
     const report = storedTournamentReport(store, 'dond-rr')!;
