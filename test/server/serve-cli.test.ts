@@ -45,6 +45,7 @@ describe('arena serve', () => {
   });
 
   test('--allow-play: visitors may start games from the lobby (and the note says with which limits)', async () => {
+    new Store(join(dir, 'p.db')).close(); // serve opens an existing database only
     const child = spawn(process.execPath, [resolve(ROOT, 'bin', 'arena.js'), 'serve', '--db', join(dir, 'p.db'), '--port', '0', '--allow-play', '--play-limit', '3', '--play-idle', '45'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';

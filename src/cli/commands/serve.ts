@@ -33,9 +33,9 @@ export interface ServeArgs extends LobbyPlayArgs {
  */
 export async function serveCommand(args: ServeArgs, options: { onListening?: (server: ArenaServer) => void; registry?: Registry } = {}): Promise<number> {
   if (args.port > 65535) throw new UsageError(`--port: expected 0-65535, got ${args.port}`);
-  if (args.db !== ':memory:' && !existsSync(args.db)) throw new UsageError(`--db: ${args.db} does not exist (run a league or tournament into it first, or give another --db)`);
   if (args.allowPlay && !options.registry) throw new Error('serveCommand: --allow-play needs a registry');
   const lobbyPlay = options.registry ? lobbyPlayOptions(options.registry, args) : undefined;
+  if (args.db !== ':memory:' && !existsSync(args.db)) throw new UsageError(`--db: ${args.db} does not exist (run a league or tournament into it first, or give another --db)`);
   let store: Store;
   try {
     store = new Store(args.db);
