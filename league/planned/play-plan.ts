@@ -86,6 +86,7 @@ export async function playPlan(plan: MatchPlan, o: PlanPlayerOptions): Promise<{
       params: plan.params,
       seed: plan.seed,
       agents,
+      names: players, // seats named by player id, as the classic league does
       matchId: plan.matchId,
       bus: o.bus,
       deadlineMs: plan.deadlineMs === 'none' ? Infinity : (plan.deadlineMs ?? undefined),

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Socket } from 'socket.io-client';
 import type { LobbyMessage } from '../../src/server/protocol';
+import { Store } from '../../src/store/store';
 import { startArena, type RunningArena } from '../cli/helpers';
 import { connect, nextMessages, watch } from '../server/helpers';
 import { rpsLeague, asConfigFile } from '../league/scale/helpers';
@@ -49,6 +50,7 @@ describeRedis('live matches across processes through Redis', () => {
   test('two servers stream a match played by a worker: same events, no gaps or duplicates, a server started mid-match included; replay = live', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'arena-live-'));
     const db = join(dir, 'live.db');
+    new Store(db).close(); // serve opens an existing database only
     // 40 paced rounds: the match lasts 8 s or more, so the second server starts while it is played
     writeFileSync(join(dir, 'league.json'), asConfigFile(rpsLeague('live', 1, { window: 1, params: { rounds: 40 }, paceMs: 200 })));
     const urlA = await serve(db);

@@ -7,6 +7,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Store } from '../../src/store/store';
 import { arenaAsync } from '../cli/helpers';
 import { rpsLeague, asConfigFile } from '../league/scale/helpers';
 
@@ -41,6 +42,7 @@ describe('scale-out command errors', () => {
   });
 
   test('Redis unreachable: league run, worker, league status and serve say where and what to do', async () => {
+    new Store(join(dir, 'b.db')).close(); // serve opens an existing database only
     const runs = await Promise.all([
       arenaAsync(['league', 'run', '--config', windowed, '--db', join(dir, 'a.db'), '--redis', url, '--quiet']),
       arenaAsync(['worker', '--redis', url]),

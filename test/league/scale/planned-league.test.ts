@@ -7,7 +7,7 @@ import { createRegistry } from '../../../src/catalog';
 import { Store } from '../../../src/store/store';
 import { parseLeagueConfig } from '../../../league/config';
 import { runLeague } from '../../../league/league-run';
-import { matchCount, outcome, rpsLeague } from './helpers';
+import { asConfigFile, matchCount, outcome, rpsLeague } from './helpers';
 
 const ROOT = resolve(__dirname, '..', '..', '..');
 const BIN = join(ROOT, 'bin', 'arena.js');
@@ -63,7 +63,7 @@ describe('a league with a pairing window (matches paired ahead of play)', () => 
   test('kill -9 mid-run, rerun the same command: exactly the uninterrupted run', async () => {
     const dir = tmp();
     const cfg = join(dir, 'league.json');
-    writeFileSync(cfg, JSON.stringify(rpsLeague('resume', 200, { window: 6 })));
+    writeFileSync(cfg, asConfigFile(rpsLeague('resume', 200, { window: 6 })));
     const args = (db: string) => [BIN, 'league', 'run', '--config', cfg, '--db', db, '--quiet'];
     const full = join(dir, 'full.db');
     const killed = join(dir, 'killed.db');
