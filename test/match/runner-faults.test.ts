@@ -256,6 +256,16 @@ describe('default actions', () => {
     expect(r.faults[0].resolution).toBe('forfeit');
   });
 
+  test('a null answer the env accepts is a plain action (not mistaken for a promise)', async () => {
+    const env = turnsEnv({ open: true, members: { validateAction: (_s, _seat, a) => (a === null || a === 1 ? { ok: true } : { ok: false, reason: 'no' }) } });
+    const passer = scriptedAgent('passer', () => null);
+    const r = await runMatch({ env, params: {}, seed: 1, agents: [passer, one] });
+    expect(r).toMatchObject({ code: 'ok', faults: [], decisions: 2 });
+    expect((r.finalState as { moves: unknown[] }).moves).toEqual([{ seat: 0, action: null }, { seat: 1, action: 1 }]);
+    const r2 = await runMatch({ env: turnsEnv({ open: true, simultaneous: true, members: { validateAction: () => ({ ok: true }) } }), params: {}, seed: 1, agents: [passer, passer] });
+    expect(r2).toMatchObject({ code: 'ok', faults: [], decisions: 4 });
+  });
+
   test('open actions: validateAction decides (a legal answer is accepted without a legal list)', async () => {
     const env = turnsEnv({ open: true });
     const legals: unknown[] = [];

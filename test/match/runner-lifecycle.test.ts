@@ -3,6 +3,7 @@
  * rewards, env and hook failures (MatchFailureError naming the member), agents chosen from the
  * seats, seat contexts, the heartbeat of a watched worker, and the events of a full match.
  */
+import { getEventListeners } from 'node:events';
 import { EventBus } from '../../src/bus/event-bus';
 import { MemoryRecorder } from '../../src/bus/recorder';
 import type { Agent, AgentContext } from '../../src/core/agent';
@@ -22,6 +23,7 @@ const two = scriptedAgent('two', () => 2);
 describe('effects', () => {
   test('the handler gets the request and its context; the result is applied as the effect seat\'s action', async () => {
     const env = turnsEnv({ effect: 'roll' });
+    const controller = new AbortController();
     const contexts: (Omit<EffectContext, 'signal'> & { request: unknown; aborted: boolean })[] = [];
     const seen: unknown[] = [];
     const bus = new EventBus();
@@ -33,6 +35,7 @@ describe('effects', () => {
       agents: [one, two],
       bus,
       matchId: 'e1',
+      signal: controller.signal,
       effects: { roll: async (request, ctx) => (contexts.push({ request, matchId: ctx.matchId, env: ctx.env, step: ctx.step, seed: ctx.seed, aborted: ctx.signal.aborted }), ctx.step * 10) },
       onEffect: (e) => seen.push(e),
     });
@@ -46,6 +49,7 @@ describe('effects', () => {
       { step: 0, kind: 'roll', result: 0 },
       { step: 2, kind: 'roll', result: 20 },
     ]);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
     const events = rec.events('e1');
     expect(events.filter((e) => e.type === 'turn').map((e) => (e as { toAct: number[] }).toAct)).toEqual([[EFFECT_SEAT], [0], [EFFECT_SEAT], [1]]);
     expect(events.filter((e) => e.type === 'action').map((e) => [(e as { seat: number }).seat, (e as { action: unknown }).action])).toEqual([
@@ -141,6 +145,12 @@ describe('failures of env members and hooks', () => {
     await expect(runMatch({ env, params: {}, seed: 1, agents: [bad('end'), one] })).rejects.toMatchObject({ name: 'MatchFailureError', member: 'agent "hooky" (seat 0) end' });
   });
 
+  test('a MatchFailureError from inside (a nested match) is passed on as it is', async () => {
+    const inner = new MatchFailureError('inner-v1', 'step', 1, 2, 'inner', new Error('x'));
+    const env = turnsEnv({ members: { step: () => { throw inner; } } });
+    await expect(runMatch({ env, params: {}, seed: 1, agents: [one, two] })).rejects.toBe(inner);
+  });
+
   test("the caller's own mistakes are thrown as they are", async () => {
     const env = turnsEnv();
     const err = await runMatch({ env, params: {}, seed: 1, agents: () => { throw new Error('no such agent'); } }).catch((e: unknown) => e);
@@ -156,11 +166,11 @@ describe('agents and their contexts', () => {
     const seen: { seats?: unknown; ctx: Record<string, unknown>[]; ends: unknown[] } = { ctx: [], ends: [] };
     const agent = (i: number): Agent => ({
       name: `a${i}`,
-      start: (ctx: AgentContext) => seen.ctx.push({ phase: 'start', seat: ctx.seat, matchId: ctx.matchId, role: ctx.role, team: ctx.team, draw: ctx.rng.int(1000) }),
+      start: (ctx: AgentContext) => seen.ctx.push({ phase: 'start', seat: ctx.seat, matchId: ctx.matchId, role: ctx.role, team: ctx.team, draw: ctx.rng.int(1000), env: ctx.env.meta.id, params: ctx.params }),
       act: (_o, _l, ctx) => (seen.ctx.push({ phase: 'act', seat: ctx.seat, step: ctx.step }), i % 3),
       end: (returns, ctx, info) => seen.ends.push({ seat: ctx.seat, returns, ...info }),
     });
-    const r = await runMatch({ env, params: {}, seed: 11, matchId: 'ctx', agents: (seats) => ((seen.seats = seats), seats.map((_, i) => agent(i))) });
+    const r = await runMatch({ env, params: { q: 1 }, seed: 11, matchId: 'ctx', agents: (seats) => ((seen.seats = seats), seats.map((_, i) => agent(i))) });
     expect(seen.seats).toEqual([
       { role: 'player', team: 'team0' },
       { role: 'player', team: 'team1' },
@@ -169,7 +179,7 @@ describe('agents and their contexts', () => {
     expect(r.agents).toEqual(['a0', 'a1', 'a2']);
     expect(r.seats).toEqual(seen.seats);
     const starts = seen.ctx.filter((c) => c.phase === 'start');
-    expect(starts).toEqual([0, 1, 2].map((i) => ({ phase: 'start', seat: i, matchId: 'ctx', role: 'player', team: `team${i % 2}`, draw: Rng.fromSeed(deriveSeed(11, 'seat', i)).int(1000) })));
+    expect(starts).toEqual([0, 1, 2].map((i) => ({ phase: 'start', seat: i, matchId: 'ctx', role: 'player', team: `team${i % 2}`, draw: Rng.fromSeed(deriveSeed(11, 'seat', i)).int(1000), env: 'turns-v1', params: { q: 1 } })));
     expect(seen.ctx.filter((c) => c.phase === 'act')).toEqual([0, 1, 2].map((i) => ({ phase: 'act', seat: i, step: 0 })));
     expect(seen.ends).toEqual([0, 1, 2].map((i) => ({ seat: i, returns: [0, 1, 2], outcome: 'done', summary: { moves: [0, 1, 2] } })));
   });
