@@ -80,9 +80,18 @@ describe('async agents', () => {
   test('retries on timeout: the second attempt gets its own full deadline', async () => {
     const env = turnsEnv({ turns: 1, seats: 1 });
     let calls = 0;
-    const agent: Agent = { name: 'slow-then-fast', act: () => (calls++ === 0 ? new Promise(() => {}) : later(1)) };
+    let reason: unknown = null;
+    const agent: Agent = {
+      name: 'slow-then-fast',
+      act: (_o, _l, ctx) => {
+        if (calls++ > 0) return later(1);
+        ctx.signal.addEventListener('abort', () => (reason = ctx.signal.reason));
+        return new Promise(() => {});
+      },
+    };
     const r = await runMatch({ env, params: {}, seed: 1, agents: [agent], deadlineMs: 50, faultPolicy: { retries: 1, then: 'forfeit' } });
     expect(r.code).toBe('ok');
+    expect((reason as Error).message).toBe('deadline');
     expect(r.faults).toEqual([{ step: 0, seat: 0, kind: 'timeout', reason: 'no answer within 50 ms', attempt: 0, resolution: 'retry' }]);
   });
 
@@ -169,6 +178,13 @@ describe('synchronous agents', () => {
     expect(calls).toBe(3);
     expect(r.faults.map((f) => `${f.attempt}:${f.resolution}`)).toEqual(['0:retry', '1:retry', '2:forfeit']);
     expect(r).toMatchObject({ code: 'forfeit', forfeitedBy: 0, decisions: 0 });
+  });
+
+  test('onDecision gets the observation and legal list the agent saw', async () => {
+    const env = turnsEnv({ turns: 1 });
+    const seen: unknown[] = [];
+    await runMatch({ env, params: {}, seed: 1, agents: [one, two], onDecision: (d) => seen.push(d) });
+    expect(seen).toEqual([{ step: 0, seat: 0, observation: { moves: 0, viewer: 0 }, legal: [0, 1, 2], action: 1 }]);
   });
 
   test('an omniscient agent observes as "omniscient"; others as their seat', async () => {
