@@ -118,3 +118,46 @@ describe('secret and public votes', () => {
     expect(exiles(t)).toEqual([{ type: 'exile', round: 1, seat: 5 }]);
   });
 });
+
+describe('after the tally', () => {
+  test('exiling the last wolf ends the game at once (no next night)', () => {
+    const { env, init } = game({ preset: 'arena', roles: ['werewolf', 'seer', 'doctor', 'villager', 'villager'], debateTurns: 0 });
+    const s0 = init(1);
+    const s = next(env, s0, { 0: T(3), 2: T(3), 1: T(0) });
+    expect(s.pub.phase).toBe('vote');
+    const after = next(env, s, votes([1, 0, 0, 0, 0]));
+    expect(exiles(after)).toEqual([{ type: 'exile', round: 1, seat: 0 }]);
+    expect(env.isTerminal(after)).toBe(true);
+    expect(env.summary(after)).toMatchObject({ winner: 'villagers', rounds: 1 });
+    expect(publicLog(after).filter((e) => e.type === 'night' || e.type === 'dawn')).toHaveLength(1);
+  });
+
+  test('no exile and no win: the next night starts; at the round cap the game ends', () => {
+    const { env, s } = votingDay();
+    const after = next(env, s, votes([5, 5, 5, 5, 6, 7, 4, 0]));
+    expect(after.pub).toMatchObject({ phase: 'night', round: 2 });
+    const capped = votingDay({ maxRounds: 1 });
+    const last = next(capped.env, capped.s, votes([5, 5, 5, 5, 6, 7, 4, 0]));
+    expect(capped.env.isTerminal(last)).toBe(true);
+    expect(capped.env.summary(last)).toMatchObject({ winner: 'draw', rounds: 1 });
+  });
+
+  test('each tally counts afresh (nothing left over from an earlier vote)', () => {
+    const { env, s } = votingDay({ exile: 'plurality-none' });
+    for (let k = 0; k < 3; k++) {
+      expect(exiles(next(env, s, votes([6, 6, 6, 6, 6, 6, 4, 6])))).toEqual([{ type: 'exile', round: 1, seat: 6 }]);
+      expect(exiles(next(env, s, votes([5, 5, 6, 6, 5, 6, 4, 0])))).toEqual([{ type: 'exile', round: 1, seat: null }]);
+    }
+  });
+
+  test('sequential votes: the public turn index follows the voters', () => {
+    const { env, s } = votingDay({ voting: 'sequential', abstain: true });
+    let t = s;
+    const turns: number[] = [];
+    while (t.pub.phase === 'vote') {
+      turns.push(t.pub.turn);
+      t = next(env, t, { [env.toAct(t)[0]]: NONE });
+    }
+    expect(turns).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+  });
+});
