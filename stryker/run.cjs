@@ -37,6 +37,8 @@ for (const a of list) {
   const config = {
     ...base,
     ...area,
+    // the area's jest options add to the base ones (enableFindRelatedTests: false must survive)
+    jest: { ...base.jest, ...area.jest, config: { ...base.jest?.config, ...area.jest?.config } },
     incrementalFile: join(out, 'incremental.json'),
     htmlReporter: { fileName: join(out, 'report.html') },
     jsonReporter: { fileName: join(out, 'report.json') },

@@ -280,6 +280,12 @@ describe('default actions', () => {
     expect((r.finalState as { moves: unknown[] }).moves).toEqual([{ seat: 0, action: null }, { seat: 1, action: 1 }]);
     const r2 = await runMatch({ env: turnsEnv({ open: true, simultaneous: true, members: { validateAction: () => ({ ok: true }) } }), params: {}, seed: 1, agents: [passer, passer] });
     expect(r2).toMatchObject({ code: 'ok', faults: [], decisions: 4 });
+    // an env that accepts anything, even no answer at all: still a plain action
+    const silent = scriptedAgent('silent', () => undefined);
+    const r3 = await runMatch({ env: turnsEnv({ open: true, simultaneous: true, members: { validateAction: () => ({ ok: true }) } }), params: {}, seed: 1, agents: [silent, silent] });
+    expect(r3).toMatchObject({ code: 'ok', faults: [], decisions: 4 });
+    const r4 = await runMatch({ env: turnsEnv({ open: true, members: { validateAction: () => ({ ok: true }) } }), params: {}, seed: 1, agents: [silent, silent] });
+    expect(r4).toMatchObject({ code: 'ok', faults: [], decisions: 2 });
   });
 
   test('open actions: validateAction decides (a legal answer is accepted without a legal list)', async () => {

@@ -60,6 +60,18 @@ describe('effects', () => {
     ]);
   });
 
+  test('without onEffect the effect is applied all the same', async () => {
+    const env = turnsEnv({ effect: 'roll' });
+    const r = await runMatch({ env, params: {}, seed: 5, agents: [one, two], effects: { roll: async () => 3 } });
+    expect(r).toMatchObject({ code: 'ok', faults: [], length: 4 });
+    expect((r.finalState as { results: unknown[] }).results).toEqual([3, 3]);
+  });
+
+  test('a throwing effect() is a MatchFailureError naming it', async () => {
+    const env = turnsEnv({ effect: 'roll', members: { effect: () => { throw new Error('effect broke'); } } });
+    await expect(runMatch({ env, params: {}, seed: 5, agents: [one, two], effects: { roll: async () => 1 } })).rejects.toMatchObject({ name: 'MatchFailureError', member: 'effect', step: 0 });
+  });
+
   const failing = async (handlers: Parameters<typeof runMatch>[0]['effects'], reason: string) => {
     const env = turnsEnv({ effect: 'roll' });
     const bus = new EventBus();
@@ -182,6 +194,17 @@ describe('agents and their contexts', () => {
     expect(starts).toEqual([0, 1, 2].map((i) => ({ phase: 'start', seat: i, matchId: 'ctx', role: 'player', team: `team${i % 2}`, draw: Rng.fromSeed(deriveSeed(11, 'seat', i)).int(1000), env: 'turns-v1', params: { q: 1 } })));
     expect(seen.ctx.filter((c) => c.phase === 'act')).toEqual([0, 1, 2].map((i) => ({ phase: 'act', seat: i, step: 0 })));
     expect(seen.ends).toEqual([0, 1, 2].map((i) => ({ seat: i, returns: [0, 1, 2], outcome: 'done', summary: { moves: [0, 1, 2] } })));
+  });
+
+  test('notes without a bus (or with nobody listening) go nowhere and break nothing', async () => {
+    const noter: Agent = { name: 'noter', act: (_o, _l, ctx) => (ctx.note!('thought', { x: 1 }), 1) };
+    const r = await runMatch({ env: turnsEnv(), params: {}, seed: 1, agents: [noter, noter] });
+    expect(r).toMatchObject({ code: 'ok', faults: [] });
+    const bus = new EventBus();
+    const publish = jest.spyOn(bus, 'publish');
+    const r2 = await runMatch({ env: turnsEnv(), params: {}, seed: 1, agents: [noter, noter], bus });
+    expect(r2).toMatchObject({ code: 'ok', faults: [] });
+    expect(publish).not.toHaveBeenCalled();
   });
 
   test('a match id is made up when none is given', async () => {
