@@ -408,3 +408,34 @@ describe('checkEncoder', () => {
     expect(checkEncoder(bad, Array.from({ length: 10 }, () => fullCardTrace()), 1)).toHaveLength(8);
   });
 });
+
+describe('checkLegality and friends: the edges mutation testing found', () => {
+  const first = () => [trace({ steps: [step([0], { 0: 1 })] })];
+
+  test.each([null, undefined, -1, 1e9, 0.5, NaN, 'x', '', {}, [], { bogus: true }, [1, 2, 3], true])('garbage %p is offered to validateAction', (g) => {
+    const same = (a: unknown) => (Number.isNaN(g) ? Number.isNaN(a) : JSON.stringify(a) === JSON.stringify(g) && typeof a === typeof g);
+    const env = makeHiddenCardTs({ validateAction: (s, seat, a) => (seat === 0 && same(a) ? { ok: true } : card.validateAction(s, seat, a)) });
+    expect(checkLegality(env, first(), 1)).toEqual([`episode seed 7 step 0 seat 0: illegal action ${JSON.stringify(g) ?? String(g)} was accepted`]);
+  });
+
+  test('a legal action that looks like garbage is not garbage', () => {
+    const env = makeHiddenCardTs({ legalActions: (s, seat) => (card.toAct(s).includes(seat) ? [0, 1, 'x' as never, null as never] : []), validateAction: (s, seat, a) => (card.toAct(s).includes(seat) && [0, 1, 'x', null].includes(a as never) ? { ok: true } : { ok: false, reason: 'no' }) });
+    expect(checkLegality(env, first(), 1)).toEqual([]);
+  });
+
+  test('throws and reason-less rejections name the value as JSON', () => {
+    const throwing = makeHiddenCardTs({ validateAction: (s, seat, a) => { if (a === 'x') throw new Error('no strings'); return card.validateAction(s, seat, a); } });
+    expect(checkLegality(throwing, first(), 1)[0]).toBe('episode seed 7 step 0 seat -1: validateAction threw on "x": no strings');
+    const mute = makeHiddenCardTs({ validateAction: (s, seat, a) => (a === 'x' ? { ok: false, reason: '' } : card.validateAction(s, seat, a)) });
+    expect(checkLegality(mute, first(), 1)[0]).toBe('episode seed 7 step 0 seat -1: rejection of "x" gives no reason');
+  });
+
+  test('leaks of an env without legal lists compare observations only', () => {
+    const open = normalizeEnv({ ...card, legalActions: undefined, validateAction: () => ({ ok: true }) } as never);
+    expect(checkLeaks(open, [fullCardTrace()], 1)).toEqual({ problems: [], notes: ['12 private variants compared'] });
+  });
+
+  test('the zero-sum tolerance is exclusive at 1e-9', () => {
+    expect(checkUtility(card, [trace({ terminal: true, returns: [1e-9, 0] })])).toEqual([]);
+  });
+});
