@@ -12,9 +12,13 @@ const { join } = require('node:path');
 const here = __dirname;
 const root = join(here, '..');
 const areas = readdirSync(here).filter((f) => f.endsWith('.json') && f !== 'base.json').map((f) => f.slice(0, -5));
-const wanted = process.argv.slice(2);
+const args = process.argv.slice(2);
+// `--mutate <glob>` (or any other Stryker option) after the areas goes to Stryker as is, e.g. one file at a time.
+const firstOption = args.findIndex((a) => a.startsWith('--'));
+const wanted = firstOption < 0 ? args : args.slice(0, firstOption);
+const passThrough = firstOption < 0 ? [] : args.slice(firstOption);
 if (!wanted.length) {
-  process.stdout.write(`areas: ${areas.join(', ')}\nusage: npm run test:mutation -- <area...> | all\n`);
+  process.stdout.write(`areas: ${areas.join(', ')}\nusage: npm run test:mutation -- <area...> | all [--mutate <file>]\n`);
   process.exit(0);
 }
 const list = wanted[0] === 'all' ? areas : wanted;
@@ -33,6 +37,8 @@ for (const a of list) {
   const config = {
     ...base,
     ...area,
+    // the area's jest options add to the base ones (enableFindRelatedTests: false must survive)
+    jest: { ...base.jest, ...area.jest, config: { ...base.jest?.config, ...area.jest?.config } },
     incrementalFile: join(out, 'incremental.json'),
     htmlReporter: { fileName: join(out, 'report.html') },
     jsonReporter: { fileName: join(out, 'report.json') },
@@ -41,7 +47,7 @@ for (const a of list) {
   const file = join(root, out, 'stryker.conf.json');
   writeFileSync(file, JSON.stringify(config, null, 2));
   process.stdout.write(`\n=== mutation testing: ${a} (${area.$comment ?? ''})\n`);
-  const r = spawnSync(process.execPath, [join(root, 'node_modules', '@stryker-mutator', 'core', 'bin', 'stryker.js'), 'run', file], { cwd: root, stdio: 'inherit' });
+  const r = spawnSync(process.execPath, [join(root, 'node_modules', '@stryker-mutator', 'core', 'bin', 'stryker.js'), 'run', file, ...passThrough], { cwd: root, stdio: 'inherit' });
   if (r.status !== 0) failed++;
 }
 process.exit(failed ? 1 : 0);

@@ -1,9 +1,13 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
+import { ensureBuilt } from '../fixtures/built';
 
 export const ROOT = resolve(__dirname, '..', '..');
 
-/** Runs the real `arena` bin (compiled dist/, built by `npm test` first). */
+// The bin runs dist/: build it first when any source is newer (npx jest alone must not test stale code).
+ensureBuilt();
+
+/** Runs the real `arena` bin (compiled dist/, rebuilt when stale: see test/fixtures/built.ts). */
 export function arena(args: string[], options: { timeout?: number; env?: NodeJS.ProcessEnv } = {}): { code: number; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, [resolve(ROOT, 'bin', 'arena.js'), ...args], {
     cwd: ROOT,

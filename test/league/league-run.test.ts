@@ -8,9 +8,10 @@ import { leaderboard } from '../../league/leaderboard';
 import { runLeague } from '../../league/league-run';
 import { Store } from '../../src/store/store';
 import { EventBus } from '../../src/bus/event-bus';
+import { builtBin } from '../fixtures/built';
 
 const ROOT = resolve(__dirname, '..', '..');
-const BIN = join(ROOT, 'bin', 'arena.js');
+const BIN = builtBin(); // dist/, rebuilt first when any source is newer
 const tmp = () => mkdtempSync(join(tmpdir(), 'arena-league-'));
 
 function rpsConfig(name: string, budget: number, extra: Record<string, unknown> = {}) {

@@ -3,9 +3,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Store } from '../../src/store/store';
+import { builtBin } from '../fixtures/built';
 
 const ROOT = resolve(__dirname, '..', '..');
-const BIN = join(ROOT, 'bin', 'arena.js');
+const BIN = builtBin(); // dist/, rebuilt first when any source is newer
 const EVERY = 4;
 const BUDGET = 24;
 

@@ -8,9 +8,10 @@ import { Store, StoreConflictError } from '../../../src/store/store';
 import { parseTournamentConfig } from '../../../league/tournament/config';
 import { storedTournamentReport } from '../../../league/tournament/stored';
 import { runTournament } from '../../../league/tournament/tournament-run';
+import { builtBin } from '../../fixtures/built';
 
 const ROOT = resolve(__dirname, '..', '..', '..');
-const BIN = join(ROOT, 'bin', 'arena.js');
+const BIN = builtBin(); // dist/, rebuilt first when any source is newer
 const tmp = () => mkdtempSync(join(tmpdir(), 'arena-tournament-'));
 
 /** A Swiss on rock-paper-scissors with slow (async, 2 ms) agents: long enough to kill mid-run. */
