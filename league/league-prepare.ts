@@ -5,11 +5,13 @@ import { Rng, deriveSeed } from '../src/core/rng';
 import type { Registry } from '../src/core/registry';
 import type { PlayerRecord, Store } from '../src/store/store';
 import { LeagueConfigError, type LeagueConfig, type LearnerSpec } from './config';
+import type { LeagueRunOptions } from './league-run';
+import { LeagueLearners } from './learners';
 import { HeadToHead } from './matchmaking/head-to-head';
 import { forEachPairResult } from './pair-results';
 import { RatingBook } from './rating-book';
 import { pickSeats } from './seat-picker';
-import { resolveModuleRef } from './module-paths';
+import { resolveModuleRef, withResolvedModuleRefs } from './module-paths';
 
 /** A loaded league: env, params and its players (in the order they joined), agent factories checked. */
 export interface PreparedLeague {
@@ -93,4 +95,31 @@ export function ratingState(config: LeagueConfig, store: Store): { book: RatingB
   const h2h = new HeadToHead();
   for (const m of store.matches(config.name)) forEachPairResult(m, (a, b, score) => h2h.record(a.player, b.player, score));
   return { book, h2h };
+}
+
+/**
+ * Everything a league run starts from, for the classic and the planned runner alike: players
+ * registered ({@link prepareLeague}), learners created (their players join the store, and the
+ * players are re-read in the order they joined, as an uninterrupted run holds them: pairings
+ * depend on it), the resume position logged, ratings and head-to-head results rebuilt.
+ */
+export async function openLeague(o: LeagueRunOptions): Promise<{ prepared: PreparedLeague; learners: LeagueLearners; book: RatingBook; h2h: HeadToHead }> {
+  const { config, store } = o;
+  const prepared = await prepareLeague(o);
+  const learners = await LeagueLearners.create({
+    config: withResolvedModuleRefs(config, o.configDir),
+    env: prepared.env,
+    params: prepared.params,
+    registry: o.registry,
+    store,
+    workDir: o.workDir ?? `${store.db.name}.learners/${config.name}`,
+    bus: o.bus,
+    backend: o.backend,
+    log: o.log,
+  });
+  for (const p of learners.players()) store.addPlayer(config.name, p);
+  prepared.players = store.players(config.name);
+  const done = store.matchCount(config.name);
+  if (done > 0) o.log?.(`resuming league "${config.name}" at match ${done}/${config.budget.matches}`);
+  return { prepared, learners, ...ratingState(config, store) };
 }

@@ -15,9 +15,9 @@ import { LeagueLearners } from './learners';
 import { lockLeague } from './league-lock';
 import { forEachPairResult } from './pair-results';
 import type { HeadToHead } from './matchmaking/head-to-head';
-import { pairMatch, prepareLeague, ratingState, type PreparedLeague } from './league-prepare';
+import { openLeague, pairMatch, type PreparedLeague } from './league-prepare';
 import { runPlannedLeague } from './planned/planned-run';
-import { resolveModuleRef, withResolvedModuleRefs } from './module-paths';
+import { resolveModuleRef } from './module-paths';
 
 /** How to run (or resume) a league. */
 export interface LeagueRunOptions {
@@ -100,25 +100,7 @@ class LeagueRun {
 
   /** Registers players and learners and rebuilds ratings and head-to-head results from the store. */
   static async open(o: LeagueRunOptions): Promise<LeagueRun> {
-    const { config, store } = o;
-    const prepared = await prepareLeague(o);
-    const learners = await LeagueLearners.create({
-      config: withResolvedModuleRefs(config, o.configDir),
-      env: prepared.env,
-      params: prepared.params,
-      registry: o.registry,
-      store,
-      workDir: o.workDir ?? `${store.db.name}.learners/${config.name}`,
-      bus: o.bus,
-      backend: o.backend,
-      log: o.log,
-    });
-    for (const p of learners.players()) store.addPlayer(config.name, p);
-    // in the order they joined, as an uninterrupted run holds them (pairings depend on it)
-    prepared.players = store.players(config.name);
-    const done = store.matchCount(config.name);
-    if (done > 0) o.log?.(`resuming league "${config.name}" at match ${done}/${config.budget.matches}`);
-    const { book, h2h } = ratingState(config, store);
+    const { prepared, learners, book, h2h } = await openLeague(o);
     return new LeagueRun(o, prepared, learners, book, h2h);
   }
 

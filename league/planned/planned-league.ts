@@ -15,7 +15,7 @@ import type { MatchRecord, PlayerRecord } from '../../src/store/store';
 import type { LearnerSpec } from '../config';
 import { LeagueLearners } from '../learners';
 import type { LeagueRunOptions } from '../league-run';
-import { pairMatch, prepareLeague, ratingState, type PreparedLeague } from '../league-prepare';
+import { openLeague, pairMatch, type PreparedLeague } from '../league-prepare';
 import type { HeadToHead } from '../matchmaking/head-to-head';
 import { FAILED_MATCH_CODE, forEachPairResult } from '../pair-results';
 import type { RatingBook } from '../rating-book';
@@ -48,24 +48,7 @@ export class PlannedLeague {
 
   /** Registers players and learners and rebuilds ratings, head-to-head results and stored plans from the store. */
   static async open(o: LeagueRunOptions): Promise<PlannedLeague> {
-    const { config, store } = o;
-    const prepared = await prepareLeague(o);
-    const learners = await LeagueLearners.create({
-      config,
-      env: prepared.env,
-      params: prepared.params,
-      registry: o.registry,
-      store,
-      workDir: o.workDir ?? `${store.db.name}.learners/${config.name}`,
-      bus: o.bus,
-      backend: o.backend,
-      log: o.log,
-    });
-    for (const p of learners.players()) store.addPlayer(config.name, p);
-    prepared.players = store.players(config.name); // in the order they joined (pairings depend on it)
-    const done = store.matchCount(config.name);
-    if (done > 0) o.log?.(`resuming league "${config.name}" at match ${done}/${config.budget.matches}`);
-    const { book, h2h } = ratingState(config, store);
+    const { prepared, learners, book, h2h } = await openLeague(o);
     return new PlannedLeague(o, prepared, learners, book, h2h);
   }
 
