@@ -77,17 +77,24 @@ describeBrowser('a human seat in chromium', () => {
     const match = runMatch({ env, params, seed: 7, bus, matchId: 'human-dond', deadlineMs: 60_000, agents: [seat.agent, bot] });
     let clicks = 0;
     for (;;) {
-      await page.waitForSelector('#play-actions button.action, #play-result', { timeout: 30_000 });
-      if (await page.locator('#play-result').count()) break;
-      const labels = await page.locator('#play-actions button.action').evaluateAll((bs) => bs.map((b) => (b as HTMLElement).dataset.label ?? ''));
+      // one read of the page: the result, or this turn's buttons (the page may redraw between two reads)
+      const turn = await page.waitForFunction(() => {
+        if (document.querySelector('#play-result')) return { over: true, labels: [] as string[] };
+        const labels = [...document.querySelectorAll('#play-actions button.action')].map((b) => (b as HTMLElement).dataset.label ?? '');
+        return labels.length ? { over: false, labels } : null;
+      }, undefined, { timeout: 30_000 });
+      const { over, labels } = (await turn.jsonValue())!;
+      if (over) break;
       expect(labels.length).toBeGreaterThan(0);
       for (const l of labels) expect(l).toMatch(/^(agree|keep \d books?, \d hats? and \d balls?)$/);
       // agree once an offer is on the table, else ask for everything we value
       const pick = labels.includes('agree') && clicks > 0 ? 'agree' : labels[labels.length - 1];
       if (clicks === 0) await page.screenshot({ path: join(ARTIFACTS, 'play-dond-turn.png'), fullPage: true });
+      const shownEvents = await page.locator('#play-events li').count();
       await page.click(`#play-actions button.action[data-label="${pick}"]`);
       clicks++;
-      await page.waitForFunction((n) => !document.querySelector('#play-actions') || document.querySelectorAll('#play-events li').length > n, 0);
+      // the move is shown (or the game is over) before the next turn is read
+      await page.waitForFunction((n) => !document.querySelector('#play-actions') || document.querySelectorAll('#play-events li').length > n, shownEvents);
       if (clicks > 20) throw new Error('too many turns');
     }
     const result = await match;
