@@ -22,6 +22,7 @@ import {
   type SubscribedMessage,
 } from './protocol';
 import { TokenBucket, type RateLimit } from './rate-limiter';
+import { internalError } from './http-kit';
 import type { EnvResolver } from './state-tracker';
 import { authorizeView, type ViewPolicy } from './view-policy';
 import { viewSnapshot } from './view-snapshot';
@@ -120,7 +121,7 @@ export class SpectatorHub implements LiveMatchListener {
         this.receive(socket, conn, name, args);
       } catch (e) {
         // A bug must not take the server down; the client gets a generic answer.
-        socket.emit('error', { ok: false, code: 'bad-request', message: `server error: ${e instanceof Error ? e.message : String(e)}` });
+        socket.emit('error', { ok: false, code: 'bad-request', message: internalError('spectator socket', e) });
       }
     });
   }

@@ -25,6 +25,7 @@ import { ViewSequence } from '../../core/view-stream';
 import type { LiveMatch, LiveMatches, LiveMatchListener } from '../live-matches';
 import { describeZodError } from '../protocol';
 import { TokenBucket, type RateLimit } from '../rate-limiter';
+import { internalError } from '../http-kit';
 import {
   ActSchema,
   MAX_PLAY_MESSAGE_BYTES,
@@ -337,7 +338,7 @@ export class PlayHub implements LiveMatchListener {
       try {
         this.receive(s, socket, bucket, name, args);
       } catch (e) {
-        socket.emit('error', { ok: false, code: 'bad-request', message: `server error: ${e instanceof Error ? e.message : String(e)}` } satisfies PlayErrorMessage);
+        socket.emit('error', { ok: false, code: 'bad-request', message: internalError('/play socket', e) } satisfies PlayErrorMessage);
       }
     });
     const welcome: WelcomeMessage = { slot: s.id, label: s.label, kind: s.kind, seats: s.bindings.map((b) => this.seatInfo(b)) };
