@@ -28,9 +28,6 @@ export interface Admission {
   readonly allowed: readonly string[];
 }
 
-/** Longest reference a client may send (the operator's own may be longer: they are compared, not parsed). */
-export const MAX_CLIENT_REFERENCE = 4096;
-
 /**
  * The admission of a server whose operator gave `agents` (the default agents, `--agents`) and
  * `clientAgents` (`--client-agents`: more references clients may choose). Empty and repeated
