@@ -7,7 +7,7 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startMockOpenAI, type MockOpenAI } from '../../../agents/llm/mock-server';
+import { legalNamesOf, startMockOpenAI, type MockOpenAI } from '../../../agents/llm/mock-server';
 import { createRegistry } from '../../../src/catalog';
 import { AdmissionError, admissionOf, admitAgents, admits, describeAllowed } from '../../../src/server/env-serve/admission';
 import { startEnvServer, type EnvServer, type EnvServerOptions } from '../../../src/server/env-serve/env-server';
@@ -74,7 +74,7 @@ describe('through the env server', () => {
     writeFileSync(join(dir, 'exits.js'), `module.exports = { agents: [{ name: 'x', create: () => ({ name: 'x', act: () => process.exit(3) }) }] };\n`);
     writeFileSync(join(dir, 'broken.js'), `module.exports = { agents: [{ name: 'b', create: () => { throw new Error('cannot open ' + __filename + '\\nRequire stack:\\n- ' + __dirname + '/x.js'); } }] };\n`);
     process.env.ARENA_TEST_SECRET = SECRET;
-    mock = await startMockOpenAI(() => ({ content: '{"action": "agree"}' }));
+    mock = await startMockOpenAI({ respond: (req) => ({ content: JSON.stringify({ action: legalNamesOf(req)[0] ?? 'agree' }) }) });
   });
   afterAll(async () => {
     delete process.env.ARENA_TEST_SECRET;
@@ -137,7 +137,9 @@ describe('through the env server', () => {
     const operatorSpec = `llm:{"baseURL":"${mock.baseURL}","model":"m","apiKeyEnv":"ARENA_TEST_SECRET"}`;
     const server = await serve({ clientAgents: [operatorSpec] });
     try {
-      refused({ ...(await reset(server, { agents: [operatorSpec.replace('"model":"m"', '"model":"n"')] })) }, 'agents.0');
+      const variant = await reset(server, { agents: [operatorSpec.replace('"model":"m"', '"model":"n"')] });
+      expect(variant.status).toBe(422);
+      expect(variant.json.message).toMatch(/^agents\.0: not an agent this server lets clients choose \(allowed: fair-split, "llm:/);
       const r = await reset(server, { agents: [operatorSpec], seed: 1 });
       expect(r.status).toBe(200);
       const id = r.json.metadata.session_id as string;
