@@ -80,6 +80,9 @@ function serve(ws: WebSocket, table: SessionTable, o: WsOptions): void {
     ws.close(1013, 'no session');
   });
 
+  // protocol faults (a frame over the size limit, a bad opcode): ws closes the connection itself
+  // (1009, 1002...); without a listener the 'error' event would end the server
+  ws.on('error', () => undefined);
   ws.on('close', () => {
     closed = true;
     void queue.then(() => entry && table.close(entry.session.id));
