@@ -87,18 +87,36 @@ function closeAfterResponse(req: IncomingMessage): void {
   } else req.destroy();
 }
 
+/** How deep a client's JSON may nest (validators recurse: deeper input would overflow the stack). */
+export const MAX_JSON_DEPTH = 64;
+
+/** Whether `value` nests arrays and objects deeper than `max` levels (checked without recursion). */
+export function nestedDeeperThan(value: unknown, max = MAX_JSON_DEPTH): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length) {
+    const [v, d] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (d >= max) return true;
+    for (const x of Array.isArray(v) ? v : Object.values(v)) stack.push([x, d + 1]);
+  }
+  return false;
+}
+
 /**
  * The request's body parsed as JSON (`undefined` when it is empty); 413 past `limit`, 400
- * (`body: not valid JSON`) when it does not parse.
+ * when it does not parse (`body: not valid JSON`) or nests deeper than {@link MAX_JSON_DEPTH}.
  */
 export async function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
   const text = await readBody(req, limit);
   if (!text.trim()) return undefined;
+  let value: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    value = JSON.parse(text) as unknown;
   } catch {
     throw new HttpError(400, 'body', 'not valid JSON');
   }
+  if (nestedDeeperThan(value)) throw new HttpError(400, 'body', `nested deeper than ${MAX_JSON_DEPTH} levels`);
+  return value;
 }
 
 const PATH = /(?<=^|[\s'"`(=[])(?:file:\/\/)?(?:[A-Za-z]:\\|\/)[^\s'"`()<>,;]+/g;

@@ -12,7 +12,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { JsonObject } from '../../core/json';
-import { HttpError, internalError, publicMessage } from '../http-kit';
+import { HttpError, internalError, MAX_JSON_DEPTH, nestedDeeperThan, publicMessage } from '../http-kit';
 import { CREATION_FIELDS, ValidationFailure, errorBody, parseAction, parseEnvelope, parseReset } from './env-protocol';
 import type { StepOutput } from './env-session';
 import { mcpAnswer } from './mcp';
@@ -101,6 +101,7 @@ function serve(ws: WebSocket, table: SessionTable, o: WsOptions): void {
     } catch (e) {
       return error('INVALID_JSON', `Invalid JSON: ${(e as Error).message}`);
     }
+    if (nestedDeeperThan(raw)) return error('VALIDATION_ERROR', `message: nested deeper than ${MAX_JSON_DEPTH} levels`);
     try {
       const m = parseEnvelope(raw);
       if ('unknown' in m) return error('UNKNOWN_TYPE', `Unknown message type: ${m.unknown}`);

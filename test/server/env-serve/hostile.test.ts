@@ -4,9 +4,10 @@
  * connection), what a client sees of server-side failures.
  */
 import { createServer, type Server } from 'node:http';
+import WebSocket from 'ws';
 import type { AddressInfo } from 'node:net';
 import { createRegistry } from '../../../src/catalog';
-import { HttpError, publicMessage, readBody, readJson, sendJson } from '../../../src/server/http-kit';
+import { HttpError, MAX_JSON_DEPTH, nestedDeeperThan, publicMessage, readBody, readJson, sendJson } from '../../../src/server/http-kit';
 import { MAX_BODY, startEnvServer, type EnvServer } from '../../../src/server/env-serve/env-server';
 
 const PROTOTYPE_NAMES = ['__proto__', 'constructor', 'toString', 'valueOf', 'hasOwnProperty'];
@@ -40,6 +41,17 @@ describe('env-serve', () => {
     const r = await post('/reset', JSON.stringify({ agents: ['greedy:{"toString":1}'] }));
     expect(r.status).toBe(422);
     expect(r.json.message).toMatch(/^agents\.0: agent "greedy": option "toString" is not an option/);
+  });
+
+  test('a deep body is a 400 over HTTP and a VALIDATION_ERROR over the socket, not a crash', async () => {
+    const deep = `{"action":{"value":${'['.repeat(5000)}${']'.repeat(5000)}}}`;
+    expect(await post('/step', deep)).toEqual({ status: 400, json: { detail: 'body: nested deeper than 64 levels', message: 'body: nested deeper than 64 levels' } });
+    const ws = new WebSocket(server.url.replace('http', 'ws') + '/ws');
+    const reply = new Promise<Record<string, any>>((r) => ws.once('message', (d) => r(JSON.parse(d.toString()) as Record<string, any>)));
+    await new Promise((r, f) => (ws.once('open', r), ws.once('error', f)));
+    ws.send(`{"type":"step","data":{"value":${'['.repeat(5000)}${']'.repeat(5000)}}}`);
+    expect(await reply).toEqual({ type: 'error', data: { code: 'VALIDATION_ERROR', message: 'message: nested deeper than 64 levels' } });
+    ws.close();
   });
 
   test('a body over 1 MB gets 413 naming the limit (not a reset connection); the server goes on', async () => {
@@ -94,6 +106,23 @@ describe('http-kit', () => {
     );
     expect([413, 'cut']).toContain(r);
     expect(seen).toBeLessThan(9 << 20);
+  });
+
+  test('nestedDeeperThan counts levels of arrays and objects without recursion; readJson refuses deep bodies', async () => {
+    let deep: unknown = 1;
+    for (let i = 0; i < 100_000; i++) deep = i % 2 ? [deep] : { k: deep };
+    expect(nestedDeeperThan(deep)).toBe(true);
+    let v: unknown = 0;
+    for (let i = 0; i < 64; i++) v = [v];
+    expect(nestedDeeperThan(v)).toBe(false);
+    expect(nestedDeeperThan([v])).toBe(true);
+    expect(nestedDeeperThan({ a: 1, b: [2, { c: 'x' }] }, 3)).toBe(false); // three levels of containers
+    expect(nestedDeeperThan({ a: 1, b: [2, { c: {} }] }, 3)).toBe(true);
+    expect(nestedDeeperThan('text', 0)).toBe(false);
+    handler = async (req, res) => sendJson(res, 200, { value: await readJson(req, 1 << 20) });
+    const r = await fetch(url, { method: 'POST', body: '['.repeat(65) + ']'.repeat(65) });
+    expect(r.status).toBe(400);
+    expect(await r.json()).toEqual({ error: `body: nested deeper than ${MAX_JSON_DEPTH} levels` });
   });
 
   test('HttpError: status, field, message and problem', () => {
