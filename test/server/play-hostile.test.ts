@@ -102,7 +102,7 @@ test("hostile answers during an open decision: each refused naming the field; an
 
 test('the spectator namespace: deep and prototype-keyed payloads are refused naming the message, the connection lives', async () => {
   const socket = ioClient(url(), { transports: ['websocket'], reconnection: false, forceNew: true });
-  await new Promise((r) => socket.once('connect', r));
+  await new Promise<void>((r) => socket.once('connect', () => r()));
   const ask = (name: string, arg: unknown) => socket.timeout(5000).emitWithAck(name, arg) as Promise<{ ok: boolean; code?: string; message?: string }>;
   let deep: unknown = 'public';
   for (let i = 0; i < 100; i++) deep = [deep]; // small (under the 4 KB message limit) but deep
