@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { HttpError, internalError, readJson, sendJson as send } from './http-kit';
+import { basename } from 'node:path';
+import { HttpError, internalError, publicMessage, readJson, sendJson as send } from './http-kit';
 import { z } from 'zod';
 import { leagueOverview } from '../../league/league-overview';
 import type {
@@ -258,10 +259,12 @@ class Status {
 function health(live: LiveMatches, store: Store | undefined, metrics: BusMetrics | undefined): HealthResponse | Status {
   const base = { live: live.live().length, ...(metrics ? { stream: { ...metrics, outcomes: { ...metrics.outcomes } } } : {}) };
   if (!store) return { ok: true, ...base, store: null };
+  // the file's name, not where the server keeps it (spectators are strangers: docs/trust.md)
+  const file = basename(store.db.name);
   try {
-    return { ok: true, ...base, store: { ok: true, ...store.health() } };
+    return { ok: true, ...base, store: { ok: true, ...store.health(), file } };
   } catch (e) {
-    return new Status(503, { ok: false, ...base, store: { ok: false, file: store.db.name, error: e instanceof Error ? e.message : String(e) } });
+    return new Status(503, { ok: false, ...base, store: { ok: false, file, error: publicMessage(e) } });
   }
 }
 

@@ -81,7 +81,7 @@ describe('JSON API and static files', () => {
       ok: true,
       live: 0,
       stream: expect.objectContaining({ matchesEnded: before.stream.matchesStarted }),
-      store: { ok: true, file: join(dir, 'a.db'), schemaVersion: MIGRATIONS.length, readonly: false, leagues: 1, matches: 1 },
+      store: { ok: true, file: 'a.db', schemaVersion: MIGRATIONS.length, readonly: false, leagues: 1, matches: 1 },
     });
     await play(rps(), bus, { matchId: 'health-1', agents: [scriptedAgent('paper', () => 1), scriptedAgent('rock', () => 0)] });
     const after = (await get('/api/health')).body as unknown as Health;
@@ -98,7 +98,7 @@ describe('JSON API and static files', () => {
       other.close();
       const res = await fetch(broken.url + 'api/health');
       expect(res.status).toBe(503);
-      expect(await res.json()).toEqual({ ok: false, live: 0, stream: expect.any(Object), store: { ok: false, file: join(dir, 'closed.db'), error: expect.stringMatching(/database connection is not open/) } });
+      expect(await res.json()).toEqual({ ok: false, live: 0, stream: expect.any(Object), store: { ok: false, file: 'closed.db', error: expect.stringMatching(/database connection is not open/) } });
     } finally {
       await broken.close();
     }
