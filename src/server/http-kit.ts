@@ -28,10 +28,15 @@ export class HttpError extends Error {
   }
 }
 
+/** Requests whose body was abandoned unread: their connection closes once the answer is written. */
+const abandoned = new WeakSet<IncomingMessage>();
+
 /** Writes `body` as JSON with `status` (no caching; content-length set). */
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'content-length': String(Buffer.byteLength(text)), ...headers });
+  const close = abandoned.has(res.req);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'content-length': String(Buffer.byteLength(text)), ...(close ? { connection: 'close' } : {}), ...headers });
+  if (close) res.once('finish', () => res.req.destroy());
   res.end(text);
 }
 
@@ -78,13 +83,9 @@ export function readBody(req: IncomingMessage, limit: number): Promise<string> {
   });
 }
 
-/** Marks the connection to close once the answer is written (the rest of the body is not read). */
+/** Marks the connection to close once the answer ({@link sendJson}) is written: the rest of the body is not read. */
 function closeAfterResponse(req: IncomingMessage): void {
-  const res = (req as IncomingMessage & { res?: ServerResponse }).res;
-  if (res) {
-    res.shouldKeepAlive = false;
-    res.once('finish', () => req.destroy());
-  } else req.destroy();
+  abandoned.add(req);
 }
 
 /** How deep a client's JSON may nest (validators recurse: deeper input would overflow the stack). */
