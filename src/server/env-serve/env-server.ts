@@ -174,7 +174,13 @@ export async function startEnvServer(o: EnvServerOptions): Promise<EnvServer> {
       return sendJson(res, 200, { closed: true });
     }
     if (method === 'GET' && path === '/sessions') {
-      return sendJson(res, 200, { sessions: table.entries().map((e) => ({ ...e.session.state(), transport: e.kind, idle_s: Math.round((Date.now() - e.session.lastActivity) / 1000) })) });
+      // without their ids: an id is what lets a client play a session, and another client's is not this one's to know
+      return sendJson(res, 200, {
+        sessions: table.entries().map((e) => {
+          const { session_id, ...state } = e.session.state();
+          return { ...state, id_prefix: String(session_id).slice(0, 8), transport: e.kind, idle_s: Math.round((Date.now() - e.session.lastActivity) / 1000) };
+        }),
+      });
     }
     const known = ['/health', '/metadata', '/schema', '/openapi.json', '/mcp', '/reset', '/step', '/state', '/sessions'];
     if (known.includes(path)) throw new HttpError(405, 'method', `${method} is not allowed on ${path}`);

@@ -100,7 +100,7 @@ export function openApiDocument(env: Env, bodyLimit: number): JsonObject {
           responses: { '200': json({ type: 'object', required: ['jsonrpc'], properties: { jsonrpc: { const: '2.0' } } }, 'A JSON-RPC response') },
         },
       },
-      '/sessions': { get: { summary: 'Open sessions', responses: { '200': json({ type: 'object', properties: { sessions: { type: 'array', items: ref('State') } } }, 'Sessions') } } },
+      '/sessions': { get: { summary: 'Open sessions (ids shown by their first 8 characters only)', responses: { '200': json({ type: 'object', properties: { sessions: { type: 'array', items: { type: 'object' } } } }, 'Sessions') } } },
       '/sessions/{session_id}': {
         delete: {
           summary: 'Close an HTTP session',

@@ -54,6 +54,14 @@ describe('env-serve', () => {
     ws.close();
   });
 
+  test('GET /sessions does not give away the ids that let a client play a session', async () => {
+    const r = await post('/reset', '{"seed":3}');
+    const id = r.json.metadata.session_id as string;
+    const list = await (await fetch(server.url + '/sessions')).text();
+    expect(list).not.toContain(id);
+    expect(JSON.parse(list).sessions).toEqual(expect.arrayContaining([expect.objectContaining({ id_prefix: id.slice(0, 8), transport: 'http', seed: 3 })]));
+  });
+
   test('a body over 1 MB gets 413 naming the limit (not a reset connection); the server goes on', async () => {
     const big = JSON.stringify({ seed: 1, episode_id: 'x'.repeat(MAX_BODY) });
     const r = await post('/reset', big);
