@@ -118,6 +118,9 @@ export class CompletionError extends Error {
   }
 }
 
+/** Time limit of one HTTP attempt when neither the options nor the decision's deadline set a shorter one (10 minutes). */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 600_000;
+
 /** True for statuses worth retrying: rate limits, timeouts and server errors. */
 export function retryable(status: number | null): boolean {
   return status === null || status === 408 || status === 409 || status === 429 || status >= 500;
@@ -151,7 +154,8 @@ export class Endpoint {
 
   /**
    * One chat completion. Waits for a slot, then tries up to 1 + retries times; each attempt's
-   * time limit is the smaller of `requestTimeoutMs` and what is left before `deadline`. Throws
+   * time limit is the smaller of `requestTimeoutMs` (default {@link DEFAULT_REQUEST_TIMEOUT_MS}) and what is left
+   * before `deadline` (Infinity: none). Throws
    * a CompletionError (status, attempts) or the signal's abort reason.
    */
   async complete(body: OpenAI.Chat.ChatCompletionCreateParamsNonStreaming, o: { signal?: AbortSignal; deadline: number; requestTimeoutMs?: number }): Promise<Completion> {
@@ -163,7 +167,8 @@ export class Endpoint {
       for (let k = 0; ; k++) {
         const left = o.deadline - Date.now();
         if (left <= 0) throw new CompletionError('the decision deadline passed before an answer came', null, attempts);
-        const timeout = Math.max(1, Math.min(left, o.requestTimeoutMs ?? Infinity));
+        // an integer number of ms, also without a deadline (env-serve's seats have none): the HTTP client takes no Infinity
+        const timeout = Math.ceil(Math.max(1, Math.min(left, o.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS)));
         const started = Date.now();
         try {
           const res = await this.client.chat.completions.create(body, { signal: o.signal, timeout, maxRetries: 0 });

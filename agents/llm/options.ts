@@ -68,7 +68,7 @@ export function parseLlmOptions(raw: unknown): LlmOptions {
 /** The API key from the environment variable the options name (a placeholder for keyless local servers). */
 export function apiKeyOf(o: LlmOptions, env: NodeJS.ProcessEnv = process.env): string {
   if (!o.apiKeyEnv) return 'no-key';
-  const key = env[o.apiKeyEnv];
+  const key = Object.hasOwn(env, o.apiKeyEnv) ? env[o.apiKeyEnv] : undefined;
   if (!key) throw new RegistryError(`agent "llm": environment variable ${o.apiKeyEnv} (apiKeyEnv) is not set`);
   return key;
 }

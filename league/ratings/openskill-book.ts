@@ -69,7 +69,7 @@ export class OpenSkillBook {
 
   constructor(options: OpenSkillOptions = {}, snapshot?: OpenSkillBookSnapshot) {
     const model = options.model ?? 'plackett-luce';
-    if (!(model in OPENSKILL_MODELS)) {
+    if (typeof model !== 'string' || !Object.hasOwn(OPENSKILL_MODELS, model)) {
       throw new Error(`openskill: option "model" must be one of ${Object.keys(OPENSKILL_MODELS).map((m) => `"${m}"`).join(', ')} (got "${String(model)}")`);
     }
     this.pkg = { model: OPENSKILL_MODELS[model] };

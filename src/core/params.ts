@@ -98,15 +98,16 @@ export function resolveParams(envId: string, schema: ParamSchema, raw: unknown =
     throw new ParamError(envId, '(params)', 'must be a JSON object');
   }
   const given = raw as Record<string, JsonValue | undefined>;
+  // own keys only: "__proto__", "constructor", "toString"... are names like any other, not parameters
   for (const key of Object.keys(given)) {
-    if (!(key in schema)) {
+    if (!Object.hasOwn(schema, key)) {
       const known = Object.keys(schema);
       throw new ParamError(envId, key, `is not a parameter (known: ${known.length ? known.join(', ') : 'none'})`);
     }
   }
   const out: Params = {};
   for (const [key, spec] of Object.entries(schema)) {
-    const value = given[key];
+    const value = Object.hasOwn(given, key) ? given[key] : undefined;
     if (value === undefined) {
       out[key] = spec.default;
       continue;

@@ -1,4 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { basename } from 'node:path';
+import { HttpError, internalError, publicMessage, readJson, sendJson as send } from './http-kit';
 import { z } from 'zod';
 import { leagueOverview } from '../../league/league-overview';
 import type {
@@ -24,7 +26,7 @@ import { ViewSchema, describeZodError, viewerOf, type MatchSummary } from './pro
 import type { EnvResolver } from './state-tracker';
 import { authorizeView, viewOptions, type ViewPolicy } from './view-policy';
 import { viewSnapshot } from './view-snapshot';
-import { PlayRequestError, type LobbyPlay, type PlayOptionsResponse, type PlayStartResponse } from './play/lobby-play';
+import { type LobbyPlay, type PlayOptionsResponse, type PlayStartResponse } from './play/lobby-play';
 
 export interface ApiDeps {
   live: LiveMatches;
@@ -41,15 +43,6 @@ export interface ApiDeps {
 
 /** Largest `POST /api/play` body. */
 const MAX_BODY_BYTES = 16 * 1024;
-
-class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 const RecentQuery = z.object({
   limit: z.coerce.number().int().min(1).max(500).default(50),
@@ -68,14 +61,8 @@ const PlayQuery = z.object({ env: z.string().max(128).optional(), params: z.stri
 
 function parse<T>(schema: z.ZodType<T>, query: URLSearchParams, what: string): T {
   const r = schema.safeParse(Object.fromEntries(query));
-  if (!r.success) throw new HttpError(400, `${what}: ${describeZodError(r.error)}`);
+  if (!r.success) throw new HttpError(400, what, describeZodError(r.error));
   return r.data;
-}
-
-function send(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(text) });
-  res.end(text);
 }
 
 /**
@@ -123,7 +110,7 @@ export function createApi(deps: ApiDeps): (req: IncomingMessage, res: ServerResp
       /^\/api\/matches\/([^/]+)$/,
       (m): MatchResponse => {
         const src = findMatch(checkId(m[1]), live, store, deps.resolveEnv);
-        if (!src) throw new HttpError(404, `no match "${m[1]}"`);
+        if (!src) throw new HttpError(404, 'match', `no match "${m[1]}"`);
         return { match: src.summary, views: viewOptions({ live: src.live, seats: src.seats }, deps.policy) };
       },
     ],
@@ -132,10 +119,10 @@ export function createApi(deps: ApiDeps): (req: IncomingMessage, res: ServerResp
       (m, q): MatchEventsResponse => {
         const { view } = parse(EventsQuery, q, 'events');
         const src = findMatch(checkId(m[1]), live, store, deps.resolveEnv);
-        if (!src) throw new HttpError(404, `no match "${m[1]}"`);
+        if (!src) throw new HttpError(404, 'match', `no match "${m[1]}"`);
         const viewer = viewerOf(view);
         const decision = authorizeView(viewer, { live: src.live, seats: src.seats }, deps.policy);
-        if (!decision.ok) throw new HttpError(decision.code === 'forbidden' ? 403 : 400, decision.message);
+        if (!decision.ok) throw new HttpError(decision.code === 'forbidden' ? 403 : 400, 'view', decision.message);
         const { ok: _ok, ...snapshot } = viewSnapshot(src, viewer, deps.policy);
         return snapshot;
       },
@@ -169,16 +156,16 @@ export function createApi(deps: ApiDeps): (req: IncomingMessage, res: ServerResp
       (_m, q): PlayOptionsResponse => {
         const lobby = lobbyPlayOf(deps);
         const { env, params } = parse(PlayQuery, q, 'play');
-        if (params !== undefined && env === undefined) throw new HttpError(400, 'params: give env= with params=');
+        if (params !== undefined && env === undefined) throw new HttpError(400, 'params', 'give env= with params=');
         let raw: unknown;
         if (params !== undefined) {
           try {
             raw = JSON.parse(params);
           } catch {
-            throw new HttpError(400, 'params: not valid JSON');
+            throw new HttpError(400, 'params', 'not valid JSON');
           }
         }
-        return playCall(() => lobby.options(env, raw));
+        return lobby.options(env, raw);
       },
     ],
     [/^\/api\/tournaments$/, (): TournamentsResponse => ({ tournaments: deps.tournaments?.list() ?? [] })],
@@ -188,7 +175,7 @@ export function createApi(deps: ApiDeps): (req: IncomingMessage, res: ServerResp
         const id = checkId(m[1]);
         const { recent } = parse(TournamentQuery, q, 'tournament');
         const t = deps.tournaments?.get(id, { recent });
-        if (!t) throw new HttpError(404, `no tournament "${id}"`);
+        if (!t) throw new HttpError(404, 'tournament', `no tournament "${id}"`);
         return { tournament: t.report, recent: t.recent };
       },
     ],
@@ -202,7 +189,7 @@ export function createApi(deps: ApiDeps): (req: IncomingMessage, res: ServerResp
       (m): OverviewResponse => {
         const id = checkId(m[1]);
         const overview = store ? leagueOverview(store, id) : null;
-        if (!overview) throw new HttpError(404, `no league "${id}"`);
+        if (!overview) throw new HttpError(404, 'league', `no league "${id}"`);
         return { overview };
       },
     ],
@@ -227,7 +214,7 @@ export function createApi(deps: ApiDeps): (req: IncomingMessage, res: ServerResp
         send(res, body instanceof Status ? body.status : 200, body instanceof Status ? body.body : body);
       } catch (e) {
         if (e instanceof HttpError) send(res, e.status, { error: e.message });
-        else send(res, 500, { error: `server error: ${e instanceof Error ? e.message : String(e)}` });
+        else send(res, 500, { error: internalError(`GET ${url.pathname}`, e) });
       }
       return true;
     }
@@ -237,18 +224,8 @@ export function createApi(deps: ApiDeps): (req: IncomingMessage, res: ServerResp
 }
 
 function lobbyPlayOf(deps: ApiDeps): LobbyPlay {
-  if (!deps.lobbyPlay) throw new HttpError(404, 'play: this server does not offer games to visitors (start it with --allow-play)');
+  if (!deps.lobbyPlay) throw new HttpError(404, 'play', 'this server does not offer games to visitors (start it with --allow-play)');
   return deps.lobbyPlay;
-}
-
-/** Runs a lobby-play call, turning its refusals into HTTP errors. */
-function playCall<T>(f: () => T): T {
-  try {
-    return f();
-  } catch (e) {
-    if (e instanceof PlayRequestError) throw new HttpError(e.status, e.message);
-    throw e;
-  }
 }
 
 /**
@@ -260,41 +237,14 @@ async function startPlay(deps: ApiDeps, req: IncomingMessage, res: ServerRespons
   try {
     const lobby = lobbyPlayOf(deps);
     const type = String(req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-    if (type !== 'application/json') throw new HttpError(415, `content-type: expected application/json, got ${JSON.stringify(type.slice(0, 60)) || 'none'}`);
-    const text = await readBody(req, MAX_BODY_BYTES);
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      throw new HttpError(400, 'body: not valid JSON');
-    }
-    const started: PlayStartResponse = playCall(() => lobby.start(body));
+    if (type !== 'application/json') throw new HttpError(415, 'content-type', `expected application/json, got ${JSON.stringify(type.slice(0, 60)) || 'none'}`);
+    const body = await readJson(req, MAX_BODY_BYTES);
+    const started: PlayStartResponse = lobby.start(body);
     send(res, 201, started);
   } catch (e) {
-    if (e instanceof HttpError && e.status === 413) res.once('finish', () => req.destroy()); // the rest of the body is not read
     if (e instanceof HttpError) send(res, e.status, { error: e.message });
-    else send(res, 500, { error: `server error: ${e instanceof Error ? e.message : String(e)}` });
+    else send(res, 500, { error: internalError('POST /api/play', e) });
   }
-}
-
-/** The request's body as text; 413 past `max` bytes (reading stops there). */
-function readBody(req: IncomingMessage, max: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > max) {
-        req.pause();
-        req.removeAllListeners('data');
-        reject(new HttpError(413, `body: larger than ${max} bytes`));
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
 }
 
 /** A response with a status other than 200. */
@@ -309,17 +259,19 @@ class Status {
 function health(live: LiveMatches, store: Store | undefined, metrics: BusMetrics | undefined): HealthResponse | Status {
   const base = { live: live.live().length, ...(metrics ? { stream: { ...metrics, outcomes: { ...metrics.outcomes } } } : {}) };
   if (!store) return { ok: true, ...base, store: null };
+  // the file's name, not where the server keeps it (spectators are strangers: docs/trust.md)
+  const file = basename(store.db.name);
   try {
-    return { ok: true, ...base, store: { ok: true, ...store.health() } };
+    return { ok: true, ...base, store: { ok: true, ...store.health(), file } };
   } catch (e) {
-    return new Status(503, { ok: false, ...base, store: { ok: false, file: store.db.name, error: e instanceof Error ? e.message : String(e) } });
+    return new Status(503, { ok: false, ...base, store: { ok: false, file, error: publicMessage(e) } });
   }
 }
 
 /** A league id that exists in the store (404 otherwise). */
 function knownLeague(raw: string, store: Store | undefined): string {
   const id = checkId(raw);
-  if (!store || !store.hasLeague(id)) throw new HttpError(404, `no league "${id}"`);
+  if (!store || !store.hasLeague(id)) throw new HttpError(404, 'league', `no league "${id}"`);
   return id;
 }
 
@@ -328,8 +280,8 @@ function checkId(raw: string): string {
   try {
     id = decodeURIComponent(raw);
   } catch {
-    throw new HttpError(400, 'id: not valid URL encoding');
+    throw new HttpError(400, 'id', 'not valid URL encoding');
   }
-  if (!ID.test(id)) throw new HttpError(400, 'id: letters, digits and _ . : - only (1-128 characters)');
+  if (!ID.test(id)) throw new HttpError(400, 'id', 'letters, digits and _ . : - only (1-128 characters)');
   return id;
 }

@@ -22,6 +22,7 @@ import {
   type SubscribedMessage,
 } from './protocol';
 import { TokenBucket, type RateLimit } from './rate-limiter';
+import { internalError, MAX_JSON_DEPTH, nestedDeeperThan } from './http-kit';
 import type { EnvResolver } from './state-tracker';
 import { authorizeView, type ViewPolicy } from './view-policy';
 import { viewSnapshot } from './view-snapshot';
@@ -116,11 +117,14 @@ export class SpectatorHub implements LiveMatchListener {
   private connect(socket: Socket): void {
     const conn: Connection = { bucket: new TokenBucket(this.o.rateLimit), rooms: new Set() };
     socket.onAny((name: unknown, ...args: unknown[]) => {
+      const ack = typeof args[args.length - 1] === 'function' ? (args[args.length - 1] as Ack) : undefined;
       try {
         this.receive(socket, conn, name, args);
       } catch (e) {
         // A bug must not take the server down; the client gets a generic answer.
-        socket.emit('error', { ok: false, code: 'bad-request', message: `server error: ${e instanceof Error ? e.message : String(e)}` });
+        const err = { ok: false, code: 'bad-request', message: internalError('spectator socket', e) };
+        if (ack) ack(err);
+        else socket.emit('error', err);
       }
     });
   }
@@ -150,6 +154,7 @@ export class SpectatorHub implements LiveMatchListener {
       return fail('unknown-message', `unknown message; expected one of ${CLIENT_MESSAGES.join(', ')}`);
     }
     if (args.length !== 1) return fail('bad-request', `${name}: expected exactly one argument (an object)`);
+    if (nestedDeeperThan(args[0])) return fail('bad-request', `${name}: nested deeper than ${MAX_JSON_DEPTH} levels`);
     const reply = (event: string, payload: unknown) => (ack ? ack(payload) : socket.emit(event, payload));
     switch (name as ClientMessageName) {
       case 'join':

@@ -5,6 +5,7 @@ import type { EventBus } from '../bus/event-bus';
 import { trackMetrics } from '../bus/metrics';
 import type { Store } from '../store/store';
 import { createApi } from './http-api';
+import { internalError } from './http-kit';
 import { storeLeaderboard, type LeaderboardProvider } from './leaderboard';
 import { LiveMatches } from './live-matches';
 import { DEFAULT_RATE_LIMIT, type RateLimit } from './rate-limiter';
@@ -119,7 +120,7 @@ export async function startServer(options: ServerOptions): Promise<ArenaServer> 
       })
       .catch((e: unknown) => {
         if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
-        res.end(`server error: ${e instanceof Error ? e.message : String(e)}\n`);
+        res.end(`${internalError(`${req.method} ${req.url?.slice(0, 200)}`, e)}\n`);
       });
   });
   const io = new Server(http, {

@@ -1,4 +1,4 @@
-import { resolveParams } from '../../src/core/params';
+import { ParamError, resolveParams, type ParamSchema } from '../../src/core/params';
 import { createRegistry } from '../../src/catalog';
 import { rps } from '../fixtures/load';
 
@@ -31,5 +31,17 @@ describe('params', () => {
     registry.registerEnv(rps());
     expect(registry.make('rock-paper-scissors', { rounds: 5 }).params).toEqual({ rounds: 5 });
     expect(() => registry.make('nope-v1')).toThrow(/unknown env "nope-v1" \(known: .*rock-paper-scissors-v1/);
+  });
+});
+
+describe('own-property lookups', () => {
+  const schema: ParamSchema = { rounds: { type: 'integer', default: 3, min: 1 } };
+  test.each(['__proto__', 'constructor', 'toString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf'])('%s is not a parameter (an inherited name is not a declared one)', (name) => {
+    const raw = JSON.parse(`{"${name}": 1}`) as unknown;
+    expect(() => resolveParams('e-v1', schema, raw)).toThrow(new ParamError('e-v1', name, 'is not a parameter (known: rounds)'));
+  });
+  test('a declared name is never read from the prototype of the given object', () => {
+    const raw = Object.create({ rounds: 99 }) as Record<string, unknown>;
+    expect(resolveParams('e-v1', schema, raw)).toEqual({ rounds: 3 });
   });
 });

@@ -59,7 +59,7 @@ describe('JSON API and static files', () => {
     expect((await get('/api/leagues/L1/ratings?system=elo')).body.points).toEqual([{ system: 'elo', player: 'p', role: 'player', matchIdx: 0, value: 1516, time: 2 }]);
     expect((await get('/api/leagues/L1/training')).body.iterations).toEqual([expect.objectContaining({ iteration: 0, role: 'player', metrics: { meanReturn: 0.25, winRate: 0.5 } })]);
     expect((await get('/api/leagues/L1/overview')).body.overview).toMatchObject({ league: 'L1', env: 'rock-paper-scissors-v1', matches: 1, learners: [] });
-    expect(await get('/api/leagues/nope/overview')).toEqual({ status: 404, body: { error: 'no league "nope"' } });
+    expect(await get('/api/leagues/nope/overview')).toEqual({ status: 404, body: { error: 'league: no league "nope"' } });
   });
 
   test('unknown rating system: 400; a league that does not exist: 404 (issue 15 item 9)', async () => {
@@ -70,7 +70,7 @@ describe('JSON API and static files', () => {
     expect((await get('/api/leagues/L1/leaderboard?system=openskill')).status).toBe(200);
     for (const path of ['leaderboard', 'ratings', 'training']) {
       const r = await get(`/api/leagues/nope/${path}`);
-      expect(r).toEqual({ status: 404, body: { error: 'no league "nope"' } });
+      expect(r).toEqual({ status: 404, body: { error: 'league: no league "nope"' } });
     }
   });
 
@@ -81,7 +81,7 @@ describe('JSON API and static files', () => {
       ok: true,
       live: 0,
       stream: expect.objectContaining({ matchesEnded: before.stream.matchesStarted }),
-      store: { ok: true, file: join(dir, 'a.db'), schemaVersion: MIGRATIONS.length, readonly: false, leagues: 1, matches: 1 },
+      store: { ok: true, file: 'a.db', schemaVersion: MIGRATIONS.length, readonly: false, leagues: 1, matches: 1 },
     });
     await play(rps(), bus, { matchId: 'health-1', agents: [scriptedAgent('paper', () => 1), scriptedAgent('rock', () => 0)] });
     const after = (await get('/api/health')).body as unknown as Health;
@@ -98,7 +98,7 @@ describe('JSON API and static files', () => {
       other.close();
       const res = await fetch(broken.url + 'api/health');
       expect(res.status).toBe(503);
-      expect(await res.json()).toEqual({ ok: false, live: 0, stream: expect.any(Object), store: { ok: false, file: join(dir, 'closed.db'), error: expect.stringMatching(/database connection is not open/) } });
+      expect(await res.json()).toEqual({ ok: false, live: 0, stream: expect.any(Object), store: { ok: false, file: 'closed.db', error: expect.stringMatching(/database connection is not open/) } });
     } finally {
       await broken.close();
     }

@@ -131,6 +131,22 @@ test.each([
   expect(server.lobbyPlay!.active).toBe(before); // nothing was started
 });
 
+const PROTOTYPE_NAMES = ['__proto__', 'constructor', 'toString', 'valueOf', 'hasOwnProperty'];
+
+test.each(PROTOTYPE_NAMES)('POST /api/play: %s is an unknown param and an unknown field, not an inherited one', async (name) => {
+  const before = server.lobbyPlay!.active;
+  // JSON text, so "__proto__" arrives as an own key as a client sends it
+  const params = await post(null, { raw: `{"env":"deal-or-no-deal","params":{"${name}":1}}` });
+  expect(params.status).toBe(400);
+  expect(params.body.error).toBe(`params.${name}: is not a parameter (known: ${Object.keys(defaultRegistry.env('deal-or-no-deal-v1').meta.params ?? {}).join(', ')})`);
+  const field = await post(null, { raw: `{"env":"deal-or-no-deal","${name}":{"seat":1}}` });
+  expect(field).toEqual({ status: 400, body: { error: `${name}: unknown field (allowed: env, seat, opponents, params)` } });
+  const options = await get(`/api/play?env=deal-or-no-deal&params=${encodeURIComponent(`{"${name}":0}`)}`);
+  expect(options.status).toBe(400);
+  expect(String(options.body.error)).toMatch(new RegExp(`^params\\.${name}: is not a parameter`));
+  expect(server.lobbyPlay!.active).toBe(before);
+});
+
 test('POST /api/play refuses a non-JSON content type, broken JSON and an oversized body', async () => {
   const form = await post(null, { type: 'text/plain', raw: '{"env":"countdown"}' });
   expect(form).toEqual({ status: 415, body: { error: 'content-type: expected application/json, got "text/plain"' } });

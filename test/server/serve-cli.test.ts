@@ -33,7 +33,7 @@ describe('arena serve', () => {
       ok: true,
       live: 0,
       stream: { matchesStarted: 0, matchesEnded: 0, decisions: 0, faults: 0, outcomes: {} },
-      store: { ok: true, file: join(dir, 'a.db'), schemaVersion: MIGRATIONS.length, readonly: false, leagues: 0, matches: 0 },
+      store: { ok: true, file: 'a.db', schemaVersion: MIGRATIONS.length, readonly: false, leagues: 0, matches: 0 },
     });
     expect(((await (await fetch(`${url}api/leagues`)).json()) as { leagues: unknown[] }).leagues).toEqual([]);
     expect(await (await fetch(url)).text()).toMatch(/selfplay-arena/);

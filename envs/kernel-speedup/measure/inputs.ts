@@ -33,9 +33,9 @@ export function trialInputs(task: KernelTask, dims: Dims, seed: Seed): Record<st
 export function dimsProblem(task: KernelTask, dims: unknown): string | null {
   if (!dims || typeof dims !== 'object' || Array.isArray(dims)) return 'dims must be an object of dimension sizes';
   const d = dims as Record<string, unknown>;
-  for (const name of Object.keys(d)) if (!(name in task.dims)) return `dims has unknown dimension "${name}" (${task.id} has ${Object.keys(task.dims).join(', ')})`;
+  for (const name of Object.keys(d)) if (!Object.hasOwn(task.dims, name)) return `dims has unknown dimension "${name}" (${task.id} has ${Object.keys(task.dims).join(', ')})`;
   for (const [name, r] of Object.entries(task.dims)) {
-    const v = d[name];
+    const v = Object.hasOwn(d, name) ? d[name] : undefined;
     if (typeof v !== 'number' || !Number.isInteger(v) || v < r.min || v > r.max) return `dims.${name} must be an integer in [${r.min}, ${r.max}], got ${JSON.stringify(v)}`;
   }
   return task.dimsValid ? task.dimsValid(d as Dims) : null;

@@ -2,9 +2,11 @@ import type { Registry } from '../../core/registry';
 import { parseFaultPolicy } from '../../match/fault-policy';
 import { startEnvServer, type EnvServer } from '../../server/env-serve/env-server';
 import { envAndParams, splitAgentList, UsageError } from '../options';
+import { stopOnSignals } from '../stop-signal';
 
 export interface EnvServeArgs {
   agents: string;
+  clientAgents?: string;
   params?: string;
   seat?: number;
   role?: string;
@@ -12,15 +14,18 @@ export interface EnvServeArgs {
   host: string;
   maxSessions: number;
   idleTimeout: number;
+  wsIdleTimeout?: number;
   seed: number;
   deadline?: number;
   faults?: string;
 }
 
 /**
- * `arena env-serve <env> [--agents a,b] [--role R | --seat N] [--port 8000]`: serves the env to
- * trainers outside the process with OpenEnv's HTTP + WebSocket interface (docs/env-server.md)
- * until SIGINT/SIGTERM.
+ * `arena env-serve <env> [--agents a,b] [--client-agents c,d] [--role R | --seat N] [--port 8000]`:
+ * serves the env to trainers outside the process with OpenEnv's HTTP + WebSocket interface
+ * (docs/env-server.md). Clients may choose only the agents of `--agents` and `--client-agents`
+ * (docs/trust.md). The first Ctrl-C / SIGTERM closes every session and connection and returns
+ * 0; a second one while closing exits 130 at once.
  */
 export async function envServeCommand(registry: Registry, ref: string, args: EnvServeArgs, options: { onListening?: (s: EnvServer) => void } = {}): Promise<number> {
   const { env, params } = await envAndParams(registry, ref, args.params);
@@ -34,8 +39,11 @@ export async function envServeCommand(registry: Registry, ref: string, args: Env
   if (seats.length > 1 && agents.length !== 1 && agents.length !== seats.length) {
     throw new UsageError(`--agents: give 1 agent (for every other seat) or ${seats.length} (one per seat), not ${agents.length}`);
   }
-  // Check the specs once now, so a typo is a usage error rather than a 422 on every reset.
-  for (const spec of new Set(agents)) await registry.createAgent(spec, { env, params, seed: 0 });
+  const clientAgents = args.clientAgents === undefined ? [] : splitAgentList(args.clientAgents);
+  if (args.clientAgents !== undefined && !clientAgents.length) throw new UsageError('--client-agents: give at least one agent reference (e.g. --client-agents random,fair-split)');
+  // Check the references once now, so a typo is a usage error rather than a 422 on every reset.
+  for (const spec of new Set([...agents, ...clientAgents])) await registry.createAgent(spec, { env, params, seed: 0 });
+  if (args.wsIdleTimeout !== undefined && args.wsIdleTimeout < 1) throw new UsageError('--ws-idle-timeout: must be at least 1 second (leave it out to keep WebSocket sessions while connected)');
   let server: EnvServer;
   try {
     server = await startEnvServer({
@@ -43,12 +51,14 @@ export async function envServeCommand(registry: Registry, ref: string, args: Env
       params,
       registry,
       agents,
+      clientAgents,
       seat: args.seat,
       role: args.role,
       port: args.port,
       host: args.host,
       maxSessions: args.maxSessions,
       idleMs: args.idleTimeout * 1000,
+      wsIdleMs: args.wsIdleTimeout === undefined ? 0 : args.wsIdleTimeout * 1000,
       seed: args.seed,
       deadlineMs: args.deadline,
       faultPolicy: args.faults ? parseFaultPolicy(args.faults) : undefined,
@@ -59,17 +69,16 @@ export async function envServeCommand(registry: Registry, ref: string, args: Env
     if (code === 'EACCES') throw new UsageError(`--port: not allowed to listen on ${args.port}`);
     throw e;
   }
-  process.stdout.write(`arena: serving ${env.meta.id} at ${server.url} (OpenEnv: POST /reset, POST /step, GET /state, WebSocket /ws; other seats: ${agents.join(', ')})\n`);
-  options.onListening?.(server);
-  await new Promise<void>((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
-  await server.close();
+  const others = [...new Set([...agents, ...clientAgents])];
+  process.stdout.write(`arena: serving ${env.meta.id} at ${server.url} (OpenEnv: POST /reset, POST /step, GET /state, WebSocket /ws; other seats: ${agents.join(', ')}; clients may choose: ${others.join(', ')})\n`);
+  const stop = stopOnSignals('closing the sessions');
+  try {
+    options.onListening?.(server);
+    await new Promise<void>((resolve) => (stop.signal.aborted ? resolve() : stop.signal.addEventListener('abort', () => resolve(), { once: true })));
+    const closed = await server.close();
+    process.stdout.write(`arena: closed ${closed} session${closed === 1 ? '' : 's'}; stopped\n`);
+  } finally {
+    stop.dispose();
+  }
   return 0;
 }

@@ -43,6 +43,7 @@ export interface StepOutput {
 /** An answer to step: the action itself, a legal action's name, or an open answer (the env template parses it). */
 export type TrainerAction = { value: JsonValue } | { label: string } | { answer: JsonValue };
 
+
 /** A problem with a step's action or the session's state; `field` names what is wrong, `status` the HTTP status. */
 export class SessionError extends Error {
   constructor(
@@ -237,7 +238,9 @@ export class EnvSession {
     if (this.pending) {
       const p = this.pending;
       const reward = this.reward;
-      return { observation: this.observation(p.obs, p.legal, p.ctx.step), reward: this.stepCount === 0 ? null : reward, done: false, metadata: meta };
+      // mid-episode rewards exist only for envs that give them per decision; otherwise null until the end (docs/env-server.md)
+      const mid = this.stepCount > 0 && env.capabilities.rewards === 'per-decision';
+      return { observation: this.observation(p.obs, p.legal, p.ctx.step), reward: mid ? reward : null, done: false, metadata: meta };
     }
     const r = this.result;
     if (!r) throw new SessionError(500, 'session_id', 'the episode stopped without a result');

@@ -25,6 +25,7 @@ import { runMatch } from '../../match/runner';
 import type { PlayEnvOption, PlayOptionsResponse, PlaySeatOption, PlayStartResponse } from '../api-types';
 import type { PlayHub } from './play-hub';
 import { RemoteAgent } from './remote-agent';
+import { HttpError, publicMessage } from '../http-kit';
 
 export type { PlayEnvOption, PlayOptionsResponse, PlaySeatOption, PlayStartRequest, PlayStartResponse } from '../api-types';
 
@@ -42,13 +43,10 @@ export interface LobbyPlayOptions {
   keepFinished?: number;
 }
 
-/** A refused request: `status` (400 bad field, 404 unknown env, 429 limit) and a one-line message naming the field. */
-export class PlayRequestError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
+/** A refused request: `status` (400 bad field, 404 unknown env, 429 limit, 503 stopping), the `field` and a one-line message that starts with it. */
+export class PlayRequestError extends HttpError {
+  constructor(status: number, field: string, problem: string) {
+    super(status, field, problem);
     this.name = 'PlayRequestError';
   }
 }
@@ -90,34 +88,34 @@ export class LobbyPlay {
 
   /** Validates a request and starts the match; throws PlayRequestError on a bad field or at the limit. */
   start(body: unknown): PlayStartResponse {
-    if (this.stopper.signal.aborted) throw new PlayRequestError(503, 'play: the server is stopping');
-    if (!body || typeof body !== 'object' || Array.isArray(body)) throw new PlayRequestError(400, 'body: expected a JSON object {env, seat, opponents, params}');
+    if (this.stopper.signal.aborted) throw new PlayRequestError(503, 'play', 'the server is stopping');
+    if (!body || typeof body !== 'object' || Array.isArray(body)) throw new PlayRequestError(400, 'body', 'expected a JSON object {env, seat, opponents, params}');
     const req = body as Record<string, unknown>;
     const extra = Object.keys(req).find((k) => !REQUEST_FIELDS.has(k));
-    if (extra !== undefined) throw new PlayRequestError(400, `${extra.slice(0, 40)}: unknown field (allowed: env, seat, opponents, params)`);
-    if (typeof req.env !== 'string') throw new PlayRequestError(400, 'env: expected an env id (a string)');
+    if (extra !== undefined) throw new PlayRequestError(400, extra.slice(0, 40), `unknown field (allowed: env, seat, opponents, params)`);
+    if (typeof req.env !== 'string') throw new PlayRequestError(400, 'env', 'expected an env id (a string)');
     const env = this.offeredEnv(req.env);
     const { option: setup, params } = this.setup(env, req.params);
     const seats = setup.seats.length;
     const seat = req.seat ?? 0;
     if (typeof seat !== 'number' || !Number.isInteger(seat) || seat < 0 || seat >= seats) {
-      throw new PlayRequestError(400, `seat: expected an integer 0-${seats - 1} (${env.meta.id} has ${seats} seat${seats === 1 ? '' : 's'}), got ${short(seat)}`);
+      throw new PlayRequestError(400, 'seat', `expected an integer 0-${seats - 1} (${env.meta.id} has ${seats} seat${seats === 1 ? '' : 's'}), got ${short(seat)}`);
     }
     const others = setup.seats.filter((s) => s.seat !== seat);
     let names: string[];
     if (req.opponents === undefined) names = others.map((s) => s.default);
     else {
-      if (!Array.isArray(req.opponents)) throw new PlayRequestError(400, `opponents: expected an array of ${others.length} agent names (one per other seat, in seat order)`);
-      if (req.opponents.length !== others.length) throw new PlayRequestError(400, `opponents: ${env.meta.id} has ${seats} seats, so ${others.length} opponent${others.length === 1 ? '' : 's'}, not ${req.opponents.length}`);
+      if (!Array.isArray(req.opponents)) throw new PlayRequestError(400, 'opponents', `expected an array of ${others.length} agent names (one per other seat, in seat order)`);
+      if (req.opponents.length !== others.length) throw new PlayRequestError(400, 'opponents', `${env.meta.id} has ${seats} seats, so ${others.length} opponent${others.length === 1 ? '' : 's'}, not ${req.opponents.length}`);
       names = req.opponents.map((name, i) => {
         const s = others[i];
         if (typeof name !== 'string' || !s.agents.includes(name)) {
-          throw new PlayRequestError(400, `opponents[${i}]: ${short(name)} cannot play seat ${s.seat}${s.role ? ` (${s.role})` : ''} of ${env.meta.id}; choose from ${s.agents.join(', ')}`);
+          throw new PlayRequestError(400, `opponents[${i}]`, `${short(name)} cannot play seat ${s.seat}${s.role ? ` (${s.role})` : ''} of ${env.meta.id}; choose from ${s.agents.join(', ')}`);
         }
         return name;
       });
     }
-    if (this.active >= this.maxMatches) throw new PlayRequestError(429, `play: ${this.active} game${this.active === 1 ? ' is' : 's are'} being played (the limit is ${this.maxMatches}); try again when one ends`);
+    if (this.active >= this.maxMatches) throw new PlayRequestError(429, 'play', `${this.active} game${this.active === 1 ? ' is' : 's are'} being played (the limit is ${this.maxMatches}); try again when one ends`);
     return this.launch(env, params, seat, others, names);
   }
 
@@ -141,7 +139,7 @@ export class LobbyPlay {
       });
     } catch (e) {
       this.hub.release(slot);
-      throw new PlayRequestError(400, `opponents: ${e instanceof Error ? e.message : String(e)}`);
+      throw new PlayRequestError(400, 'opponents', publicMessage(e));
     }
     const run = runMatch({
       env,
@@ -179,21 +177,21 @@ export class LobbyPlay {
     } catch {
       env = null;
     }
-    if (!env || !ids.includes(env.meta.id)) throw new PlayRequestError(404, `env: ${short(id)} is not offered here (offered: ${ids.join(', ') || 'none'})`);
+    if (!env || !ids.includes(env.meta.id)) throw new PlayRequestError(404, 'env', `${short(id)} is not offered here (offered: ${ids.join(', ') || 'none'})`);
     return env;
   }
 
   /** The env's seats under `raw` params, with the opponents each may have (`option`), and the resolved params (`params`: all of them, the secret ones too). */
   private setup(env: Env, raw: unknown): { option: PlayEnvOption; params: Params } {
-    if (raw !== undefined && (raw === null || typeof raw !== 'object' || Array.isArray(raw))) throw new PlayRequestError(400, 'params: expected a JSON object');
+    if (raw !== undefined && (raw === null || typeof raw !== 'object' || Array.isArray(raw))) throw new PlayRequestError(400, 'params', 'expected a JSON object');
     let params: Params;
     let infos: readonly { role: string; team: string }[];
     try {
       params = env.resolveParams(raw ?? {});
       infos = env.seats(env.init(params, 0));
     } catch (e) {
-      if (e instanceof ParamError) throw new PlayRequestError(400, `params.${e.field}: ${e.problem}`);
-      throw new PlayRequestError(400, `params: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
+      if (e instanceof ParamError) throw new PlayRequestError(400, `params.${e.field}`, e.problem);
+      throw new PlayRequestError(400, 'params', publicMessage(e));
     }
     const hidden = !!env.meta.hiddenRoles;
     const seats = infos.map((info, seat): PlaySeatOption => {

@@ -23,10 +23,9 @@ import type { JsonValue } from '../../core/json';
 import { labelActions, observationText, openAnswer, type LabelledAction, type PromptContext } from '../../core/prompt';
 import { ViewSequence } from '../../core/view-stream';
 import type { LiveMatch, LiveMatches, LiveMatchListener } from '../live-matches';
-import { describeZodError } from '../protocol';
 import { TokenBucket, type RateLimit } from '../rate-limiter';
+import { internalError, MAX_JSON_DEPTH, nestedDeeperThan } from '../http-kit';
 import {
-  ActSchema,
   MAX_PLAY_MESSAGE_BYTES,
   type CancelMessage,
   type DecideMessage,
@@ -36,6 +35,7 @@ import {
   type SeatKind,
   type SeatMessage,
   type WelcomeMessage,
+  parseAct,
 } from './play-protocol';
 import { findByToken, newToken, tokenDigest } from './seat-tokens';
 import { answerToAction, isEffectTurn, renderFor, seatEvents, seatSnapshot } from './seat-view';
@@ -334,10 +334,13 @@ export class PlayHub implements LiveMatchListener {
       for (const p of s.pending.values()) this.armReconnect(s, p);
     });
     socket.onAny((name: unknown, ...args: unknown[]) => {
+      const ack = typeof args[args.length - 1] === 'function' ? (args[args.length - 1] as (reply: unknown) => void) : undefined;
       try {
         this.receive(s, socket, bucket, name, args);
       } catch (e) {
-        socket.emit('error', { ok: false, code: 'bad-request', message: `server error: ${e instanceof Error ? e.message : String(e)}` } satisfies PlayErrorMessage);
+        const err: PlayErrorMessage = { ok: false, code: 'bad-request', message: internalError('/play socket', e) };
+        if (ack) ack(err);
+        else socket.emit('error', err);
       }
     });
     const welcome: WelcomeMessage = { slot: s.id, label: s.label, kind: s.kind, seats: s.bindings.map((b) => this.seatInfo(b)) };
@@ -373,13 +376,15 @@ export class PlayHub implements LiveMatchListener {
     if (size > MAX_PLAY_MESSAGE_BYTES) return fail('too-large', `message larger than ${MAX_PLAY_MESSAGE_BYTES} bytes`);
     if (name !== 'act') return fail('unknown-message', 'unknown message; the only message a seat sends is "act"');
     if (args.length !== 1) return fail('bad-request', 'act: expected exactly one argument (an object)');
-    const parsed = ActSchema.safeParse(args[0]);
-    if (!parsed.success) return fail('bad-request', `act: ${describeZodError(parsed.error)}`);
-    const p = s.pending.get(parsed.data.requestId);
-    if (!p) return fail('stale', `act: no open decision "${parsed.data.requestId}" (answered, cancelled or never asked)`);
+    if (nestedDeeperThan(args[0])) return fail('bad-request', `act: nested deeper than ${MAX_JSON_DEPTH} levels`);
+    const parsed = parseAct(args[0]);
+    if (!parsed.ok) return fail('bad-request', parsed.message);
+    const act = parsed.value;
+    const p = s.pending.get(act.requestId);
+    if (!p) return fail('stale', `act.requestId: no open decision "${act.requestId}" (answered, cancelled or never asked)`);
     let action: unknown;
     try {
-      action = answerToAction(p.binding.env, p.obs, p.labels, p.message.speech, parsed.data);
+      action = answerToAction(p.binding.env, p.obs, p.labels, p.message.speech, act);
     } catch (e) {
       return fail('invalid-answer', `act: ${(e as Error).message}`);
     }

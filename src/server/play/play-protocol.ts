@@ -44,6 +44,27 @@ export const ActSchema = z.union([
 ]);
 export type ActMessage = z.infer<typeof ActSchema>;
 
+const ACT_FORMS = ['action', 'label', 'answer'] as const;
+
+/**
+ * An `act` message checked field by field: the result, or one line naming the failing field
+ * (`act.requestId: ...`, `act.label: ...`, `act.colour: unknown key`) — never a bare "invalid
+ * input" from the union of the three forms.
+ */
+export function parseAct(raw: unknown): { ok: true; value: ActMessage } | { ok: false; message: string } {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return { ok: false, message: 'act: expected an object {requestId, action | label | answer}' };
+  const forms = ACT_FORMS.filter((k) => Object.hasOwn(raw, k));
+  if (forms.length !== 1) return { ok: false, message: `act: give exactly one of action, label or answer${forms.length ? ` (got ${forms.join(' and ')})` : ''}` };
+  const branch = ActSchema.options[ACT_FORMS.indexOf(forms[0])];
+  const r = branch.safeParse(raw);
+  if (r.success) return { ok: true, value: r.data };
+  const i = r.error.issues[0];
+  const keys = i.code === 'unrecognized_keys' ? i.keys : [];
+  const where = ['act', ...i.path.map(String), ...(keys.length ? [keys[0].slice(0, 40)] : [])].join('.');
+  const shape = forms[0] === 'answer' ? 'an answer has requestId and answer' : forms[0] === 'label' ? 'an answer by label has requestId, label and say' : 'an answer by action has requestId and action';
+  return { ok: false, message: `${where}: ${keys.length ? `unknown key (${shape})` : i.message}` };
+}
+
 /** What the slot is. */
 export type SeatKind = 'remote' | 'human';
 

@@ -52,5 +52,6 @@ describe('OpenSkillBook', () => {
     expect(copy.toJSON()).toEqual(book.toJSON());
     expect(copy.table().map((r) => r.key)).toEqual(['a', 'b']);
     expect(() => new OpenSkillBook({ model: 'elo' as never })).toThrow('openskill: option "model" must be one of "plackett-luce"');
+    for (const name of ['__proto__', 'constructor', 'toString', 'valueOf', 'hasOwnProperty']) expect(() => new OpenSkillBook({ model: name as never })).toThrow('openskill: option "model" must be one of');
   });
 });
