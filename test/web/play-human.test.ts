@@ -106,6 +106,7 @@ describeBrowser('a human seat in chromium', () => {
       const best = buttons.filter((b) => b.label !== 'agree').sort((a, b) => worth(b.label)! - worth(a.label)!)[0];
       const pick = buttons.some((b) => b.label === 'agree') && clicks > 0 ? 'agree' : best.label;
       if (clicks === 0) await page.screenshot({ path: join(ARTIFACTS, 'play-dond-turn.png'), fullPage: true });
+      if (clicks === 1) await page.screenshot({ path: join(ARTIFACTS, 'play-dond-offer.png'), fullPage: true });
       const shownEvents = await page.locator('#play-events li').count();
       await page.click(`#play-actions button.action[data-label="${pick}"]`);
       clicks++;
