@@ -5,7 +5,7 @@
  */
 import type { JsonValue } from '../../src/core/json';
 import type { OpenAnswer, PromptContext, PromptTemplate } from '../../src/core/prompt';
-import { AGREE, OFFERS, describeShare } from './offers';
+import { AGREE, OFFERS, describeShare, restOf, valueOf } from './offers';
 import type { DondObservation } from './observation';
 import { describeEnvEvent, render, rulesText } from './render';
 
@@ -62,7 +62,23 @@ function observation(obs: DondObservation): string {
   if (obs.protocol !== 'openspiel') return render(obs);
   return render({ ...obs, legal: [] })
     .replace('Your move. Answer with one action id:', 'Your move.')
-    .replace(`  ${AGREE} = Agree to the last offer (you would get`, '  Agreeing to the last offer would give you');
+    .replace(new RegExp(`^  ${AGREE} = Agree to the last offer \\(you would get (.*)\\)$`, 'm'), '  Agreeing to the last offer would give you $1.')
+    .replace(/^  seat (\d) offered \d+: it keeps /gm, '  seat $1 offered to keep ');
+}
+
+/**
+ * What an openspiel action is worth to the seat choosing it ("worth 4 to you"; agreeing: what it
+ * would get and its worth), from its own values; null in a view without values.
+ */
+function note(action: unknown, obs: DondObservation): string | null {
+  if (obs.protocol !== 'openspiel' || !obs.values || typeof action !== 'number') return null;
+  if (action === AGREE) {
+    if (!obs.lastOffer) return null;
+    const get = restOf(obs.pool, obs.lastOffer.keep);
+    return `you get ${describeShare(get)}: worth ${valueOf(obs.values, get)} to you`;
+  }
+  const keep = OFFERS[action];
+  return keep ? `worth ${valueOf(obs.values, keep)} to you` : null;
 }
 
 /** deal-or-no-deal-v1's prompt template. */
@@ -71,6 +87,7 @@ export const dealOrNoDealPrompt: PromptTemplate<DondObservation, unknown> = {
     `${GAME} You are negotiator ${ctx.seat} of 2. ${ctx.params.protocol === 'dialogue' ? 'You talk in free text, then each of you privately selects what to keep.' : 'You take turns making offers; an offer names what you keep (your partner gets the rest), and you may agree to the offer on the table.'} Maximize your reward.`,
   observation,
   label: (action) => (typeof action === 'number' ? offerLabel(action) : dialogueLabel(action)),
+  note,
   event: (name, data) => describeEnvEvent(name, data),
   rules: rulesText,
   open,

@@ -44,6 +44,12 @@ export interface PromptTemplate<O = any, A = any> {
    * unique within one legal list (duplicates get a numeric suffix). Default: its JSON text.
    */
   label?(action: A, obs: O): string;
+  /**
+   * A short note on a finite action for the seat about to choose it, from that seat's own
+   * observation ("worth 4 to you"): shown beside the action's name on a human's button, never
+   * part of the name (answers still go by name). Null or no member: no note.
+   */
+  note?(action: A, obs: O): string | null;
   /** Answer format where the action set is open (legal list null). Default: any JSON value. */
   open?(obs: O, ctx: PromptContext): OpenAnswer;
   /**
@@ -127,6 +133,19 @@ export function actionLabel(env: Env, obs: unknown, action: unknown): string {
     /* fall back to the action itself */
   }
   return typeof action === 'string' ? action : jsonLabel(action);
+}
+
+/**
+ * The note on one finite action for the seat whose observation `obs` is (see
+ * {@link PromptTemplate.note}); null when the env has none. Never throws.
+ */
+export function actionNote(env: Env, obs: unknown, action: unknown): string | null {
+  try {
+    const note = env.prompt?.note?.(action, obs);
+    return typeof note === 'string' && note ? note : null;
+  } catch {
+    return null;
+  }
 }
 
 /** The env's words for one of its step events (see {@link PromptTemplate.event}); null when it has none. Never throws. */

@@ -18,6 +18,8 @@ import type { DecideMessage, PlayEventMessage } from '../../src/server/play/play
 import { connectSeat, type SeatAnswer } from '../../src/client/seat-client';
 import { findByToken, tokenDigest, tokenMatches } from '../../src/server/play/seat-tokens';
 import { randomAgent } from '../../agents/random';
+import { EventCaptions } from '../../src/server/event-captions';
+import { trackLog } from '../../src/server/state-tracker';
 
 let server: ArenaServer;
 let bus: EventBus;
@@ -54,6 +56,13 @@ const rnd = (envId: string, seed = 1) => {
 };
 
 const teamOf = (events: MatchEvent[]) => teamsFromCreated(events.find((e): e is MatchCreated => e.type === 'match.created'));
+
+/** A seat's events with the env's words, as the server captions them for every view. */
+function withCaptions(envId: string, log: MatchEvent[], events: MatchEvent[]): MatchEvent[] {
+  const env = defaultRegistry.env(envId);
+  const captions = new EventCaptions(env, trackLog(log, () => env));
+  return events.map((e) => captions.attach(e));
+}
 
 test('a bad token is refused at connect; the message does not echo it', async () => {
   const socket = ioClient(url() + '/play', { auth: { token: 'not-a-token-123' }, transports: ['websocket'], reconnection: false, forceNew: true });
@@ -93,16 +102,20 @@ test('a remote bot plays a whole Deal-or-No-Deal: named legal actions, only its 
   expect(result.faults).toEqual([]);
   expect(decisions.length).toBeGreaterThan(0);
   expect(decisions[0]).toMatchObject({ env: dond, seat: 0, role: 'negotiator', bounce: false, open: null });
-  expect(decisions[0].legal![0]).toEqual({ action: 0, label: 'keep 0 books, 0 hats and 0 balls' });
+  // each legal action: its name, and the env's note for this seat (what it is worth to it)
+  expect(decisions[0].legal![0]).toEqual({ action: 0, label: 'keep 0 books, 0 hats and 0 balls', note: 'worth 0 to you' });
+  for (const l of decisions[0].legal!) expect(l.note).toMatch(/^worth \d+ to you$/);
   expect(decisions[0].text).toMatch(/Your values/);
   // what the seat received is exactly its view of the log, in its own numbering
   const log = rec.events(result.matchId);
-  const mine = projectEvents(log, 0, teamOf(log));
+  const mine = withCaptions(dond, log, projectEvents(log, 0, teamOf(log)));
   await endedSeen;
   // the events before the seat was bound (match.started) came in the seat message, the rest live
   const got = [...seatEvents, ...events.filter((m) => m.matchId === result.matchId).map((m) => m.event)];
   expect(got.map((e) => e.seq)).toEqual(mine.map((_, i) => i));
   expect(got).toEqual(JSON.parse(JSON.stringify(mine)));
+  // in the env's words, as spectators get them: actions by name, offers as the env says them
+  expect(got.filter((e) => e.type === 'action').every((e) => /^P[01]: (agree|keep .*)$/.test((e as { caption?: string }).caption ?? ''))).toBe(true);
   for (const e of got) expect(e.visibility === 'public' || JSON.stringify(e.visibility) === '{"seat":0}').toBe(true);
   client.close();
 });
@@ -118,7 +131,7 @@ test('Werewolf: a remote seat never receives another seat\'s private events, and
   const params = env.resolveParams({ preset: 'arena' });
   const result = await runMatch({ env, params, seed: 5, bus, matchId: `ww-${++n}`, agents: (seats) => seats.map((_, i) => (i === 2 ? agent : randomAgent.create({ env, params, seed: i }))) });
   const log = rec.events(result.matchId);
-  const mine = projectEvents(log, 2, teamOf(log));
+  const mine = withCaptions(ww, log, projectEvents(log, 2, teamOf(log)));
   for (let i = 0; i < 100 && seatMsgs.flat().length + got.length < mine.length; i++) await new Promise((r) => setTimeout(r, 20));
   const all = [...seatMsgs[seatMsgs.length - 1], ...got];
   expect(all.map((e) => e.seq)).toEqual(all.map((_, i) => i));

@@ -19,7 +19,7 @@ import { ROOT } from '../cli/helpers';
 const PYTHON = '/usr/bin/python3';
 
 /** Runs a child to completion, collecting its output (never blocking this process's event loop). */
-function run(cmd: string, args: string[], o: { onStderr?: (text: string) => void } = {}): { done: Promise<{ code: number; stdout: string; stderr: string }>; kill(): void } {
+function run(cmd: string, args: string[], o: { onStderr?: (text: string) => void } = {}): { done: Promise<{ code: number; stdout: string; stderr: string }>; kill(signal?: NodeJS.Signals): void } {
   const child = spawn(cmd, args, { cwd: ROOT, env: { ...process.env, FORCE_COLOR: '0' } });
   let stdout = '';
   let stderr = '';
@@ -35,7 +35,7 @@ function run(cmd: string, args: string[], o: { onStderr?: (text: string) => void
       resolve({ code: code ?? -1, stdout, stderr });
     }),
   );
-  return { done, kill: () => child.kill('SIGKILL') };
+  return { done, kill: (signal = 'SIGKILL') => child.kill(signal) };
 }
 
 let server: ArenaServer;
@@ -111,13 +111,16 @@ test('arena play with a remote seat: the token goes to a 0600 file; the bot conn
   expect(b.code).toBe(0);
 });
 
-test('arena play with a human seat prints the page URL; a client with that token plays the seat', async () => {
+test('arena play with a human seat prints the page URL; a client with that token plays the seat; the page stays until Ctrl-C', async () => {
   let url!: (u: string) => void;
   const printed = new Promise<string>((r) => (url = r));
+  let stopped = false;
   const arena = run(process.execPath, ['bin/arena.js', 'play', 'deal-or-no-deal-v1', '--agents', 'human,fair-split', '--json'], {
     onStderr: (text) => {
       const m = /human seat "seat-0": play at (http:\/\/127\.0\.0\.1:\d+)\/#\/play\/([A-Za-z0-9_-]+)/.exec(text);
       if (m) url(`${m[1]} ${m[2]}`);
+      // after its games a run with a human seat keeps its page up until Ctrl-C
+      if (!stopped && /games over; the page keeps serving them until Ctrl-C/.test(text)) (stopped = true, arena.kill('SIGINT'));
     },
   });
   const [base, token] = (await printed).split(' ');

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Store } from '../../src/store/store';
@@ -71,6 +71,43 @@ describe('arena serve', () => {
       child.kill('SIGTERM'); // the game still waits for its visitor: closing aborts it
     });
     expect(code).toBe(0);
+  });
+
+  test('--allow-play without a database: a play-only server that says so, creates no file, and plays', async () => {
+    const db = join(dir, 'none', 'arena.db');
+    const child = spawn(process.execPath, [resolve(ROOT, 'bin', 'arena.js'), 'serve', '--db', db, '--port', '0', '--allow-play'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const exited = new Promise<number | null>((ok) => child.once('exit', (c) => ok(c)));
+    const url = await new Promise<string>((ok, fail) => {
+      const timer = setTimeout(() => fail(new Error(`no URL printed; stdout: ${out} stderr: ${err}`)), 60_000);
+      void exited.then((c) => fail(new Error(`exited ${c}: ${err}`)));
+      child.stdout.on('data', (d: Buffer) => {
+        out += d.toString();
+        const m = /^arena: serving a play-only page at (http:\/\/\S+) \(no database at (\S+): .*no stored matches, leagues or tournaments\)\n.*games at once.*\n/.exec(out);
+        if (m) {
+          clearTimeout(timer);
+          expect(m[2]).toBe(db);
+          ok(m[1]);
+        }
+      });
+    });
+    expect(((await (await fetch(`${url}api/health`)).json()) as { store: unknown }).store).toBeNull();
+    expect(((await (await fetch(`${url}api/leagues`)).json()) as { leagues: unknown[] }).leagues).toEqual([]);
+    const started = await fetch(`${url}api/play`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ env: 'deal-or-no-deal' }) });
+    expect(started.status).toBe(201);
+    const { matchId } = (await started.json()) as { matchId: string };
+    expect(((await (await fetch(`${url}api/matches/live`)).json()) as { matches: { id: string }[] }).matches.map((m) => m.id)).toContain(matchId);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(existsSync(join(dir, 'none'))).toBe(false);
+  });
+
+  test('without --allow-play a missing database is refused, pointing at --allow-play', () => {
+    const r = arena(['serve', '--db', join(dir, 'nothing.db'), '--port', '0']);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toMatch(/^arena: --db: \S+nothing\.db does not exist \(.*or add --allow-play for a play-only server\)$/);
   });
 
   test('play options without --allow-play, or out of range, are one-line usage errors', async () => {

@@ -91,6 +91,19 @@ describeBrowser('the leaderboard and the league overview (issue 16)', () => {
     store.ensureLeague('one-it', { env: env.meta.id });
     store.addPlayer('one-it', player('neural', 'learner', 'learner:neural'));
     store.recordTraining('one-it', 1, 'neural', iteration(1));
+    // league "round": a learner and its snapshot whose online Elo ends in zeros once rounded (1419.97 -> 1420)
+    store.ensureLeague('round', { env: env.meta.id });
+    store.addPlayer('round', player('n', 'learner', 'learner:neural'));
+    store.addPlayer('round', player('n-v1', 'snapshot', 'random', 'n', 1));
+    store.recordMatch(
+      { league: 'round', idx: 0, id: 'round:0', env: env.meta.id, params: {}, seed: 0, seats: [seat('n'), seat('n-v1')], returns: [10, 0], outcome: 'agreement', code: 'ok', length: 2, faults: [], summary: null, startedAt: 1, endedAt: 2 },
+      [],
+      [
+        { system: 'elo', player: 'n', role: 'negotiator', value: 1580.04, state: { games: 1 } },
+        { system: 'elo', player: 'n-v1', role: 'negotiator', value: 1419.97, state: { games: 1 } },
+      ],
+      [],
+    );
     server = await startServer({ bus, store, port: 0, leaderboard: leagueLeaderboardProvider(store, { resamples: 200 }) });
     browser = await launchBrowser();
   }, 180_000);
@@ -125,7 +138,14 @@ describeBrowser('the leaderboard and the league overview (issue 16)', () => {
     expect(ranks).toEqual(ranks.map((_, i) => i + 1));
     const ranges = await page.locator('#leaderboard td.rank-range').allTextContents();
     expect(ranges).toHaveLength(6);
+    const games = (await page.locator('#leaderboard tbody tr td:last-child').allTextContents()).map(Number);
+    // a player with fewer than 10 games has no rank range yet; the league has both kinds
+    expect(games.some((g) => g < 10) && games.some((g) => g >= 10)).toBe(true);
     for (const [i, r] of ranges.entries()) {
+      if (games[i] < 10) {
+        expect(r).toBe('too few games');
+        continue;
+      }
       const [lo, hi] = r.split('–').map(Number);
       expect(lo).toBeLessThanOrEqual(i + 1);
       expect(hi ?? lo).toBeGreaterThanOrEqual(i + 1);
@@ -161,7 +181,9 @@ describeBrowser('the leaderboard and the league overview (issue 16)', () => {
     expect(await page.locator('#leaderboard th').allTextContents()).toEqual(['rank', 'player', 'skill μ', '95% interval', '', 'μ − 3σ', 'games']);
     const n = await page.locator('#leaderboard tbody tr').count();
     expect(n).toBe(6);
-    expect(await page.locator('#leaderboard .ci-bar').count()).toBe(n);
+    const games = (await page.locator('#leaderboard tbody tr td:last-child').allTextContents()).map(Number);
+    expect(await page.locator('#leaderboard .ci-bar').count()).toBe(games.filter((g) => g >= 10).length);
+    expect(await page.locator('#leaderboard td.interval').allTextContents()).toEqual(games.map((g) => (g >= 10 ? expect.stringMatching(/^\[\d+(\.\d)?, \d+(\.\d)?\]$/) : 'too few games')));
     expect(await page.locator('#rating-chart-title').textContent()).toMatch(/OpenSkill μ − 3σ/);
     expect((await chart(page, 'rating-chart'))?.yTitle).toBe('μ − 3σ');
     await page.screenshot({ path: join(ARTIFACTS, 'leaderboard-openskill.png'), fullPage: true });
@@ -198,6 +220,31 @@ describeBrowser('the leaderboard and the league overview (issue 16)', () => {
     expect(await page.locator('#rating-chart-empty').textContent()).toBe('No rated match yet.');
     expect(await page.locator('#rating-chart').isVisible()).toBe(false);
     await page.screenshot({ path: join(ARTIFACTS, 'training-one-iteration.png'), fullPage: true });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  test('a league without learners: its overview shows the standings, no empty training cards', async () => {
+    const { page, errors } = await open('#/league?id=ties');
+    await page.waitForSelector('#league-standings table.board tbody tr');
+    const rows = await page.locator('#league-standings tbody tr').evaluateAll((trs) => trs.map((tr) => [(tr as HTMLElement).dataset.player, tr.querySelector('td.rank')?.textContent]));
+    expect(rows).toEqual([['high', '1'], ['twin-a', '2'], ['twin-b', '2'], ['low', '4']]);
+    expect(await page.locator('#league-standings').textContent()).toMatch(/This league has no learner/);
+    expect(await page.locator('#league-training').isHidden()).toBe(true);
+    expect(await page.locator('section.learner').count()).toBe(0);
+    // 8 or 9 games each: below the 10 an interval needs
+    for (const t of await page.locator('#league-standings td.rank-range').allTextContents()) expect(t).toBe('too few games');
+    for (const t of await page.locator('#league-standings td.interval').allTextContents()) expect(t).toBe('too few games');
+    expect(await page.locator('#league-standings .ci-bar').count()).toBe(0);
+    await page.screenshot({ path: join(ARTIFACTS, 'league-overview-no-learner.png'), fullPage: true });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  test("the overview's Elo is in whole points: 1419.97 shows as 1420", async () => {
+    const { page, errors } = await open('#/league?id=round');
+    await page.waitForSelector('section.learner[data-learner="n"] .snapshots tbody tr');
+    expect(await page.locator('section.learner[data-learner="n"] .snapshots tbody tr td').allTextContents()).toEqual(['n-v1', '1', expect.any(String), '1420']);
     expect(errors).toEqual([]);
     await page.close();
   });

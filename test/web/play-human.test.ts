@@ -68,28 +68,45 @@ describeBrowser('a human seat in chromium', () => {
     return out;
   }
 
-  test('Deal-or-No-Deal: the human negotiates with buttons until the game ends', async () => {
+  test('Deal-or-No-Deal: the human negotiates with labelled buttons, in the env\'s words, until the game ends', async () => {
     const env = defaultRegistry.env('deal-or-no-deal-v1');
     const params = env.resolveParams({});
     const seat = human('dond-human');
     const bot = defaultRegistry.agentFactory('fair-split', env.meta.id).create({ env, params, seed: 1 });
     const { page, frames, errors } = await open(seat.token);
     const match = runMatch({ env, params, seed: 7, bus, matchId: 'human-dond', deadlineMs: 60_000, agents: [seat.agent, bot] });
+    // the badge is green while connected
+    await page.waitForSelector('#play-conn.connected');
+    expect(await page.locator('#play-conn').textContent()).toBe('connected');
+    expect(await page.locator('#play-conn').evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(47, 158, 68)');
+    const values = env.observe(env.init(params, 7), 0).values as number[];
+    const worth = (label: string) => {
+      const m = /^keep (\d+) books?, (\d+) hats? and (\d+) balls?$/.exec(label);
+      return m ? values[0] * Number(m[1]) + values[1] * Number(m[2]) + values[2] * Number(m[3]) : null;
+    };
     let clicks = 0;
     for (;;) {
       // one read of the page: the result, or this turn's buttons (the page may redraw between two reads)
       const turn = await page.waitForFunction(() => {
-        if (document.querySelector('#play-result')) return { over: true, labels: [] as string[] };
-        const labels = [...document.querySelectorAll('#play-actions button.action')].map((b) => (b as HTMLElement).dataset.label ?? '');
-        return labels.length ? { over: false, labels } : null;
+        if (document.querySelector('#play-result')) return { over: true, buttons: [] as { label: string; note: string; text: string }[] };
+        const buttons = [...document.querySelectorAll('#play-actions button.action')].map((b) => ({ label: (b as HTMLElement).dataset.label ?? '', note: (b as HTMLElement).dataset.note ?? '', text: (b as HTMLElement).innerText }));
+        return buttons.length ? { over: false, buttons } : null;
       }, undefined, { timeout: 30_000 });
-      const { over, labels } = (await turn.jsonValue())!;
+      const { over, buttons } = (await turn.jsonValue())!;
       if (over) break;
-      expect(labels.length).toBeGreaterThan(0);
-      for (const l of labels) expect(l).toMatch(/^(agree|keep \d books?, \d hats? and \d balls?)$/);
-      // agree once an offer is on the table, else ask for everything we value
-      const pick = labels.includes('agree') && clicks > 0 ? 'agree' : labels[labels.length - 1];
+      expect(buttons.length).toBeGreaterThan(0);
+      // every button: the env's name for the action and what it is worth to this seat
+      for (const b of buttons) {
+        expect(b.label).toMatch(/^(agree|keep \d books?, \d hats? and \d balls?)$/);
+        if (b.label === 'agree') expect(b.note).toMatch(/^you get \d books?, \d hats? and \d balls?: worth \d+ to you$/);
+        else expect(b.note).toBe(`worth ${worth(b.label)} to you`);
+        expect(b.text).toBe(`${b.label}\n${b.note}`);
+      }
+      // agree once an offer is on the table, else ask for the most valuable share
+      const best = buttons.filter((b) => b.label !== 'agree').sort((a, b) => worth(b.label)! - worth(a.label)!)[0];
+      const pick = buttons.some((b) => b.label === 'agree') && clicks > 0 ? 'agree' : best.label;
       if (clicks === 0) await page.screenshot({ path: join(ARTIFACTS, 'play-dond-turn.png'), fullPage: true });
+      if (clicks === 1) await page.screenshot({ path: join(ARTIFACTS, 'play-dond-offer.png'), fullPage: true });
       const shownEvents = await page.locator('#play-events li').count();
       await page.click(`#play-actions button.action[data-label="${pick}"]`);
       clicks++;
@@ -102,8 +119,17 @@ describeBrowser('a human seat in chromium', () => {
     expect(result.faults).toEqual([]);
     expect(clicks).toBeGreaterThan(0);
     const shown = await page.locator('#play-result').textContent();
-    expect(shown).toContain(`Game over: ${result.outcome}`);
-    expect(shown).toContain(`Your return: ${result.returns[0]}`);
+    expect(shown).toBe(`Game over: ${result.outcome}. Your return: ${result.returns[0]} (P1 ${result.returns[1]}).`);
+    // the events in the env's words: actions by name, offers and the end as the env says them (no raw ids or JSON)
+    await page.waitForFunction(() => document.querySelector('#play-events li[data-type="match.ended"]'));
+    const rows = await page.locator('#play-events li').evaluateAll((lis) => lis.map((li) => [(li as HTMLElement).dataset.type ?? '', li.querySelector('.edesc')?.textContent ?? '']));
+    const actions = rows.filter(([t]) => t === 'action').map(([, d]) => d);
+    expect(actions.length).toBe(result.length);
+    for (const d of actions) expect(d).toMatch(/^P[01]: (agree|keep \d books?, \d hats? and \d balls?)$/);
+    const envRows = rows.filter(([t]) => t === 'env').map(([, d]) => d);
+    expect(envRows.some((d) => /^P0 offers to keep .*; the partner would get the rest\.$/.test(d))).toBe(true);
+    for (const [, d] of rows) expect(d).not.toMatch(/[{}]|^P\d: \d+$/);
+    expect(await page.locator('#play-rules-text').textContent()).toMatch(/^Two negotiators split a pool of/);
     await page.screenshot({ path: join(ARTIFACTS, 'play-dond-over.png'), fullPage: true });
     // only seat 0's view reached the page: its own values, never the opponent's; events numbered in its own view
     const got = playEvents(frames, 'human-dond');
@@ -113,6 +139,13 @@ describeBrowser('a human seat in chromium', () => {
     const text = await page.locator('#play-text').textContent();
     expect(text).toMatch(/Your values/);
     expect(text).not.toMatch(/Seat 1 values/);
+    // after the game the page stays useful: the replay opens, the lobby lists the game
+    await page.click('#play-replay');
+    await page.waitForSelector('#dond-pool');
+    await page.goBack();
+    await page.waitForSelector('#play-result');
+    await page.click('#play-lobby');
+    await page.waitForSelector('#recent-matches tr[data-match-id="human-dond"]');
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -38,7 +38,7 @@ describeBrowser('the tournament page in chromium', () => {
     const run = (raw: Record<string, unknown>) => runTournament({ config: parseTournamentConfig(raw), store, registry, bus });
     const four = ['greedy', 'fair-split', 'random'].map((agent) => ({ id: agent, agent }));
     await run({ name: 'dond-rr', format: 'round-robin', env: DOND, players: [...four, { id: 'greedy-t8', agent: 'greedy:{"threshold":8}' }], games: 4 });
-    await run({ name: 'dond-sprt', format: 'sprt', env: DOND, players: [four[0], four[2]], sprt: { elo0: 0, elo1: 50 } });
+    await run({ name: 'dond-sprt', format: 'sprt', env: DOND, players: [{ id: 'A', agent: 'greedy' }, { id: 'B', agent: 'random' }], sprt: { elo0: 0, elo1: 50 } });
     await run({ name: 'rps-swiss', format: 'swiss', env: RPS, players: ['a', 'b', 'c', 'd', 'e'].map((id) => ({ id, agent: 'random' })), rounds: 2 });
     browser = await launchBrowser();
   });
@@ -76,6 +76,25 @@ describeBrowser('the tournament page in chromium', () => {
     await page.close();
   });
 
+  test('intervals need 10 games: a pair of 4 games says "too few games", a player of 12 games gets its interval', async () => {
+    const report = storedTournamentReport(store, 'dond-rr')!;
+    const { page, errors } = await openPage('#/tournament?name=dond-rr');
+    await page.waitForFunction(() => document.querySelectorAll('#pairs tbody tr').length === 6, undefined, { timeout: 15_000 });
+    let checked = 0;
+    for (const c of report.crosstable.cells.filter((x) => x.games < 10)) {
+      const row = page.locator(`#pairs tr[data-pair="${c.player}-${c.opponent}"]`);
+      if (!(await row.count())) continue;
+      checked++;
+      expect(await row.locator('td.pair-elo').textContent()).toMatch(/^[+−]\d+ \(too few games\)$|^[+−]∞ \(too few games\)$/);
+      expect(await row.locator('td').last().textContent()).toBe('too few games');
+    }
+    expect(checked).toBe(6);
+    expect(report.standings.every((r) => r.elo.games >= 10)).toBe(true);
+    for (const text of await page.locator('#standings td.interval').allTextContents()) expect(text).toMatch(/^\[([+−]\d+|[+−]∞), ([+−]\d+|[+−]∞)\]$/);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   test('SPRT: the decision, LLR between its bounds and the pentanomial counts', async () => {
     const s = storedTournamentReport(store, 'dond-sprt')!.sprt!;
     expect(s.decision).toBe('H1');
@@ -83,7 +102,11 @@ describeBrowser('the tournament page in chromium', () => {
     await page.waitForSelector('#sprt-status');
     const text = await page.locator('#sprt-status').textContent();
     expect(text).toContain('H1 accepted');
-    expect(text).toContain(`LLR ${s.llr.toFixed(2)} in [${s.lower.toFixed(2)}, ${s.upper.toFixed(2)}]`);
+    const two = (x: number) => String(Number(x.toFixed(2)));
+    expect(text).toContain(`LLR ${two(s.llr)} in [${two(s.lower)}, ${two(s.upper)}]`);
+    // the players named as the CLI names them (sprt's status line): "A (greedy)"
+    expect(await page.locator('#sprt-players').textContent()).toMatch(/^A \(greedy\) vs B \(random\) · /);
+    expect(await page.locator('#standings tbody tr[data-player="A"] td').nth(1).textContent()).toBe('Agreedy');
     expect(text).toContain(`pentanomial ${s.counts.join(' · ')}`);
     await page.screenshot({ path: join(ARTIFACTS, 'tournament-sprt.png'), fullPage: true });
     expect(errors).toEqual([]);
@@ -102,6 +125,24 @@ describeBrowser('the tournament page in chromium', () => {
     expect(await page.locator('#rounds').isHidden()).toBe(true);
     expect(errors).toEqual([]);
     await page.close();
+  });
+
+  test('no tournament yet: one sentence, no empty cards', async () => {
+    const empty = new Store(join(dir, 'empty.db'));
+    const bare = await startServer({ bus: new EventBus(), store: empty, port: 0 });
+    try {
+      const { page, errors } = await openBrowserPage(browser, `${bare.url}#/tournament`);
+      await page.waitForSelector('#no-tournament');
+      expect(await page.locator('#no-tournament').textContent()).toMatch(/^No tournament in this database yet\. Run `arena tournament run --config FILE`/);
+      const visible = await page.locator('section.panel').evaluateAll((els) => els.filter((e) => (e as HTMLElement).offsetParent !== null).map((e) => e.id));
+      expect(visible).toEqual(['tournament-head']);
+      await page.screenshot({ path: join(ARTIFACTS, 'tournament-empty.png'), fullPage: true });
+      expect(errors).toEqual([]);
+      await page.close();
+    } finally {
+      await bare.close();
+      empty.close();
+    }
   });
 
   test('a running tournament: its games are live in the lobby and the page follows its results', async () => {

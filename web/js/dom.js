@@ -208,16 +208,6 @@ export function ago(ms) {
 }
 
 /**
- * A number with at most `d` decimals (anything else as text).
- * @param {unknown} x
- * @param {number} [d]
- */
-export function num(x, d = 2) {
-  if (typeof x !== 'number' || !Number.isFinite(x)) return String(x);
-  return Number.isInteger(x) ? String(x) : x.toFixed(d).replace(/0+$/, '').replace(/\.$/, '');
-}
-
-/**
  * Names with repeats folded: ["a", "a", "b"] -> "a ×2 · b" (first-seen order).
  * @param {readonly string[]} names
  * @param {string} [sep]

@@ -10,7 +10,8 @@
 import { getJson, getSocket } from './api.js';
 import { leagueChannel } from './league-channel.js';
 import { lineChart } from './charts.js';
-import { h, mount, num, patch } from './dom.js';
+import { h, mount, patch } from './dom.js';
+import { MIN_INTERVAL_GAMES, TOO_FEW_GAMES, enoughGames, interval, num, rankRange } from './format.js';
 import { trainingPanels } from './training-charts.js';
 
 /** @typedef {import('./types.js').LeaderboardRow} LeaderboardRow */
@@ -49,10 +50,39 @@ export const SYSTEMS = {
   },
 };
 
-/** "2" for a sure rank, "1–3" for a range. @param {LeaderboardRow} r */
-export function rankRange(r) {
-  if (r.rankLo === undefined || r.rankHi === undefined) return '';
-  return r.rankLo === r.rankHi ? String(r.rankLo) : `${r.rankLo}–${r.rankHi}`;
+/**
+ * One role's leaderboard table for a rating system ("bt", "elo", "openskill"): ranks (with
+ * the bootstrap rank range for Bradley–Terry), players, ratings, 95% intervals as text and bars
+ * where the system has them ("too few games" below the minimum sample), and games.
+ * @param {readonly LeaderboardRow[]} list
+ * @param {string} systemKey
+ * @returns {HTMLElement}
+ */
+export function boardTable(list, systemKey) {
+  const system = SYSTEMS[systemKey] ?? SYSTEMS.bt;
+  // the bars' scale spans the intervals that are shown
+  const lo = Math.min(...list.map((r) => (enoughGames(r.games) ? (r.lo ?? r.rating) : r.rating)));
+  const hi = Math.max(...list.map((r) => (enoughGames(r.games) ? (r.hi ?? r.rating) : r.rating)));
+  /** @param {number} v */
+  const pos = (v) => (hi > lo ? ((v - lo) / (hi - lo)) * 100 : 50);
+  const bt = systemKey === 'bt';
+  const os = systemKey === 'openskill';
+  const intervals = list.some((r) => r.lo !== undefined);
+  const heads = ['rank', ...(bt ? ['rank range (95%)'] : []), 'player', system.table, ...(intervals ? ['95% interval', ''] : []), ...(os ? ['μ − 3σ'] : []), 'games'];
+  return h('table', { class: 'board' },
+    h('thead', {}, h('tr', {}, heads.map((t) => h('th', {}, t)))),
+    h('tbody', {}, list.map((r) =>
+      h('tr', { key: `${r.role}\u0000${r.player}`, class: r.tied ? 'tied' : '', dataset: { player: r.player } },
+        h('td', { class: 'rank' }, String(r.rank)),
+        bt ? h('td', { class: 'rank-range num', title: 'where the player ranks in 95% of the bootstrap refits' }, rankRange(r.rankLo, r.rankHi, r.games)) : null,
+        h('td', {}, r.player, r.kind ? h('span', { class: 'kind' }, r.kind) : null),
+        h('td', { class: 'num rating' }, num(r.rating, 1)),
+        intervals ? h('td', { class: 'num muted interval' }, r.lo !== undefined && r.hi !== undefined ? interval(r.lo, r.hi, r.games, (x) => num(x, 1)) : '—') : null,
+        intervals ? h('td', { class: 'ci-cell' }, h('div', { class: 'ci' },
+          r.lo !== undefined && r.hi !== undefined && enoughGames(r.games) ? h('div', { class: 'ci-bar', style: { left: `${pos(r.lo)}%`, width: `${Math.max(0.5, pos(r.hi) - pos(r.lo))}%` } }) : null,
+          h('div', { class: 'ci-dot', style: { left: `${pos(r.rating)}%` } }))) : null,
+        os ? h('td', { class: 'num ordinal' }, r.ordinal === undefined ? '' : num(r.ordinal, 1)) : null,
+        h('td', { class: 'num' }, r.games ?? '')))));
 }
 
 /**
@@ -111,32 +141,6 @@ export function showLeaderboard(app, params) {
     await Promise.all([loadBoard(), loadRatings(), loadTraining()]);
   }
 
-  /** @param {LeaderboardRow[]} list */
-  function boardTable(list) {
-    const lo = Math.min(...list.map((r) => r.lo ?? r.rating));
-    const hi = Math.max(...list.map((r) => r.hi ?? r.rating));
-    /** @param {number} v */
-    const pos = (v) => (hi > lo ? ((v - lo) / (hi - lo)) * 100 : 50);
-    const bt = systemKey === 'bt';
-    const os = systemKey === 'openskill';
-    const intervals = list.some((r) => r.lo !== undefined);
-    const heads = ['rank', ...(bt ? ['rank range (95%)'] : []), 'player', system.table, ...(intervals ? ['95% interval', ''] : []), ...(os ? ['μ − 3σ'] : []), 'games'];
-    return h('table', { class: 'board' },
-      h('thead', {}, h('tr', {}, heads.map((t) => h('th', {}, t)))),
-      h('tbody', {}, list.map((r) =>
-        h('tr', { key: `${r.role}\u0000${r.player}`, class: r.tied ? 'tied' : '', dataset: { player: r.player } },
-          h('td', { class: 'rank' }, String(r.rank)),
-          bt ? h('td', { class: 'rank-range num', title: 'where the player ranks in 95% of the bootstrap refits' }, rankRange(r)) : null,
-          h('td', {}, r.player, r.kind ? h('span', { class: 'kind' }, r.kind) : null),
-          h('td', { class: 'num rating' }, num(r.rating, 1)),
-          intervals ? h('td', { class: 'num muted' }, r.lo !== undefined && r.hi !== undefined ? `[${num(r.lo, 1)}, ${num(r.hi, 1)}]` : '—') : null,
-          intervals ? h('td', { class: 'ci-cell' }, h('div', { class: 'ci' },
-            r.lo !== undefined && r.hi !== undefined ? h('div', { class: 'ci-bar', style: { left: `${pos(r.lo)}%`, width: `${Math.max(0.5, pos(r.hi) - pos(r.lo))}%` } }) : null,
-            h('div', { class: 'ci-dot', style: { left: `${pos(r.rating)}%` } }))) : null,
-          os ? h('td', { class: 'num ordinal' }, r.ordinal === undefined ? '' : num(r.ordinal, 1)) : null,
-          h('td', { class: 'num' }, r.games ?? '')))));
-  }
-
   async function loadBoard() {
     /** @type {LeaderboardRow[]} */
     let rows;
@@ -155,9 +159,9 @@ export function showLeaderboard(app, params) {
     for (const r of shown) byRole.set(r.role, [...(byRole.get(r.role) ?? []), r]);
     patch(board,
       h('h2', {}, `Leaderboard: ${system.name}`, h('span', { class: 'count' }, league)),
-      h('p', { class: 'muted rating-note', id: 'rating-note' }, system.note),
+      h('p', { class: 'muted rating-note', id: 'rating-note' }, system.note, systemKey === 'elo' ? '' : ` A player with fewer than ${MIN_INTERVAL_GAMES} games shows “${TOO_FEW_GAMES}” instead of an interval${systemKey === 'bt' ? ' and a rank range' : ''}.`),
       shown.length
-        ? [...byRole.entries()].map(([roleName, list]) => h('div', { key: roleName, class: 'role-board', dataset: { role: roleName } }, h('h3', {}, `role: ${roleName}`), boardTable(list)))
+        ? [...byRole.entries()].map(([roleName, list]) => h('div', { key: roleName, class: 'role-board', dataset: { role: roleName } }, h('h3', {}, `role: ${roleName}`), boardTable(list, systemKey)))
         : h('p', { class: 'muted empty' }, 'No ratings yet.'));
   }
 

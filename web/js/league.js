@@ -3,12 +3,15 @@
  * League overview (#/league?id=...): matches played and the baselines; per learner its online
  * Elo over the league's matches against the baselines (one chart per side it plays), its
  * snapshots, its training progress (the newest iteration in words, and the training charts),
- * and links to its best recent games.
+ * and links to its best recent games. A league without learners shows its standings instead
+ * (the leaderboard's Bradley–Terry table), and no training panels.
  */
 import { getJson, getSocket } from './api.js';
 import { leagueChannel } from './league-channel.js';
 import { lineChart } from './charts.js';
-import { ago, groupNames, h, mount, num, patch } from './dom.js';
+import { ago, groupNames, h, mount, patch } from './dom.js';
+import { elo, num, pct } from './format.js';
+import { boardTable } from './leaderboard.js';
 import { trainingPanels } from './training-charts.js';
 import { opponentWords } from './training-metrics.js';
 
@@ -16,6 +19,8 @@ import { opponentWords } from './training-metrics.js';
 /** @typedef {import('./types.js').OverviewResponse} OverviewResponse */
 /** @typedef {import('./types.js').TrainingResponse} TrainingResponse */
 /** @typedef {import('./types.js').LearnerOverview} LearnerOverview */
+/** @typedef {import('./types.js').LeaderboardResponse} LeaderboardResponse */
+/** @typedef {import('./types.js').LeaderboardRow} LeaderboardRow */
 /** @typedef {ReturnType<typeof lineChart>} LineChart */
 
 /**
@@ -35,7 +40,9 @@ export function showLeague(app, params) {
   const head = h('section', { class: 'panel', id: 'league-head' });
   const learners = h('div', { id: 'learners' });
   const training = trainingPanels();
-  mount(app, h('div', { class: 'league-page' }, h('div', { class: 'filters' }, h('label', {}, 'league ', select), boardLink), head, learners, h('h2', { class: 'section-title' }, 'Training progress'), training.el));
+  // training progress is shown for leagues that train (a learner, or iterations on record)
+  const trainingBox = h('div', { id: 'league-training', hidden: true }, h('h2', { class: 'section-title' }, 'Training progress'), training.el);
+  mount(app, h('div', { class: 'league-page' }, h('div', { class: 'filters' }, h('label', {}, 'league ', select), boardLink), head, learners, trainingBox));
 
   async function load() {
     /** @type {LeaguesResponse['leagues']} */
@@ -60,19 +67,44 @@ export function showLeague(app, params) {
         h('h2', {}, overview.league, h('span', { class: 'count' }, overview.env ?? '')),
         h('p', { id: 'league-stats' }, `${overview.matches} matches played`, overview.lastMatchAt ? ` · last ${ago(overview.lastMatchAt)}` : '', ` · ${overview.learners.length} learner${overview.learners.length === 1 ? '' : 's'}`),
         h('p', { class: 'muted' }, `Baselines: ${overview.baselines.map((b) => `${b.id} (${b.roles.join(', ')})`).join(' · ') || 'none'}`));
-      drawLearners(overview.learners);
+      trainingBox.hidden = !overview.learners.length && !iterations.length;
+      if (overview.learners.length) drawLearners(overview.learners);
+      else await drawStandings();
       training.update(iterations);
     } catch (e) {
       mount(head, h('p', { class: 'error' }, `league overview: ${e instanceof Error ? e.message : String(e)}`));
     }
   }
 
+  /**
+   * A league without learners: its standings (the leaderboard's Bradley–Terry table per role)
+   * in place of the learners' cards.
+   */
+  async function drawStandings() {
+    /** @type {LeaderboardRow[]} */
+    let rows;
+    try {
+      rows = (/** @type {LeaderboardResponse} */ (await getJson(`/api/leagues/${encodeURIComponent(league)}/leaderboard`))).rows;
+    } catch (e) {
+      return patch(learners, h('section', { class: 'panel' }, h('p', { class: 'error' }, `standings: ${e instanceof Error ? e.message : String(e)}`)));
+    }
+    if (disposed) return;
+    /** @type {Map<string, LeaderboardRow[]>} */
+    const byRole = new Map();
+    for (const r of rows) byRole.set(r.role, [...(byRole.get(r.role) ?? []), r]);
+    charts.forEach((c) => c.destroy());
+    charts.clear();
+    patch(learners, h('section', { class: 'panel', id: 'league-standings' },
+      h('h2', {}, 'Standings', h('span', { class: 'count' }, 'Bradley–Terry, 95% intervals')),
+      h('p', { class: 'muted' }, 'This league has no learner: its players are rated against each other. ', h('a', { href: `#/leaderboard?league=${encodeURIComponent(league)}` }, 'The leaderboard'), ' has the other rating systems and the rating history.'),
+      rows.length
+        ? [...byRole.entries()].map(([role, list]) => h('div', { key: role, class: 'role-board', dataset: { role } }, byRole.size > 1 ? h('h3', {}, `role: ${role}`) : null, boardTable(list, 'bt')))
+        : h('p', { class: 'muted empty' }, 'No rated match yet.')));
+  }
+
   /** @param {LearnerOverview[]} list */
   function drawLearners(list) {
-    if (!list.length) {
-      patch(learners, h('section', { class: 'panel' }, h('p', { class: 'muted empty' }, 'This league has no learner: only its baselines play.')));
-      return;
-    }
+    learners.querySelector('#league-standings')?.remove();
     // sections are kept (their canvases carry charts): add missing ones, update all
     for (const l of list) {
       let section = /** @type {HTMLElement | null} */ (learners.querySelector(`section[data-learner="${CSS.escape(l.id)}"]`));
@@ -125,7 +157,7 @@ export function showLeague(app, params) {
             h('p', {}, `${l.iterations} iteration${l.iterations === 1 ? '' : 's'}; the newest (${it.iteration}, ${ago(it.time)}):`),
             h('ul', {},
               Object.entries(it.meanReturn).map(([role, v]) => h('li', {}, `mean return as ${role}: ${num(v, 3)}`)),
-              Object.entries(it.winRate).map(([opp, v]) => h('li', {}, `win rate vs ${opponentWords(opp)}: ${Math.round(v * 100)}%`))))
+              Object.entries(it.winRate).map(([opp, v]) => h('li', {}, `win rate vs ${opponentWords(opp)}: ${pct(v, 0)}`))))
         : h('p', { class: 'muted' }, 'No training iteration yet.'),
       h('h3', {}, `Snapshots (${l.snapshots.length})`),
       l.snapshots.length
@@ -133,7 +165,7 @@ export function showLeague(app, params) {
             h('thead', {}, h('tr', {}, ['snapshot', 'iteration', 'joined', 'Elo now'].map((t) => h('th', {}, t)))),
             h('tbody', {}, l.snapshots.slice(-12).reverse().map((s) => h('tr', { key: s.id },
               h('td', {}, s.id), h('td', { class: 'num' }, String(s.iteration)), h('td', { class: 'muted' }, ago(s.createdAt)),
-              h('td', { class: 'num' }, Object.values(s.elo).map((v) => num(v, 0)).join(' / ') || '—')))))
+              h('td', { class: 'num' }, Object.values(s.elo).map((v) => elo(v)).join(' / ') || '—')))))
         : h('p', { class: 'muted' }, 'None yet: a snapshot joins the league every few training iterations.'),
       h('h3', {}, 'Best recent games'),
       l.best.length

@@ -1,12 +1,16 @@
 // @ts-check
 /**
  * A human seat: #/play/<token>. Connects to the /play namespace with the seat's token and shows
- * that seat's own view only (its events, numbered in its own view, and its observation: what the
- * server sends a seat, never more), the env's renderer, and — when it is this seat's turn — the
- * legal actions as buttons (with a speech box where an action may carry words) or a text box for
- * open action sets (a Countdown expression, a negotiation message, JSON where the format asks).
+ * that seat's own view only (its events, numbered in its own view and put in the env's words as
+ * spectators get them, and its observation: what the server sends a seat, never more), the env's
+ * renderer, the rules, and — when it is this seat's turn — the legal actions as buttons named by
+ * the env, each with the env's note for this seat where it has one ("worth 4 to you"), with a
+ * speech box where an action may carry words, or a text box for open action sets (a Countdown
+ * expression, a negotiation message, JSON where the format asks). After the game: the result
+ * and links to its replay and the lobby (they work while the server that ran it is up).
  */
 import { h, mount, patch } from './dom.js';
+import { num } from './format.js';
 import { EventIndex } from './event-index.js';
 import { pickRenderer } from './renderers/index.js';
 import { renderContext } from './renderers/context.js';
@@ -36,6 +40,8 @@ export function showPlay(app, token) {
     observations: [],
     /** @type {string | null} */
     text: null,
+    /** @type {string | null} */
+    rules: null,
     /** @type {DecideMessage | null} */
     decision: null,
     /** @type {string | null} */
@@ -48,10 +54,11 @@ export function showPlay(app, token) {
   const board = h('section', { class: 'panel renderer', id: 'play-board' });
   const decide = h('section', { class: 'panel', id: 'play-decide' });
   const text = h('pre', { class: 'json', id: 'play-text' });
+  const rules = h('details', { class: 'rules', id: 'play-rules', hidden: true });
   const timeline = new Timeline('play-events');
   mount(
     app,
-    h('div', { class: 'play-page' }, header, decide, h('div', { class: 'match-grid' }, board, h('aside', { class: 'panel side' }, h('h3', {}, 'What you see'), text, h('h3', {}, 'Your events'), timeline.el))),
+    h('div', { class: 'play-page' }, header, decide, h('div', { class: 'match-grid' }, board, h('aside', { class: 'panel side' }, rules, h('h3', {}, 'What you see'), text, h('h3', {}, 'Your events'), timeline.el))),
   );
   let frame = 0;
   const schedule = () => {
@@ -85,6 +92,7 @@ export function showPlay(app, token) {
     timeline.reset();
     state.observations = m.observations.slice();
     state.text = m.text;
+    state.rules = m.rules;
     if (state.decision && state.decision.matchId !== m.matchId) state.decision = null;
     schedule();
   });
@@ -166,11 +174,15 @@ export function showPlay(app, token) {
     const d = state.decision;
     if (!state.seat) return mount(decide, h('p', { class: 'muted', id: 'play-status' }, state.connected ? 'Waiting for the match to start…' : 'Connecting…'));
     if (ended) {
-      const mine = ended.returns[state.seat.seat];
+      const me = state.seat.seat;
+      const others = ended.returns.map((r, i) => (i === me ? null : `P${i} ${num(r, 3)}`)).filter(Boolean);
       return mount(
         decide,
-        h('div', { id: 'play-result', class: 'outcome' }, `Game over: ${ended.outcome || ended.code}. Your return: ${mine}. Returns: ${ended.returns.join(', ')}.`),
-        h('p', {}, h('a', { class: 'button', id: 'play-lobby', href: '#/' }, 'back to the lobby'), ' ', h('a', { class: 'button', href: `#/match/${encodeURIComponent(state.seat.matchId)}` }, 'replay')),
+        h('div', { id: 'play-result', class: 'outcome' }, `Game over: ${ended.outcome || ended.code}. Your return: ${num(ended.returns[me], 3)}${others.length ? ` (${others.join(', ')})` : ''}.`),
+        h('p', {},
+          h('a', { class: 'button', id: 'play-replay', href: `#/match/${encodeURIComponent(state.seat.matchId)}` }, 'replay this game'), ' ',
+          h('a', { class: 'button', id: 'play-lobby', href: '#/' }, 'back to the lobby'),
+          h('span', { class: 'muted' }, ' (while the server that ran this game is up)')),
       );
     }
     const error = state.error ? h('p', { class: 'error', id: 'play-error' }, state.error) : null;
@@ -182,7 +194,10 @@ export function showPlay(app, token) {
         decide,
         h('h3', {}, 'Your turn', deadline),
         say,
-        h('div', { class: 'actions', id: 'play-actions' }, d.legal.map((a) => h('button', { class: 'action', dataset: { label: a.label }, onclick: () => answer(say && say.value.trim() ? { label: a.label, say: say.value } : { label: a.label }) }, a.label))),
+        h('div', { class: 'actions', id: 'play-actions' }, d.legal.map((a) =>
+          h('button', { class: 'action', dataset: { label: a.label, ...(a.note ? { note: a.note } : {}) }, title: a.note ? `${a.label}: ${a.note}` : a.label, onclick: () => answer(say && say.value.trim() ? { label: a.label, say: say.value } : { label: a.label }) },
+            h('span', { class: 'action-label' }, a.label),
+            a.note ? h('span', { class: 'action-note' }, a.note) : null))),
         error,
       );
     }
@@ -203,8 +218,10 @@ export function showPlay(app, token) {
     patch(
       header,
       h('h2', {}, s ? h('span', { class: 'env-tag' }, s.env) : 'Your seat', s ? ` you are seat ${s.seat} (${s.role})` : ''),
-      h('div', { class: 'match-meta' }, h('span', { class: `badge ${state.connected ? 'live' : ''}`, id: 'play-conn' }, state.connected ? 'connected' : 'offline'), s ? h('span', { class: 'match-id' }, s.matchId) : null),
+      h('div', { class: 'match-meta' }, h('span', { class: `badge ${state.connected ? 'connected' : 'offline'}`, id: 'play-conn' }, state.connected ? 'connected' : 'offline'), s ? h('span', { class: 'match-id' }, s.matchId) : null),
     );
+    rules.hidden = !state.rules;
+    patch(rules, h('summary', {}, 'Rules'), h('p', { id: 'play-rules-text' }, state.rules ?? ''));
     if (state.error && !s) patch(board, h('p', { class: 'error', id: 'play-error' }, state.error));
     else if (s) {
       const cursor = state.index.length;

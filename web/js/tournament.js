@@ -7,7 +7,8 @@
  */
 import { getJson, getSocket } from './api.js';
 import { leagueChannel } from './league-channel.js';
-import { h, mount, num } from './dom.js';
+import { h, mount } from './dom.js';
+import { TOO_FEW_GAMES, elo, eloWithInterval, enoughGames, interval, num, pct } from './format.js';
 
 /** @typedef {import('./types.js').TournamentsResponse} TournamentsResponse */
 /** @typedef {import('./types.js').TournamentResponse} TournamentResponse */
@@ -15,21 +16,14 @@ import { h, mount, num } from './dom.js';
 /** @typedef {TournamentResponse['recent']} RecentGames */
 /** @typedef {{ wins: unknown, draws: unknown, losses: unknown }} Wdl */
 
-/**
- * Elo figure as text ("+inf" / "-inf" arrive as strings from the API).
- * @param {unknown} x
- */
-function elo(x) {
-  if (x === 'inf') return '+∞';
-  if (x === '-inf') return '−∞';
-  if (typeof x !== 'number') return '—';
-  return `${x >= 0 ? '+' : ''}${x.toFixed(0)}`;
-}
 /** A JSON figure as a number ("inf" -> Infinity, null -> NaN). @param {unknown} x */
 const n = (x) => (typeof x === 'number' ? x : x === 'inf' ? Infinity : x === '-inf' ? -Infinity : NaN);
-/** @param {unknown} x @param {number} d */
-const fixed = (x, d) => (Number.isFinite(n(x)) ? n(x).toFixed(d) : String(x));
-const pct = (/** @type {unknown} */ x) => (typeof x === 'number' ? `${(100 * x).toFixed(1)}%` : '—');
+/** A signed Elo difference in whole points. @param {unknown} x */
+const diff = (x) => elo(x, { signed: true });
+/** LOS needs the same sample as an interval. @param {unknown} x @param {unknown} games */
+const los = (x, games) => (enoughGames(games) ? pct(x) : TOO_FEW_GAMES);
+/** "A (greedy)": a player as the CLI names it (the id alone when it is its agent). @param {{ id: string, agent: string }} p */
+const named = (p) => (p.agent && p.agent !== p.id ? `${p.id} (${p.agent})` : p.id);
 const wdl = (/** @type {Wdl} */ x) => `${x.wins}-${x.draws}-${x.losses}`;
 
 /**
@@ -49,7 +43,9 @@ export function showTournament(app, params) {
   const pairs = h('section', { class: 'panel', id: 'pairs' });
   const rounds = h('section', { class: 'panel', id: 'rounds', hidden: true });
   const games = h('section', { class: 'panel', id: 'tournament-games' });
-  mount(app, h('div', { class: 'tournament-page' }, h('div', { class: 'filters' }, h('label', {}, 'tournament ', select)), head, sprtBox, standings, cross, pairs, rounds, games));
+  // the report's panels, shown once there is a tournament to report (never as empty cards)
+  const report = h('div', { id: 'tournament-report', hidden: true }, sprtBox, standings, cross, pairs, rounds, games);
+  mount(app, h('div', { class: 'tournament-page' }, h('div', { class: 'filters' }, h('label', {}, 'tournament ', select)), head, report));
 
   async function load() {
     /** @type {TournamentsResponse['tournaments']} */
@@ -62,7 +58,8 @@ export function showTournament(app, params) {
     if (disposed) return;
     if (!name && list.length) name = list[list.length - 1].id;
     mount(select, list.length ? list.map((t) => h('option', { value: t.id, selected: t.id === name }, `${t.id} (${t.format}, ${t.env ?? '?'})`)) : h('option', { value: '' }, 'no tournament yet'));
-    if (!name) return mount(head, h('p', { class: 'muted empty' }, 'No tournament in this database yet. Run `arena tournament run --config FILE`.'));
+    report.hidden = !name;
+    if (!name) return mount(head, h('p', { class: 'muted empty', id: 'no-tournament' }, 'No tournament in this database yet. Run `arena tournament run --config FILE` (round robin, gauntlet or Swiss) or `arena sprt`, then reload this page.'));
     channel.follow(name);
     /** @type {TournamentResponse} */
     let body;
@@ -84,6 +81,7 @@ export function showTournament(app, params) {
       h('h2', {}, t.name, h('span', { class: 'count' }, `${t.format} · ${t.env}`)),
       h('p', { id: 'tournament-progress' }, progress, ' · ', h('span', { class: t.finished ? 'badge' : 'badge live' }, t.finished ? 'finished' : 'in progress')));
     drawSprt(t);
+    const agentOf = new Map(t.players.map((p) => [p.id, p.agent]));
     const swiss = t.format === 'swiss';
     mount(standings,
       h('h2', {}, 'Standings'),
@@ -92,14 +90,14 @@ export function showTournament(app, params) {
         h('tbody', {}, t.standings.map((r) =>
           h('tr', { dataset: { player: r.player } },
             h('td', { class: 'rank' }, String(r.rank)),
-            h('td', {}, r.player),
+            h('td', {}, r.player, agentOf.get(r.player) && agentOf.get(r.player) !== r.player ? h('span', { class: 'kind' }, agentOf.get(r.player)) : null),
             h('td', { class: 'num' }, String(r.games)),
             h('td', { class: 'num wdl' }, wdl(r)),
             h('td', { class: 'num points' }, `${num(r.points)}${r.byes ? ` (${r.byes} bye)` : ''}`),
             h('td', { class: 'num' }, pct(r.score)),
-            h('td', { class: 'num elo' }, elo(r.elo.elo)),
-            h('td', { class: 'num muted' }, `[${elo(r.elo.eloLo)}, ${elo(r.elo.eloHi)}]`),
-            h('td', { class: 'num los' }, pct(r.elo.los)),
+            h('td', { class: 'num elo' }, diff(r.elo.elo)),
+            h('td', { class: 'num muted interval' }, interval(r.elo.eloLo, r.elo.eloHi, r.elo.games, diff)),
+            h('td', { class: 'num los' }, los(r.elo.los, r.elo.games)),
             swiss ? h('td', { class: 'num' }, num(r.buchholz)) : null,
             h('td', { class: 'num' }, num(r.sonnebornBerger)))))));
     const ids = t.players.map((p) => p.id);
@@ -131,8 +129,8 @@ export function showTournament(app, params) {
               h('td', { class: 'num' }, pct(c.score)),
               h('td', { class: 'muted' }, Object.entries(c.bySide).map(([s, w]) => `${s} ${wdl(w)}`).join(', ')),
               h('td', { class: 'num mono penta' }, c.pentanomial ? c.pentanomial.join(' · ') : '—'),
-              h('td', { class: 'num' }, `${elo(c.elo.elo)} [${elo(c.elo.eloLo)}, ${elo(c.elo.eloHi)}]`),
-              h('td', { class: 'num' }, pct(c.elo.los))))))
+              h('td', { class: 'num pair-elo' }, eloWithInterval(c.elo)),
+              h('td', { class: 'num' }, los(c.elo.los, c.elo.games))))))
         : h('p', { class: 'muted empty' }, 'No games yet.'));
     rounds.hidden = !t.rounds.length;
     mount(rounds, h('h2', {}, 'Rounds'), h('ol', { class: 'rounds' }, t.rounds.map((r) =>
@@ -159,9 +157,9 @@ export function showTournament(app, params) {
     const pos = Math.max(0, Math.min(100, ((n(s.llr) - n(s.lower)) / span) * 100));
     const decision = s.decision ? `${s.decision} accepted` : t.finished ? 'undecided (game limit)' : 'running';
     mount(sprtBox,
-      h('h2', {}, 'SPRT', h('span', { class: 'count' }, `${t.players[0].id} vs ${t.players[1].id} · [${s.elo0}, ${s.elo1}] ${s.model} Elo · α ${s.alpha} · β ${s.beta}`)),
+      h('h2', {}, 'SPRT', h('span', { class: 'count', id: 'sprt-players' }, `${named(t.players[0])} vs ${named(t.players[1])} · [${s.elo0}, ${s.elo1}] ${s.model} Elo · α ${s.alpha} · β ${s.beta}`)),
       h('p', { id: 'sprt-status' }, h('strong', { class: s.decision === 'H1' ? 'h1' : s.decision === 'H0' ? 'h0' : '' }, decision),
-        ` · LLR ${fixed(s.llr, 2)} in [${fixed(s.lower, 2)}, ${fixed(s.upper, 2)}] · ${s.counts.length === 5 ? 'pentanomial' : 'trinomial'} ${s.counts.join(' · ')} · Elo ${elo(s.elo.elo)} [${elo(s.elo.eloLo)}, ${elo(s.elo.eloHi)}] · LOS ${pct(s.elo.los)}`),
+        ` · LLR ${num(n(s.llr), 2)} in [${num(n(s.lower), 2)}, ${num(n(s.upper), 2)}] · ${s.counts.length === 5 ? 'pentanomial' : 'trinomial'} ${s.counts.join(' · ')} · Elo ${eloWithInterval(s.elo)} · LOS ${los(s.elo.los, s.elo.games)}`),
       h('div', { class: 'llr-bar', title: 'LLR between the H0 (left) and H1 (right) bounds' }, h('div', { class: 'llr-mark', style: { left: `${pos}%` } })));
   }
 

@@ -6,7 +6,8 @@
  * empty grid.
  */
 import { lineChart } from './charts.js';
-import { h, num, patch } from './dom.js';
+import { h, patch } from './dom.js';
+import { num, pct } from './format.js';
 import { roleWords, seriesOf } from './training-metrics.js';
 
 /** @typedef {import('./types.js').TrainingRecord} TrainingRecord */
@@ -34,7 +35,7 @@ export function trainingPanels() {
       yLabel: p.yLabel,
       integerX: true,
       integerY: p.kind === 'count',
-      ...(p.kind === 'rate' ? { yMin: 0, yMax: 1, yFormat: (/** @type {number} */ y) => `${Math.round(y * 100)}%` } : {}),
+      ...(p.kind === 'rate' ? { yMin: 0, yMax: 1, yFormat: (/** @type {number} */ y) => pct(y, 0) } : {}),
     });
     return { p, box, values, section, chart };
   });
@@ -57,7 +58,7 @@ export function trainingPanels() {
         if (!lines) {
           patch(x.values, series.length
             ? [h('p', { class: 'muted' }, `After iteration ${series[0].points[0].x} (a line appears from the second):`),
-                h('table', { class: 'metric-values' }, h('tbody', {}, series.map((s) => h('tr', {}, h('td', {}, s.label), h('td', { class: 'num' }, x.p.kind === 'rate' ? `${Math.round(s.points[0].y * 100)}%` : num(s.points[0].y, 3))))))]
+                h('table', { class: 'metric-values' }, h('tbody', {}, series.map((s) => h('tr', {}, h('td', {}, s.label), h('td', { class: 'num' }, x.p.kind === 'rate' ? pct(s.points[0].y, 0) : num(s.points[0].y, 3))))))]
             : h('p', { class: 'muted' }, 'nothing recorded yet'));
         }
       }

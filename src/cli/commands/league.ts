@@ -16,6 +16,7 @@ import { nameSeatSpec, needsPlayServer, startPlayServer } from '../play-server';
 import type { ArenaServer } from '../../server/start-server';
 import { runScheduledLeague } from '../../../league/scale/scheduler';
 import { checkRedis, parseRedisUrl, type RedisTarget } from '../../scale/redis-connection';
+import { jsonText } from '../json-output';
 
 /** The database used when --db is not given: a file in the working directory. */
 export const DEFAULT_DB = 'arena.db';
@@ -156,7 +157,7 @@ export function leagueTableCommand(args: { db: string; league?: string; json?: b
     const rows = leaderboard(store, league, { resamples: args.resamples });
     const usage = leagueUsage(store, league);
     const usageText = usage.size ? `\nusage (reported by agents)\n${formatUsage(usage).map((l) => `  ${l}`).join('\n')}` : '';
-    process.stdout.write((args.json ? JSON.stringify({ league, rows, ...(usage.size ? { usage: usageJson(usage) } : {}) }, null, 2) : `league ${league}\n${formatTable(rows)}${usageText}`) + '\n');
+    process.stdout.write((args.json ? jsonText({ league, rows, ...(usage.size ? { usage: usageJson(usage) } : {}) }, 2) : `league ${league}\n${formatTable(rows)}${usageText}`) + '\n');
   } finally {
     store.close();
   }
@@ -170,11 +171,11 @@ export function leagueMatchesCommand(args: { db: string; league?: string; limit:
     const league = pickLeague(store, args.league);
     const matches = store.matches(league, { limit: args.limit, newestFirst: true });
     for (const m of matches) {
-      if (args.json) process.stdout.write(JSON.stringify(m) + '\n');
+      if (args.json) process.stdout.write(jsonText(m) + '\n');
       else {
         const snap = (i: number) => snapshotOf(m.reports?.[i] as AgentReport | null | undefined);
         const who = m.seats.map((s, i) => `${s.player}(${s.role})${snap(i) ? ` [${snap(i)}]` : ''}`).join(' vs ');
-        process.stdout.write(`#${m.idx} ${who}: ${m.outcome} [${m.code}] returns ${JSON.stringify(m.returns)}${m.faults.length ? ` faults ${m.faults.length}` : ''}\n`);
+        process.stdout.write(`#${m.idx} ${who}: ${m.outcome} [${m.code}] returns ${jsonText(m.returns)}${m.faults.length ? ` faults ${m.faults.length}` : ''}\n`);
       }
     }
   } finally {

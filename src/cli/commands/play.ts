@@ -1,13 +1,12 @@
 import { EventBus } from '../../bus/event-bus';
-import { teamsFromCreated } from '../../bus/view-filter';
-import { isMatchEvent } from '../../core/events';
 import type { Registry } from '../../core/registry';
-import { canSee, parseViewer } from '../../core/visibility';
+import { parseViewer } from '../../core/visibility';
 import { FaultPolicyError, parseFaultPolicy, type FaultPolicy } from '../../match/fault-policy';
 import { runMatch } from '../../match/runner';
 import { SeriesTally } from '../../match/summary';
 import { addReports, formatUsage, type UsageTotals } from '../../match/usage';
-import { formatEvent } from '../format-event';
+import { jsonText } from '../json-output';
+import { watchMatches } from '../watch';
 import { agentsForSeats, envAndParams, oneLine, splitAgentList, UsageError } from '../options';
 import { nameSeatSpec, needsPlayServer, startPlayServer } from '../play-server';
 import type { ArenaServer } from '../../server/start-server';
@@ -68,21 +67,14 @@ export async function playCommand(registry: Registry, ref: string, args: PlayArg
     await server?.close();
     throw e;
   }
-  if (viewer !== null) {
-    const watched = viewer;
-    let teams = teamsFromCreated(undefined);
-    bus.events$.subscribe((e) => {
-      if (!isMatchEvent(e)) return;
-      if (e.type === 'match.created') teams = teamsFromCreated(e);
-      // On stdout with the episode lines, so a pipe keeps them in order; --json keeps stdout JSON.
-      if (canSee(e.visibility, watched, teams)) (args.json ? process.stderr : process.stdout).write(formatEvent(e) + '\n');
-    });
-  }
+  // On stdout with the episode lines, so a pipe keeps them in order; --json keeps stdout JSON.
+  const unwatch = viewer === null ? null : watchMatches(bus, env, viewer, (line) => (args.json ? process.stderr : process.stdout).write(line + '\n'));
   const progress = createProgress('play', args.episodes, { quiet: !!args.watch });
   const tally = new SeriesTally(env); // constant memory: play --episodes 1e12 stays flat
   const usage = new Map<string, UsageTotals>();
   const stop = stopOnSignals('stopping after the current episode');
   const turn = new EventLoopTurn();
+  let lastMatch: string | null = null;
   try {
     for (let k = 0; k < args.episodes; k++) {
       await turn.maybe(); // lets Ctrl-C in between synchronous episodes
@@ -90,6 +82,7 @@ export async function playCommand(registry: Registry, ref: string, args: PlayArg
       const seed = args.seed + k;
       const r = await runMatch({ env, params, seed, agents, bus, deadlineMs: args.deadline, faultPolicy, signal: stop.signal, effects: registry.effects() });
       if (r.code === 'aborted' && stop.signal.aborted) break;
+      lastMatch = r.matchId;
       tally.add(r);
       addReports(usage, r.reports, (seat) => `seat ${seat} ${r.agents[seat]}`);
       if (args.json) {
@@ -105,24 +98,43 @@ export async function playCommand(registry: Registry, ref: string, args: PlayArg
           ...(r.reports ? { reports: r.reports } : {}),
           summary: r.summary,
         };
-        process.stdout.write(JSON.stringify(line) + '\n');
+        process.stdout.write(jsonText(line) + '\n');
       } else if (args.episodes <= 20) {
-        process.stdout.write(`episode ${k} seed ${seed}: ${r.outcome} returns ${JSON.stringify(r.returns)} in ${r.length} steps${r.code === 'ok' ? '' : ` (${r.code})`}\n`);
+        process.stdout.write(`episode ${k} seed ${seed}: ${r.outcome} returns ${jsonText(r.returns)} in ${r.length} steps${r.code === 'ok' ? '' : ` (${r.code})`}\n`);
       }
       progress.tick();
     }
+  } catch (e) {
+    await server?.close();
+    throw e;
   } finally {
     progress.stop();
     stop.dispose();
-    await server?.close();
+    unwatch?.();
   }
   const summary = tally.summary();
-  if (args.json) process.stdout.write(JSON.stringify({ summary }) + '\n');
+  if (args.json) process.stdout.write(jsonText({ summary }) + '\n');
   else {
     process.stdout.write(`${env.meta.id}: ${summary.episodes} episodes, mean returns ${summary.meanReturns.map((x) => x.toFixed(3)).join(' / ')}, mean length ${summary.meanLength.toFixed(1)}\n`);
     process.stdout.write(`outcomes: ${Object.entries(summary.outcomes).map(([k, v]) => `${k || '(none)'} ${v}`).join(', ')}${summary.faults ? `; faults ${summary.faults}` : ''}\n`);
-    if (summary.env) process.stdout.write(`${JSON.stringify(summary.env)}\n`);
+    if (summary.env) process.stdout.write(`${jsonText(summary.env)}\n`);
     for (const line of formatUsage(usage)) process.stdout.write(`usage ${line}\n`);
   }
+  if (server) await keepServing(server, stop.signal.aborted ? null : lastMatch);
   return 0;
+}
+
+/**
+ * After the games of a run with a human seat, the page stays up until Ctrl-C, so the seat's
+ * "replay" and "back to the lobby" links keep working (the games are in the server's memory,
+ * nothing is stored); said on stderr. Runs with bots only, or stopped by Ctrl-C, close at once.
+ */
+async function keepServing(server: ArenaServer, lastMatch: string | null): Promise<void> {
+  if (lastMatch === null || !server.play?.slotsInfo().some((s) => s.kind === 'human')) return server.close();
+  const base = server.url.replace(/\/$/, '');
+  process.stderr.write(`arena: games over; the page keeps serving them until Ctrl-C: replay at ${base}/#/match/${encodeURIComponent(lastMatch)}, lobby at ${base}/\n`);
+  const stop = stopOnSignals('closing the server');
+  await new Promise<void>((resolve) => stop.signal.addEventListener('abort', () => resolve(), { once: true }));
+  stop.dispose();
+  await server.close();
 }

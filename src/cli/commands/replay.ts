@@ -6,6 +6,7 @@ import type { Registry } from '../../core/registry';
 import { deriveSeed } from '../../core/rng';
 import { envAndParams, parseJsonOption, UsageError } from '../options';
 import { rerunEffect } from './rerun';
+import { jsonText } from '../json-output';
 
 export interface ReplayArgs {
   params?: string;
@@ -43,7 +44,7 @@ export async function replayCommand(registry: Registry, ref: string, args: Repla
   if (!Array.isArray(steps) || steps.some((s) => !s || typeof s !== 'object' || Array.isArray(s))) {
     throw new UsageError('--actions: expected a JSON list of steps, each an object from seat to action, e.g. [{"0": 17}, {"1": 120}]');
   }
-  const out = (o: unknown, text: string) => process.stdout.write((args.json ? JSON.stringify(o) : text) + '\n');
+  const out = (o: unknown, text: string) => process.stdout.write((args.json ? jsonText(o) : text) + '\n');
   let state = env.init(params, seed);
   let code = 0;
   let applied = 0;
@@ -83,7 +84,7 @@ export async function replayCommand(registry: Registry, ref: string, args: Repla
   }
   const terminal = env.isTerminal(state);
   const end = { terminal, returns: terminal ? env.returns(state) : null, outcome: terminal ? env.outcome(state) : null, summary: env.summary(state) };
-  out({ end }, terminal ? `returns ${JSON.stringify(end.returns)}, outcome "${end.outcome}"` : `not terminal after ${applied} of ${steps.length} step(s); seats ${env.toAct(state).join(',')} to act next`);
+  out({ end }, terminal ? `returns ${jsonText(end.returns)}, outcome "${end.outcome}"` : `not terminal after ${applied} of ${steps.length} step(s); seats ${env.toAct(state).join(',')} to act next`);
   if (args.rerun) out({ rerun: { differences } }, differences ? `rerun: ${differences} effect(s) gave a different result` : 'rerun: every effect gave the recorded result');
   return code || (differences ? 1 : 0);
 }

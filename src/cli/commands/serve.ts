@@ -29,27 +29,32 @@ export interface ServeArgs extends LobbyPlayArgs {
  * this server's bus (src/scale/live-feed.ts), so any number of servers show every live match with
  * the same per-view filtering and late-join snapshots. Redis unreachable at start is one line.
  * Runs until SIGINT/SIGTERM, then closes cleanly. A --db that does not exist is a usage error
- * (nothing is created).
+ * (nothing is created), except with --allow-play: then the server is play-only — the lobby's
+ * games, their live views and in-memory replays, with no stored matches, leagues or tournaments —
+ * and says so (still creating nothing).
  */
 export async function serveCommand(args: ServeArgs, options: { onListening?: (server: ArenaServer) => void; registry?: Registry } = {}): Promise<number> {
   if (args.port > 65535) throw new UsageError(`--port: expected 0-65535, got ${args.port}`);
   if (args.allowPlay && !options.registry) throw new Error('serveCommand: --allow-play needs a registry');
   const lobbyPlay = options.registry ? lobbyPlayOptions(options.registry, args) : undefined;
-  if (args.db !== ':memory:' && !existsSync(args.db)) throw new UsageError(`--db: ${args.db} does not exist (run a league or tournament into it first, or give another --db)`);
-  let store: Store;
-  try {
-    store = new Store(args.db);
-  } catch (e) {
-    throw new UsageError(`--db: cannot open ${args.db} (${(e as Error).message})`);
+  const playOnly = args.db !== ':memory:' && !existsSync(args.db);
+  if (playOnly && !lobbyPlay) throw new UsageError(`--db: ${args.db} does not exist (run a league or tournament into it first, give another --db, or add --allow-play for a play-only server)`);
+  let store: Store | undefined;
+  if (!playOnly) {
+    try {
+      store = new Store(args.db);
+    } catch (e) {
+      throw new UsageError(`--db: cannot open ${args.db} (${(e as Error).message})`);
+    }
   }
   const target = args.redis === undefined ? null : parseRedisUrl(args.redis);
   if (target) await checkRedis(target);
   const bus = new EventBus();
   let server: ArenaServer;
   try {
-    server = await startServer({ bus, store, port: args.port, host: args.host, allowOmniscient: !!args.allowOmniscient, leaderboard: leagueLeaderboardProvider(store), lobbyPlay });
+    server = await startServer({ bus, store, port: args.port, host: args.host, allowOmniscient: !!args.allowOmniscient, leaderboard: store ? leagueLeaderboardProvider(store) : undefined, lobbyPlay });
   } catch (e) {
-    store.close();
+    store?.close();
     throw listenError(e, args.port);
   }
   let feed: LiveFeed | null = null;
@@ -57,7 +62,8 @@ export async function serveCommand(args: ServeArgs, options: { onListening?: (se
     feed = new LiveFeed(connectRedis(target, { name: 'arena-serve', log: (line) => process.stderr.write(`${line}\n`) }), bus, { log: (line) => process.stderr.write(`${line}\n`) });
     await feed.start();
   }
-  process.stdout.write(`arena: serving ${args.db} at ${server.url}${args.allowOmniscient ? ' (omniscient views allowed)' : ''}${target ? `; live matches from ${target.shown}` : ''}\n${lobbyPlayNote(lobbyPlay)}`);
+  const what = store ? `serving ${args.db} at ${server.url}` : `serving a play-only page at ${server.url} (no database at ${args.db}: the lobby's games, live and replayed from memory until the server stops; no stored matches, leagues or tournaments)`;
+  process.stdout.write(`arena: ${what}${args.allowOmniscient ? ' (omniscient views allowed)' : ''}${target ? `; live matches from ${target.shown}` : ''}\n${lobbyPlayNote(lobbyPlay)}`);
   options.onListening?.(server);
   const stop = stopOnSignals('closing the server');
   await new Promise<void>((resolve) => stop.signal.addEventListener('abort', () => resolve(), { once: true }));
@@ -65,6 +71,6 @@ export async function serveCommand(args: ServeArgs, options: { onListening?: (se
   await feed?.stop();
   await server.close();
   bus.complete();
-  store.close();
+  store?.close();
   return 0;
 }

@@ -5,6 +5,7 @@ import { reportJson, tournamentReport } from '../../../league/tournament/report'
 import { parseJsonOption, UsageError } from '../options';
 import { formatSprt } from '../tournament-format';
 import { runTournamentCommand, type LiveServeArgs } from './tournament';
+import { jsonText } from '../json-output';
 
 export interface SprtArgs extends LiveServeArgs {
   a: string;
@@ -71,7 +72,7 @@ export async function sprtCommand(registry: Registry, args: SprtArgs): Promise<n
       },
     });
     const report = tournamentReport(config, matches(), rounds());
-    process.stdout.write((args.json ? JSON.stringify({ ...(reportJson(report) as { sprt: object }).sprt, games: report.games, a: args.a, b: args.b, env: args.env }) : formatSprt(report)) + '\n');
+    process.stdout.write((args.json ? jsonText({ ...(reportJson(report) as { sprt: object }).sprt, games: report.games, a: args.a, b: args.b, env: args.env }) : formatSprt(report)) + '\n');
     return report.sprt?.decision === 'H1' ? 0 : report.sprt?.decision === 'H0' ? 1 : 3;
   } finally {
     store.close();

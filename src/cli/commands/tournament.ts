@@ -13,6 +13,7 @@ import { createProgress } from '../progress';
 import { stopOnSignals } from '../stop-signal';
 import { formatTournament } from '../tournament-format';
 import { DEFAULT_DB } from './league';
+import { jsonText } from '../json-output';
 
 function loadConfig(file: string): TournamentConfig {
   let text: string;
@@ -89,7 +90,7 @@ export async function tournamentRunCommand(registry: Registry, args: TournamentR
     progress.stop();
     process.stderr.write(`tournament "${config.name}": ${r.completed} games (${r.played} this run)${r.finished ? ', finished' : r.stopped ? ', stopped (rerun to resume)' : ''}\n`);
     const report = tournamentReport(config, store.matches(config.name), store.rounds(config.name));
-    process.stdout.write((args.json ? JSON.stringify(reportJson(report), null, 2) : formatTournament(report)) + '\n');
+    process.stdout.write((args.json ? jsonText(reportJson(report), 2) : formatTournament(report)) + '\n');
   } finally {
     store.close();
   }
@@ -105,7 +106,7 @@ export function tournamentShowCommand(args: { db: string; tournament?: string; j
     if (!name) throw new UsageError('this database holds no tournament yet; run `arena tournament run --config FILE` first');
     const report = storedTournamentReport(store, name);
     if (!report) throw new UsageError(`--tournament: no tournament "${name}" in this database (have: ${all.map((t) => t.id).join(', ') || 'none'})`);
-    process.stdout.write((args.json ? JSON.stringify(reportJson(report), null, 2) : formatTournament(report)) + '\n');
+    process.stdout.write((args.json ? jsonText(reportJson(report), 2) : formatTournament(report)) + '\n');
   } finally {
     store.close();
   }
@@ -117,7 +118,7 @@ export function tournamentListCommand(args: { db: string; json?: boolean }): num
   const store = new Store(args.db, { readonly: true });
   try {
     const all = listTournaments(store);
-    if (args.json) process.stdout.write(JSON.stringify(all) + '\n');
+    if (args.json) process.stdout.write(jsonText(all) + '\n');
     else for (const t of all) process.stdout.write(`${t.id}  ${t.format}  ${t.env ?? '?'}  ${t.games} games\n`);
   } finally {
     store.close();

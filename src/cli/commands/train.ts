@@ -23,6 +23,7 @@ import { PolicyLayoutError } from '../../train/policy-model';
 import { envAndParams, FailureError, parseIntOption, parseJsonOption, UsageError } from '../options';
 import { createProgress } from '../progress';
 import { stopOnSignals } from '../stop-signal';
+import { jsonText } from '../json-output';
 
 export interface TrainArgs {
   roles?: string;
@@ -152,7 +153,7 @@ async function run(registry: Registry, ref: string, args: TrainArgs): Promise<nu
     log: say,
     signal: stop.signal,
     onIteration: (m) => {
-      if (args.json) process.stdout.write(JSON.stringify(m) + '\n');
+      if (args.json) process.stdout.write(jsonText(m) + '\n');
       if (progress) progress.tick(1, formatIteration(m).replace(/^iter \d+ /, ''));
       else say(formatIteration(m));
       for (const line of formatEval(m)) say(line);

@@ -20,7 +20,7 @@ import type { AgentContext } from '../../core/agent';
 import type { Env } from '../../core/env';
 import type { MatchEvent } from '../../core/events';
 import type { JsonValue } from '../../core/json';
-import { labelActions, observationText, openAnswer, type LabelledAction, type PromptContext } from '../../core/prompt';
+import { actionNote, labelActions, observationText, openAnswer, type LabelledAction, type PromptContext } from '../../core/prompt';
 import { ViewSequence } from '../../core/view-stream';
 import type { LiveMatch, LiveMatches, LiveMatchListener } from '../live-matches';
 import { TokenBucket, type RateLimit } from '../rate-limiter';
@@ -98,6 +98,12 @@ export interface SlotInfo {
 }
 
 const KEEP_ENDED = 4;
+
+/** A legal action with the env's note for the seat choosing it, where it has one. */
+function withNote(env: Env, obs: unknown, l: LabelledAction): LabelledAction & { note?: string } {
+  const note = actionNote(env, obs, l.action);
+  return note === null ? l : { ...l, note };
+}
 
 
 /** The `/play` hub (see the module comment). */
@@ -261,7 +267,7 @@ export class PlayHub implements LiveMatchListener {
       deadline: Number.isFinite(ctx.deadline) ? ctx.deadline : null,
       observation: obs as JsonValue,
       text: observationText(env, obs, binding.prompt),
-      legal: labels,
+      legal: labels && labels.map((l) => withNote(env, obs, l)),
       open: legal ? null : openAnswer(env, obs, binding.prompt),
       speech: !!speak && !!legal && legal.some((a) => speak(a, 'x', obs) !== null),
       bounce: s.kind === 'human',
@@ -411,7 +417,7 @@ export class PlayHub implements LiveMatchListener {
       }
       if (isEffectTurn(event)) continue;
       const visible = b.seq.next(event);
-      if (visible && socket) socket.emit('event', { matchId: b.matchId, seat: b.seat, event: visible });
+      if (visible && socket) socket.emit('event', { matchId: b.matchId, seat: b.seat, event: match.captions ? match.captions.attach(visible) : visible });
       if (event.type === 'match.ended') {
         b.ended = true;
         this.dropBinding(b);

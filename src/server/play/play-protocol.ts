@@ -18,9 +18,9 @@
  * Client -> server: `act` {@link ActMessage} (acknowledged), nothing else.
  */
 import { z } from 'zod';
-import type { MatchEvent } from '../../core/events';
 import type { JsonValue } from '../../core/json';
 import type { LabelledAction, OpenAnswer } from '../../core/prompt';
+import type { ViewEvent } from '../protocol';
 import type { ObservationPoint } from '../state-tracker';
 
 /** The namespace. */
@@ -86,18 +86,32 @@ export interface WelcomeMessage {
   seats: SeatInfoMessage[];
 }
 
-/** A seat's match so far: its own events (numbered 0, 1, 2... in its own view) and observations. */
+/**
+ * A seat's match so far: its own events (numbered 0, 1, 2... in its own view, with the env's
+ * words for them in `caption` as spectators get them) and observations.
+ */
 export interface SeatMessage extends SeatInfoMessage {
-  events: MatchEvent[];
+  events: ViewEvent[];
   observations: ObservationPoint[];
   /** The text form of the latest observation (the env's render), when known. */
   text: string | null;
+  /** The rules in force in the env's words (`prompt.rules`), or null. */
+  rules: string | null;
 }
 
+/** The seat's next event, with its caption where the env has words for it. */
 export interface PlayEventMessage {
   matchId: string;
   seat: number;
-  event: MatchEvent;
+  event: ViewEvent;
+}
+
+/**
+ * A legal action as a seat is offered it: its name (what the seat answers with) and, where the
+ * env has one, a note for this seat alone (`prompt.note`: "worth 4 to you").
+ */
+export interface SeatAction extends LabelledAction {
+  note?: string;
 }
 
 export interface PlayObsMessage extends Omit<ObservationPoint, 'text'> {
@@ -119,7 +133,7 @@ export interface DecideMessage {
   observation: JsonValue;
   /** The observation as text (the env's render or its prompt template's). */
   text: string;
-  legal: LabelledAction[] | null;
+  legal: SeatAction[] | null;
   open: OpenAnswer | null;
   /** Whether a legal action may carry free text (`say`). */
   speech: boolean;

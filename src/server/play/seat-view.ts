@@ -27,12 +27,13 @@ export function renderFor(env: Env, obs: unknown, prompt: PromptContext): string
   }
 }
 
-/** The seat's match so far: its events and observations (empty when this server does not hold the match). */
+/** The seat's match so far: its events (with the env's words) and observations, and the rules (empty when this server does not hold the match). */
 export function seatSnapshot(match: LiveMatch | undefined, info: SeatInfoMessage, env: Env, prompt: PromptContext): SeatMessage {
-  const events = match ? seatEvents(match, info.seat) : [];
+  const captions = match?.captions ?? null;
+  const events = match ? seatEvents(match, info.seat).map((e) => (captions ? captions.attach(e) : e)) : [];
   const observations = match?.tracker?.history(info.seat, match.events.filter((e) => !isEffectTurn(e)), match.teamOf) ?? [];
   const last = observations[observations.length - 1];
-  return { ...info, events, observations, text: last ? renderFor(env, last.obs, prompt) : null };
+  return { ...info, events, observations, text: last ? renderFor(env, last.obs, prompt) : null, rules: captions?.rulesText() ?? null };
 }
 
 /**

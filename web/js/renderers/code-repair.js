@@ -6,7 +6,8 @@
  * predictions and returns. Everything comes from the observation the server sends for this view
  * (hidden tests are never in it).
  */
-import { h, num, patch, short } from '../dom.js';
+import { h, patch, short } from '../dom.js';
+import { num } from '../format.js';
 import { fillCode } from '../highlight.js';
 import { genericRenderer } from './generic.js';
 

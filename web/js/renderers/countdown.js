@@ -6,7 +6,8 @@
  * solver's verdict and the returns. The scoring rules are the env's words (`ctx.rules`), shown
  * with the tiles.
  */
-import { h, num, patch } from '../dom.js';
+import { h, patch } from '../dom.js';
+import { num } from '../format.js';
 import { genericRenderer } from './generic.js';
 
 /** @typedef {import('../types.js').CountdownObservation} CountdownObservation */

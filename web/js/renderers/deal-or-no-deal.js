@@ -5,7 +5,8 @@
  * public view), the offers with what each is worth (openspiel protocol: the offer events carry
  * what the proposer keeps) or the dialogue, and the outcome.
  */
-import { h, num, patch } from '../dom.js';
+import { h, patch } from '../dom.js';
+import { num } from '../format.js';
 import { genericRenderer } from './generic.js';
 
 /** @typedef {import('../types.js').DondObservation} DondObservation */

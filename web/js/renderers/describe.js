@@ -5,6 +5,7 @@
  * the page keeps no copy of any env's vocabulary.
  */
 import { short } from '../dom.js';
+import { num } from '../format.js';
 
 /** @typedef {import('../types.js').ViewEvent} ViewEvent */
 
@@ -33,7 +34,7 @@ export function describeEvent(e) {
     case 'fault':
       return `P${e.seat} ${e.kind}: ${e.reason} → ${e.resolution}`;
     case 'reward':
-      return `returns ${e.returns.map((r) => +r.toFixed(3)).join(', ')}`;
+      return `returns ${e.returns.map((r) => num(r, 3)).join(', ')}`;
     case 'match.ended':
       return `${e.outcome || e.code} after ${e.length} steps`;
   }

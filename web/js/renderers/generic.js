@@ -4,7 +4,8 @@
  * the env's own words (its `render`, e.g. the hole cards in Kuhn poker's omniscient view) with the
  * JSON below it, or as JSON when the env has no words.
  */
-import { h, num, patch } from '../dom.js';
+import { h, patch } from '../dom.js';
+import { num } from '../format.js';
 
 /** @typedef {import('./context.js').RenderContext} RenderContext */
 

@@ -6,7 +6,8 @@
  * server sends for this view (every view sees the revisions and the attack); the outcome class of
  * each measurement comes from the env's `measured` events.
  */
-import { h, num, patch, short } from '../dom.js';
+import { h, patch, short } from '../dom.js';
+import { num, pct } from '../format.js';
 import { fillCode } from '../highlight.js';
 import { genericRenderer } from './generic.js';
 
@@ -102,7 +103,7 @@ function predictionBlock(r, outcome) {
   if (!Array.isArray(r.prediction)) return null;
   return h('div', { class: 'ks-prediction' },
     h('span', { class: 'muted' }, 'evaluator: '),
-    r.prediction.map((p, i) => h('span', { class: outcome === i ? 'ks-p truth' : 'ks-p', title: OUTCOMES[i] }, `${OUTCOMES[i]} ${Math.round(p * 100)}%`)),
+    r.prediction.map((p, i) => h('span', { class: outcome === i ? 'ks-p truth' : 'ks-p', title: OUTCOMES[i] }, `${OUTCOMES[i]} ${pct(p, 0)}`)),
     r.predictionScore !== undefined ? h('span', { class: 'muted' }, ` · score ${num(r.predictionScore, 3)}`) : null);
 }
 
