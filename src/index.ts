@@ -24,6 +24,7 @@ export { visibleTo, filterForViewer, teamsFromCreated } from './bus/view-filter'
 export { MemoryRecorder } from './bus/recorder';
 export { runMatch, type MatchOptions, type MatchResult, type Decision } from './match/runner';
 export * from './match/fault-policy';
+export { defaultForfeitReturns, keepReturnsSoFar } from './core/forfeit';
 export { scriptedAgent, scriptedFactory, type Policy } from '../agents/scripted';
 export { randomAgent } from '../agents/random';
 export { builtinAgents } from '../agents';

@@ -7,6 +7,7 @@
  * measurements are recorded data. See README.md in this folder.
  */
 import type { EnvDefinition } from '../../src/core/env';
+import { keepReturnsSoFar } from '../../src/core/forfeit';
 import { ENV_ID, PARAMS, maxLength, resolveConfig } from './config';
 import { kernelEncoder } from './encoder';
 import { actingSeats, episodeOutcome, episodeReturns, initState, stepState } from './flow';
@@ -51,6 +52,8 @@ export const kernelSpeedupEnv: EnvDefinition<KernelState, unknown, KernelObserva
   step: stepState,
   isTerminal: (s) => s.phase === 'done',
   returns: episodeReturns,
+  // a forfeit costs the forfeiting seat only: the others keep their returns so far
+  forfeitReturns: keepReturnsSoFar(episodeReturns),
   outcome: episodeOutcome,
   observe: observeState,
   render: renderObservation,

@@ -201,5 +201,4 @@ describe('kernel lab attacks: WebAssembly memories add up (issue 23)', () => {
     if (r.code === 'ok') expect(Array.from(r.outputs!.y as Float32Array)).toEqual([0, 0, 0]);
     else expect(r.code).toBe('runtime-error');
   });
-
 });
