@@ -7,6 +7,7 @@
 import type { Agent } from '../../src/core/agent';
 import type { EffectHandlers } from '../../src/core/effects';
 import type { Env } from '../../src/core/env';
+import type { JsonValue } from '../../src/core/json';
 import { defaultForfeitReturns } from '../../src/core/forfeit';
 import { Rng } from '../../src/core/rng';
 import { createRegistry } from '../../src/catalog';
@@ -18,7 +19,7 @@ const registry = createRegistry();
 /** Handlers answering every effect with the env's sampled result. */
 function sampledEffects(env: Env): EffectHandlers {
   const rng = Rng.fromSeed(3);
-  return Object.fromEntries((env.capabilities.effects ?? []).map((kind) => [kind, async (request: never) => env.sampleEffectResult!(undefined, { kind, request }, rng)]));
+  return Object.fromEntries((env.capabilities.effects ?? []).map((kind) => [kind, async (request: JsonValue) => env.sampleEffectResult!(undefined, { kind, request }, rng)]));
 }
 
 /** A random player that answers garbage from its `legalFor + 1`-th decision on. */
@@ -68,7 +69,7 @@ describe('kernel-speedup-v1: a malformed attack costs the attacker only (issue 2
     const params = env.resolveParams({ task: 'sum', revisions: 2 });
     const los = [3.2, 2.1]; // tiers 1.0, then 0.8: the return is the final revision's (0.8), not the sum
     let k = 0;
-    const measure = async (request: never) => {
+    const measure = async (request: JsonValue): Promise<JsonValue> => {
       const lo = los[k++];
       const shape = (request as { shape: Record<string, number> }).shape;
       return { op: 'measure', measurement: { code: 'ok', correct: true, trials: [], checkedCalls: 35, flags: [], timing: { dims: shape, warmup: 5, trials: 30, referenceNs: 2e6, candidateNs: 2e6 / (lo * 1.05), speedup: lo * 1.05, lo, hi: lo * 1.1, cv: 0.02, remeasured: false, noisy: false, referenceTrialsNs: [2e6], candidateTrialsNs: [2e6 / (lo * 1.05)] } } };
