@@ -10,6 +10,7 @@ import type { EnvDefinition } from '../../src/core/env';
 import { keepReturnsSoFar } from '../../src/core/forfeit';
 import { ENV_ID, PARAMS, maxLength, resolveConfig } from './config';
 import { kernelEncoder } from './encoder';
+import { kernelExploits } from './exploits';
 import { actingSeats, episodeOutcome, episodeReturns, initState, stepState } from './flow';
 import { observeState } from './observe';
 import { renderObservation } from './render';
@@ -62,6 +63,7 @@ export const kernelSpeedupEnv: EnvDefinition<KernelState, unknown, KernelObserva
   aggregate,
   actionVisibility: (_s, seat) => (seat >= 0 ? 'public' : 'omniscient'),
   encoder: kernelEncoder,
+  exploits: kernelExploits,
 };
 
 export { EFFECT_KIND } from './runs';
@@ -74,4 +76,5 @@ export { kernelTasks, kernelTask } from './tasks';
 export { scheduleAt, scheduleIndex, scheduleCount, legalScheduleIndices, isLegalSchedule, scheduleText } from './tasks/schedule';
 export type { KernelTask, Dims, Schedule } from './tasks/task';
 export * from './measure';
+export { kernelExploits, seedOracleKernel, AA_TOLERANCE } from './exploits';
 export type { KernelObservation, KernelState, RevisionView, CandidateView, PublicTask, Role } from './types';
