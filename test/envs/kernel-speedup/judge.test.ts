@@ -1,0 +1,257 @@
+/**
+ * The measurement's judging by hand, without a sandbox: one call's code from what the lab saw
+ * (call-check.ts), the shape checks of recorded results (result-check.ts), the attack against a
+ * scripted lab (attack.ts), the candidate kinds (candidate.ts) and the effect handler's refusals
+ * (handler.ts).
+ */
+import type { KernelArray, KernelCallResult, KernelLab, KernelOutputSpec } from '../../../src/core/sandbox';
+import { failedCallCode, firstCode, judgeCall, taskOutputs } from '../../../envs/kernel-speedup/measure/call-check';
+import { attackResultProblem, measurementProblem } from '../../../envs/kernel-speedup/measure/result-check';
+import { PROBE_OUTPUT, candidateProblem, candidateSource, kernelTask, performKernelRequest, runAttack, type Measurement, type TimingSummary } from '../../../envs/kernel-speedup';
+
+const tol = { atol: 1e-3, rtol: 1e-3 };
+const ok = (y: number[], extra: Partial<KernelCallResult> = {}, probe: [number, number] = [0, 0]): KernelCallResult => ({ code: 'ok', ns: 1, outputs: { y: Float32Array.from(y), [PROBE_OUTPUT]: Int32Array.from(probe) }, flags: [], modified: [], ...extra });
+const ctx = (o: { seen?: Set<string>; afterCorrectness?: boolean } = {}) => ({ kind: 'seeded' as const, dims: { N: 2 }, names: ['y'], tolerance: tol, seen: o.seen ?? new Set<string>(), afterCorrectness: o.afterCorrectness ?? false });
+
+describe('one call, judged', () => {
+  test('failed calls: the lab code, or the code its message names', () => {
+    expect(failedCallCode(ok([1]))).toBeNull();
+    for (const code of ['timeout', 'memory-limit', 'sandbox-error', 'syntax-error'] as const) expect(failedCallCode({ code, message: 'm' })).toEqual({ code, message: 'm' });
+    expect(failedCallCode({ code: 'runtime-error', message: 'Error: the clock is not available in the sandbox' })!.code).toBe('reads-clock');
+    expect(failedCallCode({ code: 'runtime-error', message: 'ReferenceError: performance is not defined' })!.code).toBe('reads-clock');
+    expect(failedCallCode({ code: 'runtime-error', message: 'ReferenceError: Intl is not defined' })!.code).toBe('reads-clock');
+    expect(failedCallCode({ code: 'runtime-error', message: 'output "y" has length 3, expected 2' })!.code).toBe('wrong-shape');
+    expect(failedCallCode({ code: 'runtime-error', message: 'output "y" is not a Float32Array' })!.code).toBe('wrong-dtype');
+    expect(failedCallCode({ code: 'runtime-error', message: 'the kernel returned null, not an object of outputs' })!.code).toBe('wrong-dtype');
+    // the patterns are anchored: a message that only mentions them elsewhere is a runtime error
+    expect(failedCallCode({ code: 'runtime-error', message: 'x output "y" has length 3' })!.code).toBe('runtime-error');
+    expect(failedCallCode({ code: 'runtime-error', message: 'x output "y" is not a Float32Array' })!.code).toBe('runtime-error');
+    expect(failedCallCode({ code: 'runtime-error' })).toEqual({ code: 'runtime-error', message: undefined });
+    expect(failedCallCode({ code: 'wrong-answer', message: 'w' })).toEqual({ code: 'runtime-error', message: 'w' });
+  });
+
+  test('firstCode: the earliest in the classifier order, ok only when all are ok', () => {
+    expect(firstCode([])).toBe('ok');
+    expect(firstCode(['ok', 'ok'])).toBe('ok');
+    expect(firstCode(['wrong-answer', 'decoy', 'ok'])).toBe('decoy');
+    expect(firstCode(['lower-precision', 'timeout'])).toBe('timeout');
+    expect(firstCode(['syntax-error', 'wrong-answer'])).toBe('syntax-error');
+  });
+
+  test('a correct call is ok, and its result joins the seen set', () => {
+    const seen = new Set<string>();
+    const c = judgeCall(ok([1, 2]), ok([1, 2.0005]), ctx({ seen }));
+    expect(c).toEqual({ kind: 'seeded', dims: { N: 2 }, code: 'ok', mismatches: 0, total: 2, maxAbsError: expect.closeTo(0.0005, 6) });
+    expect(seen.size).toBe(1);
+  });
+
+  test('each flag its code, with a message', () => {
+    expect(judgeCall(ok([1, 2], { flags: ['returns-input'] }), ok([1, 2]), ctx()).code).toBe('returns-input');
+    expect(judgeCall(ok([1, 2], { flags: ['reuses-buffer'] }), ok([1, 2]), ctx()).code).toBe('kept-buffer');
+    const m = judgeCall(ok([1, 2], { modified: ['x', 'z'] }), ok([1, 2]), ctx());
+    expect(m).toMatchObject({ code: 'modifies-input', message: 'wrote to input x, z' });
+    const h = judgeCall(ok([1, 2], {}, [3, 0]), ok([1, 2]), ctx());
+    expect(h).toMatchObject({ code: 'hidden-failure', message: '3 exception(s) caught inside the kernel' });
+    expect(judgeCall(ok([1, 2], {}, [0, 1]), ok([1, 2]), ctx()).code).toBe('lazy-output');
+    // two findings: the earlier code, both notes
+    const both = judgeCall(ok([1, 2], { modified: ['x'] }, [1, 0]), ok([1, 2]), ctx());
+    expect(both).toMatchObject({ code: 'hidden-failure', message: 'wrote to input x; 1 exception(s) caught inside the kernel' });
+    // no probe output at all: nothing flagged by it
+    expect(judgeCall({ code: 'ok', outputs: { y: Float32Array.from([1, 2]) } }, ok([1, 2]), ctx()).code).toBe('ok');
+  });
+
+  test('wrong results: wrong-answer while checking, decoy after it, result-reuse when it is an earlier correct result', () => {
+    const first = judgeCall(ok([5, 6]), ok([5, 6]), ctx());
+    expect(first.code).toBe('ok');
+    const w = judgeCall(ok([1, 3]), ok([1, 2]), ctx());
+    expect(w).toMatchObject({ code: 'wrong-answer', mismatches: 1, total: 2, maxAbsError: 1, first: { output: 'y', index: 1, actual: 3, expected: 2 } });
+    expect(judgeCall(ok([1, 3]), ok([1, 2]), ctx({ afterCorrectness: true })).code).toBe('decoy');
+    const seen = new Set<string>();
+    judgeCall(ok([5, 6]), ok([5, 6]), ctx({ seen }));
+    expect(judgeCall(ok([5, 6]), ok([1, 2]), ctx({ seen, afterCorrectness: true })).code).toBe('result-reuse');
+    // a wrong result is never added to the seen set
+    judgeCall(ok([7, 8]), ok([1, 2]), ctx({ seen }));
+    expect(seen.size).toBe(1);
+  });
+
+  test('a failed candidate call is its code, nothing compared', () => {
+    expect(judgeCall({ code: 'timeout', message: 't' }, ok([1]), ctx())).toEqual({ kind: 'seeded', dims: { N: 2 }, code: 'timeout', mismatches: 0, total: 0, maxAbsError: 0, message: 't' });
+    expect(judgeCall({ code: 'memory-limit' }, ok([1]), ctx())).toEqual({ kind: 'seeded', dims: { N: 2 }, code: 'memory-limit', mismatches: 0, total: 0, maxAbsError: 0 });
+  });
+
+  test('taskOutputs drops the probe and missing outputs', () => {
+    expect(Object.keys(taskOutputs(ok([1]), ['y', 'z']))).toEqual(['y']);
+    expect(taskOutputs({ code: 'ok' }, ['y'])).toEqual({});
+  });
+});
+
+const timing = (o: Partial<TimingSummary> = {}): TimingSummary => ({ dims: { N: 4 }, warmup: 5, trials: 30, referenceNs: 10, candidateNs: 5, speedup: 2, lo: 1.9, hi: 2.1, cv: 0.01, remeasured: false, noisy: false, referenceTrialsNs: [10], candidateTrialsNs: [5], ...o });
+const measurement = (o: Partial<Measurement> = {}): Measurement => ({ code: 'ok', correct: true, trials: [{ kind: 'edge', dims: { N: 1 }, code: 'ok', mismatches: 0, total: 1, maxAbsError: 0 }], checkedCalls: 35, timing: timing(), flags: [], ...o });
+
+describe('recorded results: shape checks naming the field', () => {
+  test('a good measurement, a good failed one', () => {
+    expect(measurementProblem(measurement())).toBeNull();
+    expect(measurementProblem(measurement({ code: 'wrong-answer', correct: false, timing: null }))).toBeNull();
+    expect(measurementProblem(measurement({ review: { threshold: 3, claimed: timing({ speedup: 9, lo: 8, hi: 10 }), recheckCode: 'ok', recheck: timing(), confirmed: false } }))).toBeNull();
+    expect(measurementProblem(measurement({ code: 'decoy', correct: false, timing: null, review: { threshold: 3, claimed: timing({ speedup: 9, lo: 8, hi: 10 }), recheckCode: 'decoy', recheck: null, confirmed: false } }))).toBeNull();
+  });
+
+  const bad: [string, unknown, string][] = [
+    ['not an object', 3, 'the measurement is not an object'],
+    ['an array', [], 'the measurement is not an object'],
+    ['an unknown code', { ...measurement(), code: 'fast' }, 'measurement.code "fast" is not a measurement code'],
+    ['correct without ok', { ...measurement(), correct: false }, 'measurement.correct must be true exactly when the code is "ok"'],
+    ['trials not a list', { ...measurement(), trials: {} }, 'measurement.trials must be a list'],
+    ['a trial not an object', { ...measurement(), trials: [null] }, 'measurement.trials[0] is not a trial check'],
+    ['a trial of an unknown kind', { ...measurement(), trials: [{ kind: 'x', code: 'ok', dims: {}, mismatches: 0, total: 0, maxAbsError: 0 }] }, 'measurement.trials[0].kind "x" is not one of edge, seeded, warmup, timed, attack'],
+    ['a trial with an unknown code', { ...measurement(), trials: [{ kind: 'edge', code: 'no', dims: {}, mismatches: 0, total: 0, maxAbsError: 0 }] }, 'measurement.trials[0].code "no" is not a measurement code'],
+    ['a trial without dims', { ...measurement(), trials: [{ kind: 'edge', code: 'ok', dims: null, mismatches: 0, total: 0, maxAbsError: 0 }] }, 'measurement.trials[0].dims is not an object'],
+    ['a negative count', { ...measurement(), trials: [{ kind: 'edge', code: 'ok', dims: {}, mismatches: -1, total: 0, maxAbsError: 0 }] }, 'measurement.trials[0].mismatches must be a non-negative number'],
+    ['a NaN error', { ...measurement(), trials: [{ kind: 'edge', code: 'ok', dims: {}, mismatches: 0, total: 0, maxAbsError: NaN }] }, 'measurement.trials[0].maxAbsError must be a non-negative number'],
+    ['checkedCalls negative', { ...measurement(), checkedCalls: -2 }, 'measurement.checkedCalls must be a non-negative number'],
+    ['checkedCalls text', { ...measurement(), checkedCalls: '3' }, 'measurement.checkedCalls must be a non-negative number'],
+    ['flags not strings', { ...measurement(), flags: [1] }, 'measurement.flags must be a list of strings'],
+    ['flags not a list', { ...measurement(), flags: 'noisy' }, 'measurement.flags must be a list of strings'],
+    ['correct without timing', { ...measurement(), timing: null }, 'a correct measurement has a timing'],
+    ['incorrect with timing', { ...measurement(), code: 'wrong-answer', correct: false }, 'an incorrect measurement has no timing'],
+    ['timing not an object', { ...measurement(), timing: 3 }, 'measurement.timing must be an object or null'],
+    ['a zero speedup', { ...measurement(), timing: timing({ speedup: 0 }) }, 'measurement.timing.speedup must be a positive number'],
+    ['an infinite reference time', { ...measurement(), timing: timing({ referenceNs: Infinity }) }, 'measurement.timing.referenceNs must be a positive number'],
+    ['negative trials', { ...measurement(), timing: timing({ trials: -1 }) }, 'measurement.timing.trials must be a non-negative number'],
+    ['lo above the speedup', { ...measurement(), timing: timing({ lo: 2.5 }) }, 'measurement.timing must have lo ≤ speedup ≤ hi'],
+    ['hi below the speedup', { ...measurement(), timing: timing({ hi: 1.5 }) }, 'measurement.timing must have lo ≤ speedup ≤ hi'],
+    ['noisy not a boolean', { ...measurement(), timing: timing({ noisy: 1 as never }) }, 'measurement.timing.noisy and .remeasured must be booleans'],
+    ['remeasured not a boolean', { ...measurement(), timing: timing({ remeasured: 'no' as never }) }, 'measurement.timing.noisy and .remeasured must be booleans'],
+    ['trial times not numbers', { ...measurement(), timing: timing({ candidateTrialsNs: ['1'] as never }) }, 'measurement.timing.candidateTrialsNs must be a list of numbers'],
+    ['trial times not a list', { ...measurement(), timing: timing({ referenceTrialsNs: 3 as never }) }, 'measurement.timing.referenceTrialsNs must be a list of numbers'],
+    ['dims not an object', { ...measurement(), timing: timing({ dims: null as never }) }, 'measurement.timing.dims must be an object'],
+    ['review not an object', { ...measurement(), review: 1 }, 'measurement.review must be an object'],
+    ['review threshold zero', { ...measurement(), review: { threshold: 0, claimed: timing(), recheckCode: 'ok', recheck: timing(), confirmed: true } }, 'measurement.review.threshold must be a positive number'],
+    ['review code unknown', { ...measurement(), review: { threshold: 3, claimed: timing(), recheckCode: 'meh', recheck: timing(), confirmed: true } }, 'measurement.review.recheckCode "meh" is not a measurement code'],
+    ['review confirmed not boolean', { ...measurement(), review: { threshold: 3, claimed: timing(), recheckCode: 'ok', recheck: timing(), confirmed: 'yes' } }, 'measurement.review.confirmed must be a boolean'],
+    ['confirmed by a failed re-check', { ...measurement(), review: { threshold: 3, claimed: timing(), recheckCode: 'decoy', recheck: null, confirmed: true } }, 'measurement.review.confirmed needs an ok re-check'],
+    ['a bad claim', { ...measurement(), review: { threshold: 3, claimed: timing({ lo: 9 }), recheckCode: 'ok', recheck: timing(), confirmed: false } }, 'measurement.review.claimed must have lo ≤ speedup ≤ hi'],
+    ['an ok re-check without timing', { ...measurement(), review: { threshold: 3, claimed: timing(), recheckCode: 'ok', recheck: null, confirmed: false } }, 'measurement.review.recheck must be a timing when the re-check is ok'],
+    ['a bad re-check timing', { ...measurement(), review: { threshold: 3, claimed: timing(), recheckCode: 'ok', recheck: timing({ cv: -1 }), confirmed: false } }, 'measurement.review.recheck.cv must be a non-negative number'],
+  ];
+  test.each(bad)('%s', (_name, m, reason) => {
+    expect(measurementProblem(m)).toBe(reason);
+  });
+
+  test('attack results', () => {
+    const check = { kind: 'attack', dims: { N: 2 }, code: 'ok', mismatches: 0, total: 2, maxAbsError: 0 };
+    expect(attackResultProblem({ code: 'ok', referenceFinite: true, referenceCode: 'ok', check })).toBeNull();
+    expect(attackResultProblem({ code: 'ok', referenceFinite: true, referenceCode: 'ok', check: null })).toBeNull();
+    expect(attackResultProblem(null)).toBe('the attack result is not an object');
+    expect(attackResultProblem({ code: 'x', referenceFinite: true, referenceCode: 'ok', check })).toBe('attack.code "x" is not a measurement code');
+    expect(attackResultProblem({ code: 'ok', referenceFinite: true, referenceCode: 'y', check })).toBe('attack.referenceCode "y" is not a measurement code');
+    expect(attackResultProblem({ code: 'ok', referenceFinite: 'yes', referenceCode: 'ok', check })).toBe('attack.referenceFinite must be a boolean');
+    expect(attackResultProblem({ code: 'ok', referenceFinite: true, referenceCode: 'ok', check: { ...check, kind: 'timed', total: -1 } })).toBe('attack.check.total must be a non-negative number');
+  });
+});
+
+/** A lab whose kernels answer `answer(name, inputs)`; records opened kernels and calls. */
+function scriptedLab(answer: (name: string, inputs: Record<string, KernelArray>, outputs: KernelOutputSpec[]) => KernelCallResult, status: Record<string, { code: KernelCallResult['code']; message?: string }> = { reference: { code: 'ok' }, candidate: { code: 'ok' } }): { lab: KernelLab; opened: Record<string, string>[]; closed: number[] } {
+  const opened: Record<string, string>[] = [];
+  const closed: number[] = [];
+  const lab: KernelLab = {
+    async open(kernels) {
+      opened.push(kernels);
+      const n = opened.length;
+      return { status, call: async (name, inputs, _dims, outputs) => answer(name, inputs, outputs), close: async () => void closed.push(n) };
+    },
+  };
+  return { lab, opened, closed };
+}
+const zeros = (outputs: KernelOutputSpec[], fill = 0): Record<string, KernelArray> => Object.fromEntries(outputs.map((o) => [o.name, o.dtype === 'f32' ? new Float32Array(o.length).fill(o.name === PROBE_OUTPUT ? 0 : fill) : new Int32Array(o.length)]));
+
+describe('the attack against a scripted lab', () => {
+  const sum = kernelTask('sum');
+  const input = { dims: { N: 4 }, inputs: { x: { fill: 1 } } };
+  test('the candidate matches: ok, reference finite; the session is closed', async () => {
+    const { lab, closed } = scriptedLab((_n, _i, outputs) => ({ code: 'ok', outputs: zeros(outputs), flags: [], modified: [] }));
+    const r = await runAttack(lab, sum, sum.reference, input);
+    expect(r).toMatchObject({ code: 'ok', referenceFinite: true, referenceCode: 'ok', check: { kind: 'attack', code: 'ok' } });
+    expect(closed).toEqual([1]);
+  });
+
+  test('the candidate differs: wrong-answer (never decoy: one call); a non-finite reference is said', async () => {
+    const { lab } = scriptedLab((name, _i, outputs) => ({ code: 'ok', outputs: zeros(outputs, name === 'candidate' ? 1 : NaN), flags: [], modified: [] }));
+    const r = await runAttack(lab, sum, sum.reference, input);
+    expect(r).toMatchObject({ code: 'wrong-answer', referenceFinite: false, referenceCode: 'ok' });
+  });
+
+  test('the reference fails on the input: its code, and the candidate’s own', async () => {
+    const { lab } = scriptedLab((name, _i, outputs) => (name === 'reference' ? { code: 'runtime-error', message: 'boom' } : { code: 'timeout', message: 't', outputs: zeros(outputs) }));
+    const r = await runAttack(lab, sum, sum.reference, input);
+    expect(r).toEqual({ code: 'timeout', message: 'the reference fails on this input (runtime-error: boom)', referenceFinite: false, referenceCode: 'runtime-error', check: null });
+  });
+
+  test('a candidate that does not prepare or load, a reference that does not load', async () => {
+    const { lab } = scriptedLab(() => ({ code: 'ok' }));
+    expect((await runAttack(lab, sum, 'function (', input)).code).toBe('syntax-error');
+    const noLoad = scriptedLab(() => ({ code: 'ok' }), { reference: { code: 'ok' }, candidate: { code: 'memory-limit', message: 'm' } });
+    expect(await runAttack(noLoad.lab, sum, sum.reference, input)).toMatchObject({ code: 'memory-limit', message: 'm' });
+    const throws = scriptedLab(() => ({ code: 'ok' }), { reference: { code: 'ok' }, candidate: { code: 'runtime-error' } });
+    expect(await runAttack(throws.lab, sum, sum.reference, input)).toMatchObject({ code: 'runtime-error', message: 'the candidate does not load' });
+    const refDown = scriptedLab(() => ({ code: 'ok' }), { reference: { code: 'sandbox-error' }, candidate: { code: 'ok' } });
+    expect(await runAttack(refDown.lab, sum, sum.reference, input)).toMatchObject({ code: 'sandbox-error', referenceCode: 'sandbox-error' });
+  });
+});
+
+describe('candidates and the handler', () => {
+  const matmul = kernelTask('matmul');
+  test('candidateProblem names the field', () => {
+    expect(candidateProblem(matmul, null)).toBe('the candidate must be an object with a "kind"');
+    expect(candidateProblem(matmul, { kind: 'schedule', index: 0 })).toBeNull();
+    expect(candidateProblem(matmul, { kind: 'schedule', index: 100000 })).toBe('candidate.index 100000 is not a legal schedule of matmul');
+    expect(candidateProblem(matmul, { kind: 'js', source: ' ' })).toBe('candidate.source must be non-empty source text');
+    expect(candidateProblem(matmul, { kind: 'assemblyscript', source: 3 })).toBe('candidate.source must be non-empty source text');
+    expect(candidateProblem(matmul, { kind: 'js', source: 'x' })).toBeNull();
+    expect(candidateProblem(matmul, { kind: 'py' })).toBe('candidate.kind must be "schedule", "js" or "assemblyscript", got "py"');
+  });
+
+  test('candidateSource: schedules rendered, JS as is, AssemblyScript compiled once per source (cached), failures coded', async () => {
+    let compiles = 0;
+    const lab: KernelLab = {
+      open: async () => {
+        throw new Error('not used');
+      },
+      compileAssemblyScript: async (source) => {
+        compiles++;
+        if (source === 'bad') return { code: 'compile-error', message: 'TS1003' };
+        if (source === 'slow') return { code: 'timeout' };
+        if (source === 'down') return { code: 'sandbox-error', message: 'gone' };
+        return { code: 'ok', wasm: new Uint8Array([0, 97, 115, 109]) };
+      },
+    };
+    expect(await candidateSource(lab, matmul, { kind: 'js', source: 'function k() {}' })).toEqual({ ok: true, source: 'function k() {}' });
+    const s = await candidateSource(lab, matmul, { kind: 'schedule', index: 0 });
+    expect(s.ok && s.source).toMatch(/^function kernel\(inputs, dims\)/);
+    const a = await candidateSource(lab, matmul, { kind: 'assemblyscript', source: 'good' });
+    expect(a.ok && a.source).toMatch(/new Uint8Array\(\[0,97,115,109\]\)/);
+    await candidateSource(lab, matmul, { kind: 'assemblyscript', source: 'good' });
+    expect(compiles).toBe(1);
+    expect(await candidateSource(lab, matmul, { kind: 'assemblyscript', source: 'bad' })).toEqual({ ok: false, code: 'compile-error', message: 'TS1003' });
+    expect(await candidateSource(lab, matmul, { kind: 'assemblyscript', source: 'bad' })).toEqual({ ok: false, code: 'compile-error', message: 'TS1003' });
+    expect(compiles).toBe(2); // compile errors are cached too
+    expect(await candidateSource(lab, matmul, { kind: 'assemblyscript', source: 'slow' })).toEqual({ ok: false, code: 'timeout', message: 'the compiler produced no module' });
+    await candidateSource(lab, matmul, { kind: 'assemblyscript', source: 'slow' });
+    expect(compiles).toBe(4); // a timeout is not cached
+    expect(await candidateSource(lab, matmul, { kind: 'assemblyscript', source: 'down' })).toEqual({ ok: false, code: 'sandbox-error', message: 'gone' });
+    expect(await candidateSource({ open: lab.open }, matmul, { kind: 'assemblyscript', source: 'good' })).toEqual({ ok: false, code: 'sandbox-error', message: 'this lab cannot compile AssemblyScript' });
+    expect(await candidateSource(lab, matmul, { kind: 'js', source: '' })).toEqual({ ok: false, code: 'sandbox-error', message: 'candidate.source must be non-empty source text' });
+  });
+
+  test('the handler refuses a malformed request (the env’s bug) and answers a compile failure as a result', async () => {
+    const { lab } = scriptedLab(() => ({ code: 'ok' }));
+    const base = { task: 'sum', shape: { N: 4 }, seededTrials: 5, warmup: 5, trials: 30, cvThreshold: 0.1, expertCeiling: null, timeMs: 100, memoryMb: 64 };
+    await expect(performKernelRequest(lab, { op: 'measure', candidate: { kind: 'js', source: '' }, ...base })).rejects.toThrow('kernel-measure: candidate.source must be non-empty source text');
+    await expect(performKernelRequest(lab, { op: 'other', candidate: { kind: 'js', source: 'x' }, ...base } as never)).rejects.toThrow('kernel-measure: unknown op "other"');
+    await expect(performKernelRequest(lab, { op: 'attack', candidate: { kind: 'js', source: 'x' }, input: { dims: { N: 0 }, inputs: {} }, ...base })).rejects.toThrow(/^kernel-measure: the attack input is outside the contract \(dims\.N must be an integer/);
+    const noAsc = await performKernelRequest(lab, { op: 'measure', candidate: { kind: 'assemblyscript', source: 'x' }, ...base });
+    expect(noAsc).toEqual({ op: 'measure', measurement: { code: 'sandbox-error', message: 'this lab cannot compile AssemblyScript', correct: false, trials: [], checkedCalls: 0, timing: null, flags: [] } });
+    const attack = await performKernelRequest(lab, { op: 'attack', candidate: { kind: 'assemblyscript', source: 'x' }, input: { dims: { N: 2 }, inputs: { x: { fill: 0 } } }, ...base });
+    expect(attack).toEqual({ op: 'attack', attack: { code: 'sandbox-error', message: 'this lab cannot compile AssemblyScript', referenceFinite: false, referenceCode: 'ok', check: null } });
+  });
+});
