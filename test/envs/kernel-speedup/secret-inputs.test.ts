@@ -46,7 +46,8 @@ function recordingLab(o: { ns?: (name: string, session: number) => number; wrong
   return { lab, calls, sessions: () => sessions };
 }
 
-const task = kernelTask('sum');
+// sort: the task with the fewest input elements over its edge and drawn shapes (fast measurements)
+const task = kernelTask('sort');
 const shape = { N: 777 };
 
 describe('the secret', () => {
@@ -98,7 +99,7 @@ describe('the secret', () => {
   test('the effect handler draws a fresh secret per measurement: the same context seed gives different inputs', async () => {
     const { lab, calls } = recordingLab();
     const handler = kernelMeasureHandler(lab);
-    const req: MeasureRequest = { op: 'measure', task: 'sum', candidate: { kind: 'js', source: task.reference }, shape, seededTrials: 5, warmup: 5, trials: 30, cvThreshold: 0.1, expertCeiling: null, timeMs: 1000, memoryMb: 64 };
+    const req: MeasureRequest = { op: 'measure', task: 'sort', candidate: { kind: 'js', source: task.reference }, shape, seededTrials: 5, warmup: 5, trials: 30, cvThreshold: 0.1, expertCeiling: null, timeMs: 1000, memoryMb: 64 };
     const ctx = { matchId: 'm', env: 'kernel-speedup-v1', step: 2, seed: 12345, signal: new AbortController().signal };
     await handler(req as never, ctx);
     await handler(req as never, ctx);
@@ -108,7 +109,7 @@ describe('the secret', () => {
 });
 
 describe('review: a claim too good to be true is re-checked, not paid', () => {
-  const req = (expertCeiling: number | null): MeasureRequest => ({ op: 'measure', task: 'sum', candidate: { kind: 'js', source: task.reference }, shape, seededTrials: 5, warmup: 5, trials: 30, cvThreshold: 0.1, expertCeiling, timeMs: 1000, memoryMb: 64 });
+  const req = (expertCeiling: number | null): MeasureRequest => ({ op: 'measure', task: 'sort', candidate: { kind: 'js', source: task.reference }, shape, seededTrials: 5, warmup: 5, trials: 30, cvThreshold: 0.1, expertCeiling, timeMs: 1000, memoryMb: 64 });
 
   test('the threshold is 2× the expert (2× when no expert is recorded)', () => {
     expect(reviewThreshold(1.5)).toBe(3);
