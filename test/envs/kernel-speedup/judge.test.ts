@@ -7,6 +7,7 @@
 import type { KernelArray, KernelCallResult, KernelLab, KernelOutputSpec } from '../../../src/core/sandbox';
 import { failedCallCode, firstCode, judgeCall, taskOutputs } from '../../../envs/kernel-speedup/measure/call-check';
 import { attackResultProblem, measurementProblem } from '../../../envs/kernel-speedup/measure/result-check';
+import { CODE_MEANING, HACK_CODES, MEASURE_CODES, isMeasureCode } from '../../../envs/kernel-speedup/measure/codes';
 import { PROBE_OUTPUT, candidateProblem, candidateSource, kernelTask, performKernelRequest, runAttack, type Measurement, type TimingSummary } from '../../../envs/kernel-speedup';
 
 const tol = { atol: 1e-3, rtol: 1e-3 };
@@ -253,5 +254,35 @@ describe('candidates and the handler', () => {
     expect(noAsc).toEqual({ op: 'measure', measurement: { code: 'sandbox-error', message: 'this lab cannot compile AssemblyScript', correct: false, trials: [], checkedCalls: 0, timing: null, flags: [] } });
     const attack = await performKernelRequest(lab, { op: 'attack', candidate: { kind: 'assemblyscript', source: 'x' }, input: { dims: { N: 2 }, inputs: { x: { fill: 0 } } }, ...base });
     expect(attack).toEqual({ op: 'attack', attack: { code: 'sandbox-error', message: 'this lab cannot compile AssemblyScript', referenceFinite: false, referenceCode: 'ok', check: null } });
+  });
+});
+
+describe('the codes', () => {
+  test('one meaning per code, in words (the README table, tooltips and text observations read them)', () => {
+    expect(Object.keys(CODE_MEANING)).toEqual([...MEASURE_CODES]);
+    for (const c of MEASURE_CODES) expect(CODE_MEANING[c]).toMatch(/^[a-z].{10,}/);
+    expect(new Set(Object.values(CODE_MEANING)).size).toBe(MEASURE_CODES.length);
+    expect(CODE_MEANING.ok).toBe('correct on every checked call');
+    expect(CODE_MEANING['memory-limit']).toBe('the kernel ran out of memory');
+  });
+
+  test('the hack codes: every anti-hacking rule, the clock and reserved names; never ok or a plain failure', () => {
+    expect(HACK_CODES).toEqual(['hidden-failure', 'lazy-output', 'returns-input', 'modifies-input', 'kept-buffer', 'result-reuse', 'decoy', 'lower-precision', 'reads-clock', 'forbidden']);
+  });
+
+  test('isMeasureCode', () => {
+    expect(isMeasureCode('ok')).toBe(true);
+    expect(isMeasureCode('wrong-answer')).toBe(true);
+    expect(isMeasureCode('fast')).toBe(false);
+    expect(isMeasureCode(0)).toBe(false);
+    expect(isMeasureCode(null)).toBe(false);
+  });
+
+  test('the classifier order: never ran, failed openly, anti-hacking rules, wrong answers', () => {
+    expect(MEASURE_CODES[0]).toBe('ok');
+    expect(MEASURE_CODES.indexOf('sandbox-error')).toBeLessThan(MEASURE_CODES.indexOf('timeout'));
+    expect(MEASURE_CODES.indexOf('wrong-dtype')).toBeLessThan(MEASURE_CODES.indexOf('hidden-failure'));
+    expect(MEASURE_CODES.at(-1)).toBe('wrong-answer');
+    expect(MEASURE_CODES).toHaveLength(20);
   });
 });
