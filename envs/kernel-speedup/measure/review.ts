@@ -31,29 +31,30 @@ const fmt = (t: TimingSummary) => `${t.speedup.toFixed(2)}× [${t.lo.toFixed(2)}
 /** The measurement that counts after a re-check of `first` (whose lower bound was above `threshold`). */
 export function reviewed(first: Measurement, recheck: Measurement, threshold: number): Measurement {
   const claimed = first.timing!;
-  const confirmed = recheck.code === 'ok' && recheck.timing !== null && recheck.timing.lo > threshold;
-  const review: Review = { threshold, claimed, recheckCode: recheck.code, recheck: recheck.timing, confirmed };
+  // a re-measurement has a timing exactly when it is correct (it is timed like the first)
+  const again = recheck.timing;
+  const confirmed = again !== null && again.lo > threshold;
+  const review: Review = { threshold, claimed, recheckCode: recheck.code, recheck: again, confirmed };
   const head = `review: ${fmt(claimed)} is above the threshold ${threshold.toFixed(2)}×; re-measured on fresh inputs:`;
   const checkedCalls = first.checkedCalls + recheck.checkedCalls;
-  if (recheck.code !== 'ok' || !recheck.timing) {
-    const failing = recheck.trials.filter((t) => t.code !== 'ok');
+  if (again === null) {
     return {
       code: recheck.code,
       message: `the re-check on fresh inputs failed: ${recheck.code}${recheck.message ? ` (${recheck.message})` : ''}`,
       correct: false,
-      trials: [...first.trials, ...failing],
+      trials: [...first.trials, ...recheck.trials.filter((t) => t.code !== 'ok')],
       checkedCalls,
       timing: null,
       flags: [...first.flags, `${head} ${recheck.code}, not confirmed`],
       review,
     };
   }
-  const paid = recheck.timing.lo < claimed.lo ? recheck : first;
+  const paid = again.lo < claimed.lo ? recheck : first;
   return {
     ...paid,
     trials: first.trials,
     checkedCalls,
-    flags: [...paid.flags, `${head} ${fmt(recheck.timing)}, ${confirmed ? 'confirmed' : 'not confirmed'}; ${paid === first ? 'the first' : 'the re-measurement'} counts`],
+    flags: [...paid.flags, `${head} ${fmt(again)}, ${confirmed ? 'confirmed' : 'not confirmed'}; ${paid === first ? 'the first' : 'the re-measurement'} counts`],
     review,
   };
 }

@@ -8,7 +8,7 @@ import type { KernelArray, KernelCallResult, KernelLab, KernelOutputSpec } from 
 import { failedCallCode, firstCode, judgeCall, taskOutputs } from '../../../envs/kernel-speedup/measure/call-check';
 import { attackResultProblem, measurementProblem } from '../../../envs/kernel-speedup/measure/result-check';
 import { CODE_MEANING, HACK_CODES, MEASURE_CODES, isMeasureCode } from '../../../envs/kernel-speedup/measure/codes';
-import { PROBE_OUTPUT, candidateProblem, candidateSource, kernelTask, performKernelRequest, runAttack, type Measurement, type TimingSummary } from '../../../envs/kernel-speedup';
+import { PROBE_OUTPUT, reviewed, candidateProblem, candidateSource, kernelTask, performKernelRequest, runAttack, type Measurement, type TimingSummary } from '../../../envs/kernel-speedup';
 
 const tol = { atol: 1e-3, rtol: 1e-3 };
 const ok = (y: number[], extra: Partial<KernelCallResult> = {}, probe: [number, number] = [0, 0]): KernelCallResult => ({ code: 'ok', ns: 1, outputs: { y: Float32Array.from(y), [PROBE_OUTPUT]: Int32Array.from(probe) }, flags: [], modified: [], ...extra });
@@ -284,5 +284,48 @@ describe('the codes', () => {
     expect(MEASURE_CODES.indexOf('wrong-dtype')).toBeLessThan(MEASURE_CODES.indexOf('hidden-failure'));
     expect(MEASURE_CODES.at(-1)).toBe('wrong-answer');
     expect(MEASURE_CODES).toHaveLength(20);
+  });
+});
+
+describe('reviewed: what counts after a re-check (by hand)', () => {
+  const t = (speedup: number, lo: number, hi: number, flags: Partial<TimingSummary> = {}) => timing({ speedup, lo, hi, ...flags });
+  const trial = (code: Measurement['code']) => ({ kind: 'timed' as const, dims: { N: 4 }, code, mismatches: code === 'ok' ? 0 : 1, total: 4, maxAbsError: 0 });
+  const first = measurement({ timing: t(10, 9, 11), flags: ['remeasured'], checkedCalls: 35, trials: [trial('ok')] });
+
+  test('a failed re-check: its code, its message, the failing trials only, no timing', () => {
+    const recheck = measurement({ code: 'decoy', correct: false, message: 'zeros', timing: null, checkedCalls: 12, trials: [trial('ok'), trial('ok'), trial('decoy')] });
+    const m = reviewed(first, recheck, 3);
+    expect(m).toEqual({
+      code: 'decoy',
+      message: 'the re-check on fresh inputs failed: decoy (zeros)',
+      correct: false,
+      trials: [trial('ok'), trial('decoy')],
+      checkedCalls: 47,
+      timing: null,
+      flags: ['remeasured', 'review: 10.00× [9.00, 11.00] is above the threshold 3.00×; re-measured on fresh inputs: decoy, not confirmed'],
+      review: { threshold: 3, claimed: first.timing, recheckCode: 'decoy', recheck: null, confirmed: false },
+    });
+    expect(reviewed(first, { ...recheck, message: undefined }, 3).message).toBe('the re-check on fresh inputs failed: decoy');
+  });
+
+  test('a lower re-measurement counts; above the threshold it confirms, at the threshold it does not', () => {
+    const recheck = measurement({ timing: t(5, 4, 6), flags: ['noisy'], checkedCalls: 40, trials: [trial('ok'), trial('ok')] });
+    const m = reviewed(first, recheck, 3);
+    expect(m.timing).toEqual(recheck.timing);
+    expect(m.trials).toEqual(first.trials);
+    expect(m.checkedCalls).toBe(75);
+    expect(m.flags).toEqual(['noisy', 'review: 10.00× [9.00, 11.00] is above the threshold 3.00×; re-measured on fresh inputs: 5.00× [4.00, 6.00], confirmed; the re-measurement counts']);
+    expect(m.review!.confirmed).toBe(true);
+    expect(reviewed(first, recheck, 4).review!.confirmed).toBe(false);
+    expect(reviewed(first, recheck, 4).flags.at(-1)).toMatch(/, not confirmed; the re-measurement counts$/);
+  });
+
+  test('a higher re-measurement does not raise the pay: the first counts (and on a tie too)', () => {
+    const higher = measurement({ timing: t(12, 11, 13), checkedCalls: 40 });
+    const m = reviewed(first, higher, 3);
+    expect(m.timing).toEqual(first.timing);
+    expect(m.flags).toEqual(['remeasured', 'review: 10.00× [9.00, 11.00] is above the threshold 3.00×; re-measured on fresh inputs: 12.00× [11.00, 13.00], confirmed; the first counts']);
+    const tie = measurement({ timing: t(11, 9, 12), flags: ['x'] });
+    expect(reviewed(first, tie, 3).flags[0]).toBe('remeasured');
   });
 });
