@@ -22,8 +22,9 @@ describe('kernel-measure rerun verdicts', () => {
       verdict: 'varies',
       detail: 'speedup recorded 2.00× [1.90, 2.10], now 2.05× [2.00, 2.20] (fresh inputs; the intervals overlap)',
     });
-    // touching intervals overlap
+    // touching intervals overlap, either way round
     expect(compareKernelResults(measured('ok', timing(2, 1.9, 2.1)), measured('ok', timing(2.2, 2.1, 2.3))).verdict).toBe('varies');
+    expect(compareKernelResults(measured('ok', timing(2.2, 2.1, 2.3)), measured('ok', timing(2, 1.9, 2.1))).verdict).toBe('varies');
   });
 
   test('disjoint intervals are different: the seed oracle of an old log shows here (recorded 40×, the reference now)', () => {
@@ -48,10 +49,21 @@ describe('kernel-measure rerun verdicts', () => {
     expect(compareKernelResults(attacked('ok', 0), attacked('ok', 1e-7))).toEqual({ verdict: 'varies', detail: 'the same verdict (ok); details differ' });
   });
 
-  test('results of different kinds, or malformed ones, are different', () => {
-    expect(compareKernelResults(measured('ok', timing(2, 1.9, 2.1)), attacked('ok')).verdict).toBe('different');
-    expect(compareKernelResults(null, measured('ok', timing(2, 1.9, 2.1))).verdict).toBe('different');
-    expect(compareKernelResults({ op: 'other' }, { op: 'other', x: 1 }).verdict).toBe('different');
+  test('results of different kinds, or malformed ones, are different (never a throw)', () => {
+    const kinds = { verdict: 'different', detail: 'the results are of different kinds' };
+    expect(compareKernelResults(measured('ok', timing(2, 1.9, 2.1)), attacked('ok'))).toEqual(kinds);
+    expect(compareKernelResults(null, measured('ok', timing(2, 1.9, 2.1)))).toEqual(kinds);
+    expect(compareKernelResults(measured('ok', timing(2, 1.9, 2.1)), null)).toEqual(kinds);
+    expect(compareKernelResults(3, 4)).toEqual(kinds);
+    expect(compareKernelResults('a', 'b')).toEqual(kinds);
+    expect(compareKernelResults({ op: 'other' }, { op: 'other', x: 1 })).toEqual({ verdict: 'different', detail: 'unknown result kind' });
+    expect(compareKernelResults({ op: 'attack' }, attacked('ok'))).toEqual({ verdict: 'different', detail: 'attack code: recorded undefined, now "ok"' });
+    expect(compareKernelResults(attacked('ok'), { op: 'attack' })).toEqual({ verdict: 'different', detail: 'attack code: recorded "ok", now undefined' });
+    expect(compareKernelResults({ op: 'measure' }, measured('ok', null))).toEqual({ verdict: 'different', detail: 'code: recorded undefined, now "ok" (on fresh inputs)' });
+    expect(compareKernelResults(measured('ok', null), { op: 'measure' })).toEqual({ verdict: 'different', detail: 'code: recorded "ok", now undefined (on fresh inputs)' });
+    // a correct measurement without a timing (malformed) on either side: the same code, nothing to compare
+    expect(compareKernelResults(measured('ok', timing(2, 1.9, 2.1)), measured('ok', null))).toEqual({ verdict: 'varies', detail: 'the same code (ok) on fresh inputs' });
+    expect(compareKernelResults(measured('ok', null), measured('ok', timing(2, 1.9, 2.1)))).toEqual({ verdict: 'varies', detail: 'the same code (ok) on fresh inputs' });
   });
 
   test("the env's handler carries this comparison", () => {
