@@ -23,15 +23,18 @@ export function compareKernelResults(recorded: JsonValue, again: JsonValue): Eff
   const a = recorded as unknown as KernelEffectResult | null;
   const b = again as unknown as KernelEffectResult | null;
   if (!a || !b || typeof a !== 'object' || typeof b !== 'object' || a.op !== b.op) return { verdict: 'different', detail: 'the results are of different kinds' };
+  // from here on both results are of the same kind (a.op === b.op)
   if (a.op === 'attack') {
+    const p = a.attack;
+    const q = (b as typeof a).attack;
     for (const k of ['code', 'referenceCode', 'referenceFinite'] as const) {
-      if (a.attack?.[k] !== b.attack?.[k]) return { verdict: 'different', detail: `attack ${k}: recorded ${JSON.stringify(a.attack?.[k])}, now ${JSON.stringify(b.attack?.[k])}` };
+      if (p?.[k] !== q?.[k]) return { verdict: 'different', detail: `attack ${k}: recorded ${JSON.stringify(p?.[k])}, now ${JSON.stringify(q?.[k])}` };
     }
-    return { verdict: 'varies', detail: `the same verdict (${b.attack.code}); details differ` };
+    return { verdict: 'varies', detail: `the same verdict (${q.code}); details differ` };
   }
   if (a.op !== 'measure') return { verdict: 'different', detail: 'unknown result kind' };
   const x = a.measurement;
-  const y = b.measurement;
+  const y = (b as typeof a).measurement;
   if (x?.code !== y?.code) return { verdict: 'different', detail: `code: recorded ${JSON.stringify(x?.code)}, now ${JSON.stringify(y?.code)} (on fresh inputs)` };
   if (!x.timing || !y.timing) return { verdict: 'varies', detail: `the same code (${y.code}) on fresh inputs` };
   const text = `speedup recorded ${interval(x.timing)}, now ${interval(y.timing)}`;
