@@ -8,7 +8,7 @@ import type { KernelArray, KernelCallResult, KernelLab, KernelOutputSpec } from 
 import { failedCallCode, firstCode, judgeCall, taskOutputs } from '../../../envs/kernel-speedup/measure/call-check';
 import { attackResultProblem, measurementProblem } from '../../../envs/kernel-speedup/measure/result-check';
 import { CODE_MEANING, HACK_CODES, MEASURE_CODES, isMeasureCode } from '../../../envs/kernel-speedup/measure/codes';
-import { PROBE_OUTPUT, reviewed, candidateProblem, candidateSource, kernelTask, performKernelRequest, runAttack, type Measurement, type TimingSummary } from '../../../envs/kernel-speedup';
+import { PROBE_OUTPUT, dimsProblem, numel, outputNames, outputSpecs, seededShapes, shapeText, reviewed, candidateProblem, candidateSource, kernelTask, performKernelRequest, runAttack, type KernelTask, type Measurement, type TimingSummary } from '../../../envs/kernel-speedup';
 
 const tol = { atol: 1e-3, rtol: 1e-3 };
 const ok = (y: number[], extra: Partial<KernelCallResult> = {}, probe: [number, number] = [0, 0]): KernelCallResult => ({ code: 'ok', ns: 1, outputs: { y: Float32Array.from(y), [PROBE_OUTPUT]: Int32Array.from(probe) }, flags: [], modified: [], ...extra });
@@ -327,5 +327,56 @@ describe('reviewed: what counts after a re-check (by hand)', () => {
     expect(m.flags).toEqual(['remeasured', 'review: 10.00× [9.00, 11.00] is above the threshold 3.00×; re-measured on fresh inputs: 12.00× [11.00, 13.00], confirmed; the first counts']);
     const tie = measurement({ timing: t(11, 9, 12), flags: ['x'] });
     expect(reviewed(first, tie, 3).flags[0]).toBe('remeasured');
+  });
+});
+
+describe('inputs: sizes, declared outputs, shapes', () => {
+  test('numel, outputSpecs (the probe last), outputNames, shapeText', () => {
+    expect(numel(['M', 'K'], { M: 3, K: 5 })).toBe(15);
+    expect(numel([2, 'N'], { N: 7 })).toBe(14);
+    expect(numel([], {})).toBe(1);
+    const matmul = kernelTask('matmul');
+    expect(outputSpecs(matmul, { M: 2, N: 3, K: 4 })).toEqual([
+      { name: 'C', dtype: 'f32', length: 6 },
+      { name: PROBE_OUTPUT, dtype: 'i32', length: 2 },
+    ]);
+    expect(outputNames(kernelTask('attention'))).toEqual(kernelTask('attention').outputs.map((o) => o.name));
+    expect(shapeText({ M: 1, N: 2 })).toBe('M=1 N=2');
+  });
+
+  test('dimsProblem names the dimension and the rule', () => {
+    const conv = kernelTask('conv2d');
+    const matmul = kernelTask('matmul');
+    expect(dimsProblem(matmul, { M: 1, N: 1, K: 1 })).toBeNull();
+    expect(dimsProblem(matmul, null)).toBe('dims must be an object of dimension sizes');
+    expect(dimsProblem(matmul, [1, 2])).toBe('dims must be an object of dimension sizes');
+    expect(dimsProblem(matmul, 'M=1')).toBe('dims must be an object of dimension sizes');
+    expect(dimsProblem(matmul, { M: 1, N: 1, K: 1, Q: 2 })).toBe('dims has unknown dimension "Q" (matmul has M, N, K)');
+    expect(dimsProblem(matmul, { M: 1, N: 1 })).toBe('dims.K must be an integer in [1, 256], got undefined');
+    expect(dimsProblem(matmul, { M: 1.5, N: 1, K: 1 })).toBe('dims.M must be an integer in [1, 256], got 1.5');
+    expect(dimsProblem(matmul, { M: 257, N: 1, K: 1 })).toBe('dims.M must be an integer in [1, 256], got 257');
+    expect(dimsProblem(matmul, { M: 0, N: 1, K: 1 })).toBe('dims.M must be an integer in [1, 256], got 0');
+    expect(dimsProblem(matmul, { M: 256, N: 1, K: '2' })).toBe('dims.K must be an integer in [1, 256], got "2"');
+    expect(dimsProblem(conv, conv.edgeShapes[0])).toBeNull();
+  });
+
+  test('seededShapes: the timing shape first, then draws inside the contract; a listed shape when the cross rule keeps failing', () => {
+    const matmul = kernelTask('matmul');
+    const shapes = seededShapes(matmul, { M: 5, N: 6, K: 7 }, 4, 'seed');
+    expect(shapes[0]).toEqual({ M: 5, N: 6, K: 7 });
+    expect(shapes).toHaveLength(4);
+    for (const s of shapes) expect(dimsProblem(matmul, s)).toBeNull();
+    expect(new Set(shapes.map((s) => JSON.stringify(s))).size).toBe(4);
+    expect(seededShapes(matmul, { M: 5, N: 6, K: 7 }, 4, 'seed')).toEqual(shapes);
+    expect(seededShapes(matmul, { M: 5, N: 6, K: 7 }, 4, 'other')).not.toEqual(shapes);
+    expect(seededShapes(matmul, { M: 5, N: 6, K: 7 }, 1, 'seed')).toEqual([{ M: 5, N: 6, K: 7 }]);
+    // draws reach both ends of a wide range over many seeds (log-uniform, clamped)
+    const ms = Array.from({ length: 200 }, (_, i) => seededShapes(matmul, { M: 5, N: 6, K: 7 }, 2, i)[1].M);
+    expect(Math.min(...ms)).toBe(1);
+    expect(Math.max(...ms)).toBeGreaterThan(128);
+    expect(ms.every((m) => m >= 1 && m <= 256 && Number.isInteger(m))).toBe(true);
+    const picky: KernelTask = { ...matmul, dimsValid: (d) => (d.M === 3 && d.N === 3 && d.K === 3 ? null : 'only 3x3x3') };
+    const listed = [...matmul.edgeShapes, ...matmul.timingShapes].map((s) => JSON.stringify(s));
+    for (const s of seededShapes(picky, { M: 3, N: 3, K: 3 }, 5, 'x').slice(1)) expect(listed).toContain(JSON.stringify(s));
   });
 });
