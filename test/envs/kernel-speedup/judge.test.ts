@@ -8,7 +8,7 @@ import type { KernelArray, KernelCallResult, KernelLab, KernelOutputSpec } from 
 import { failedCallCode, firstCode, judgeCall, taskOutputs } from '../../../envs/kernel-speedup/measure/call-check';
 import { attackResultProblem, measurementProblem } from '../../../envs/kernel-speedup/measure/result-check';
 import { CODE_MEANING, HACK_CODES, MEASURE_CODES, isMeasureCode } from '../../../envs/kernel-speedup/measure/codes';
-import { PROBE_OUTPUT, dimsProblem, numel, outputNames, outputSpecs, seededShapes, shapeText, reviewed, candidateProblem, candidateSource, kernelTask, performKernelRequest, runAttack, type KernelTask, type Measurement, type TimingSummary } from '../../../envs/kernel-speedup';
+import { PROBE_OUTPUT, attackProblem, materializeAttack, valueProblem, dimsProblem, numel, outputNames, outputSpecs, seededShapes, shapeText, reviewed, candidateProblem, candidateSource, kernelTask, performKernelRequest, runAttack, type KernelTask, type Measurement, type TimingSummary } from '../../../envs/kernel-speedup';
 
 const tol = { atol: 1e-3, rtol: 1e-3 };
 const ok = (y: number[], extra: Partial<KernelCallResult> = {}, probe: [number, number] = [0, 0]): KernelCallResult => ({ code: 'ok', ns: 1, outputs: { y: Float32Array.from(y), [PROBE_OUTPUT]: Int32Array.from(probe) }, flags: [], modified: [], ...extra });
@@ -378,5 +378,82 @@ describe('inputs: sizes, declared outputs, shapes', () => {
     const picky: KernelTask = { ...matmul, dimsValid: (d) => (d.M === 3 && d.N === 3 && d.K === 3 ? null : 'only 3x3x3') };
     const listed = [...matmul.edgeShapes, ...matmul.timingShapes].map((s) => JSON.stringify(s));
     for (const s of seededShapes(picky, { M: 3, N: 3, K: 3 }, 5, 'x').slice(1)) expect(listed).toContain(JSON.stringify(s));
+  });
+});
+
+describe('attack inputs: every form and every refusal', () => {
+  const softmax = kernelTask('softmax');
+  const matmul = kernelTask('matmul');
+  const histogram = kernelTask('histogram');
+  const at = (x: unknown) => attackProblem(softmax, { dims: { R: 1, C: 4 }, inputs: { x } });
+  test('refusals name the field', () => {
+    expect(attackProblem(softmax, { dims: { R: 1, C: 1 }, inputs: { x: { fill: 0 } }, extra: 1 })).toBe('the attack has unknown field "extra" (only dims and inputs)');
+    expect(attackProblem(softmax, [])).toBe('an attack is an object {"dims": {...}, "inputs": {...}}');
+    expect(attackProblem(softmax, { dims: { R: 1, C: 1 }, inputs: [1] })).toBe('inputs must be an object with one fill per input tensor');
+    expect(attackProblem(softmax, { dims: { R: 1, C: 1 }, inputs: null })).toBe('inputs must be an object with one fill per input tensor');
+    expect(at({ fill: 1, seed: 2 })).toBe('inputs.x: {"fill"} takes no other field');
+    expect(at({ cycle: [1], fill: 2 })).toBe('inputs.x: {"fill"} takes no other field');
+    expect(at({ cycle: [1], seed: 2 })).toBe('inputs.x: {"cycle"} takes no other field');
+    expect(at({ cycle: [] })).toBe('inputs.x.cycle must be a list of 1 to 1024 values');
+    expect(at({ cycle: 3 })).toBe('inputs.x.cycle must be a list of 1 to 1024 values');
+    expect(at({ cycle: Array(1025).fill(0) })).toBe('inputs.x.cycle must be a list of 1 to 1024 values');
+    expect(at({ cycle: Array(1024).fill(0) })).toBeNull();
+    expect(at({ cycle: [0, 99] })).toMatch(/^inputs\.x\.cycle\[1\]: 99 .*outside the range/);
+    expect(at({ uniform: [0, 1], extra: 1 })).toBe('inputs.x: {"uniform"} takes only "seed" besides');
+    expect(at({ uniform: [0] })).toBe('inputs.x.uniform must be [lo, hi]');
+    expect(at({ uniform: 'a' })).toBe('inputs.x.uniform must be [lo, hi]');
+    expect(at({ uniform: [0, 99] })).toMatch(/^inputs\.x\.uniform\[1\]: 99/);
+    expect(at({ uniform: [1, 0] })).toBe('inputs.x.uniform needs lo ≤ hi');
+    expect(at({ uniform: [1, 1] })).toBeNull();
+    expect(at({ uniform: [0, 1], seed: 1.5 })).toBe('inputs.x.seed must be an integer');
+    expect(at({ uniform: [0, 1], seed: '1' })).toBe('inputs.x.seed must be an integer');
+    expect(at({ other: 1 })).toBe('inputs.x must be a list of values, {"fill"}, {"cycle"} or {"uniform"}');
+    expect(at(3)).toBe('inputs.x must be a list of values, {"fill"}, {"cycle"} or {"uniform"}');
+    expect(at(null)).toBe('inputs.x must be a list of values, {"fill"}, {"cycle"} or {"uniform"}');
+    // the explicit budget counts over all inputs: 2 × 2,500 values
+    const big = { dims: { M: 50, N: 50, K: 50 }, inputs: { A: Array(2500).fill(0), B: Array(2500).fill(0) } };
+    expect(attackProblem(matmul, big)).toBe('at most 4096 explicit values in all (use {"fill"}, {"cycle"} or {"uniform"} for large tensors)');
+    expect(attackProblem(matmul, { dims: { M: 64, N: 32, K: 32 }, inputs: { A: Array(2048).fill(0), B: Array(1024).fill(0) } })).toBeNull();
+  });
+
+  test('values: finite, inside the range as float32, integers for integer tensors, subnormals only where allowed', () => {
+    const x = softmax.inputs[0];
+    expect(valueProblem(x, 16)).toBeNull();
+    expect(valueProblem(x, -16)).toBeNull();
+    expect(valueProblem(x, 16.0000001)).toBeNull(); // rounds to 16 as float32
+    expect(valueProblem(x, 16.01)).toBe('16.01 (as float32 16.010000228881836) is outside the range [-16, 16]');
+    expect(valueProblem(x, Infinity)).toBe('Infinity is not a finite number');
+    expect(valueProblem(x, '1')).toBe('"1" is not a finite number');
+    expect(valueProblem(x, 0)).toBeNull();
+    expect(valueProblem(x, 2 ** -126)).toBeNull(); // the smallest normal
+    expect(valueProblem(x, -(2 ** -127))).toMatch(/is subnormal, which the contract excludes for x/);
+    expect(valueProblem({ ...x, subnormals: true }, 2 ** -127)).toBeNull();
+    const h = histogram.inputs[0];
+    expect(valueProblem(h, 2.5)).toBe('2.5 is not an integer (u32)');
+    expect(valueProblem(h, -1)).toMatch(/^-1 is outside the range \[0, \d+\]$/);
+    expect(valueProblem(h, h.range[1])).toBeNull();
+    expect(valueProblem(h, h.range[1] + 1)).toMatch(/is outside the range/);
+  });
+
+  test('materialized: lists, fills, cycles, seeded uniforms rounded to the dtype and clamped', () => {
+    const dims = { R: 1, C: 4 };
+    expect(Array.from(materializeAttack(softmax, { dims, inputs: { x: [1, 2, 3, 4] } }).x)).toEqual([1, 2, 3, 4]);
+    expect(Array.from(materializeAttack(softmax, { dims, inputs: { x: { fill: 0.1 } } }).x)).toEqual(Array(4).fill(Math.fround(0.1)));
+    const u = materializeAttack(softmax, { dims: { R: 1, C: 1000 }, inputs: { x: { uniform: [-1, 1] } } }).x;
+    expect(u).toBeInstanceOf(Float32Array);
+    expect(Array.from(u).every((v) => v >= -1 && v <= 1)).toBe(true);
+    expect(new Set(u).size).toBeGreaterThan(900);
+    // the seed defaults to 0; another seed, other values
+    expect(Array.from(materializeAttack(softmax, { dims, inputs: { x: { uniform: [-1, 1], seed: 0 } } }).x)).toEqual(Array.from(materializeAttack(softmax, { dims, inputs: { x: { uniform: [-1, 1] } } }).x));
+    expect(Array.from(materializeAttack(softmax, { dims, inputs: { x: { uniform: [-1, 1], seed: 5 } } }).x)).not.toEqual(Array.from(materializeAttack(softmax, { dims, inputs: { x: { uniform: [-1, 1] } } }).x));
+    // integers: rounded, within [lo, hi], both ends reached
+    const ints = materializeAttack(histogram, { dims: { N: 2000, B: 4 }, inputs: { x: { uniform: [3, 5], seed: 1 } } }).x;
+    expect(ints).toBeInstanceOf(Uint32Array);
+    expect([...new Set(ints)].sort()).toEqual([3, 4, 5]);
+    // a float32 range of subnormals is flushed to zero where the contract excludes them
+    const tiny = materializeAttack(softmax, { dims, inputs: { x: { uniform: [0, 2 ** -127], seed: 2 } } }).x;
+    expect(Array.from(tiny)).toEqual([0, 0, 0, 0]);
+    // a one-point range stays that point
+    expect(Array.from(materializeAttack(softmax, { dims, inputs: { x: { uniform: [16, 16] } } }).x)).toEqual([16, 16, 16, 16]);
   });
 });
