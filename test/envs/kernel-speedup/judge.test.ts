@@ -4,11 +4,12 @@
  * scripted lab (attack.ts), the candidate kinds (candidate.ts) and the effect handler's refusals
  * (handler.ts).
  */
+import { createContext, runInContext } from 'node:vm';
 import type { KernelArray, KernelCallResult, KernelLab, KernelOutputSpec } from '../../../src/core/sandbox';
 import { failedCallCode, firstCode, judgeCall, taskOutputs } from '../../../envs/kernel-speedup/measure/call-check';
 import { attackResultProblem, measurementProblem } from '../../../envs/kernel-speedup/measure/result-check';
 import { CODE_MEANING, HACK_CODES, MEASURE_CODES, isMeasureCode } from '../../../envs/kernel-speedup/measure/codes';
-import { PROBE_OUTPUT, attackProblem, materializeAttack, valueProblem, dimsProblem, numel, outputNames, outputSpecs, seededShapes, shapeText, reviewed, candidateProblem, candidateSource, kernelTask, performKernelRequest, runAttack, type KernelTask, type Measurement, type TimingSummary } from '../../../envs/kernel-speedup';
+import { PROBE_OUTPUT, prepareKernel, attackProblem, materializeAttack, valueProblem, dimsProblem, numel, outputNames, outputSpecs, seededShapes, shapeText, reviewed, candidateProblem, candidateSource, kernelTask, performKernelRequest, runAttack, type KernelTask, type Measurement, type TimingSummary } from '../../../envs/kernel-speedup';
 
 const tol = { atol: 1e-3, rtol: 1e-3 };
 const ok = (y: number[], extra: Partial<KernelCallResult> = {}, probe: [number, number] = [0, 0]): KernelCallResult => ({ code: 'ok', ns: 1, outputs: { y: Float32Array.from(y), [PROBE_OUTPUT]: Int32Array.from(probe) }, flags: [], modified: [], ...extra });
@@ -455,5 +456,70 @@ describe('attack inputs: every form and every refusal', () => {
     expect(Array.from(tiny)).toEqual([0, 0, 0, 0]);
     // a one-point range stays that point
     expect(Array.from(materializeAttack(softmax, { dims, inputs: { x: { uniform: [16, 16] } } }).x)).toEqual([16, 16, 16, 16]);
+  });
+});
+
+describe('the wrapper (in a throwaway vm context; the lab runs it in an isolate)', () => {
+  const run = (source: string, names: string[] = ['y']) => {
+    const p = prepareKernel(source, names);
+    if (!p.ok) throw new Error(p.message);
+    const context = createContext({});
+    return { f: runInContext(p.source, context) as (i: unknown, d: unknown) => Record<string, unknown>, context, p };
+  };
+  test('exactly the declared outputs, in a null-prototype object, with a probe per call', () => {
+    const { f } = run('function k(i, d) { let n = 0; for (let j = 0; j < d.n; j++) { try { throw 1; } catch (e) { n++; } } return { y: n, z: 2 }; }');
+    const a = f({}, { n: 2 });
+    expect(Object.getPrototypeOf(a)).toBeNull();
+    expect(Object.keys(a)).toEqual(['y', PROBE_OUTPUT]);
+    expect(a.y).toBe(2);
+    expect(Array.from(a[PROBE_OUTPUT] as Int32Array)).toEqual([2, 0]);
+    // the count is per call, not since the start
+    expect(Array.from(f({}, { n: 1 })[PROBE_OUTPUT] as Int32Array)).toEqual([1, 0]);
+    expect(Array.from(f({}, { n: 0 })[PROBE_OUTPUT] as Int32Array)).toEqual([0, 0]);
+  });
+
+  test('a getter or setter anywhere on the result’s prototype chain is a lazy output; a plain inherited value is not', () => {
+    const viaProto = run('function k() { const p = {}; Object.defineProperty(p, "y", { get() { return 1; } }); return Object.create(Object.create(p)); }').f({}, {});
+    expect(Array.from(viaProto[PROBE_OUTPUT] as Int32Array)).toEqual([0, 1]);
+    const setter = run('function k() { return { set y(v) {} }; }').f({}, {});
+    expect(Array.from(setter[PROBE_OUTPUT] as Int32Array)).toEqual([0, 1]);
+    const inherited = run('function k() { return Object.create({ y: 5 }); }').f({}, {});
+    expect(inherited.y).toBe(5);
+    expect(Array.from(inherited[PROBE_OUTPUT] as Int32Array)).toEqual([0, 0]);
+    const missing = run('function k() { return {}; }').f({}, {});
+    expect(Array.from(missing[PROBE_OUTPUT] as Int32Array)).toEqual([0, 0]);
+  });
+
+  test('a result that is not an object is handed back as is (the lab reports it)', () => {
+    expect(run('function k() { return null; }').f({}, {})).toBeNull();
+    expect(run('function k() { return 3; }').f({}, {})).toBe(3);
+    expect(run('function k() {}').f({}, {})).toBeUndefined();
+  });
+
+  test('no code generation from strings: eval, Function and every function constructor', () => {
+    const { context } = run('function k() { return {}; }');
+    for (const src of ['eval("1")', 'Function("return 1")()', '(function () {}).constructor("return 1")', '(function* () {}).constructor("yield 1")', '(async function* () {}).constructor("")']) {
+      expect(() => runInContext(src, context)).toThrow('code generation from strings is not available to kernels');
+    }
+    // eval cannot be replaced by something that does run strings (a silent no-op in sloppy mode)
+    runInContext('try { globalThis.eval = (x) => x; } catch (e) {}', context);
+    expect(() => runInContext('eval("1")', context)).toThrow('code generation from strings is not available to kernels');
+  });
+
+  test('instrumented catches: each catch block counted once, nested ones included', () => {
+    const p = prepareKernel('function k() { try { try { a(); } catch (e) { b(); } } catch (f) { c(); } return {}; }', ['y']);
+    expect(p).toMatchObject({ ok: true, catches: 2 });
+    expect(prepareKernel('function k() { return {}; }', ['y'])).toMatchObject({ ok: true, catches: 0 });
+  });
+
+  test('refusals, with messages', () => {
+    expect(prepareKernel('function k() { return __ksNames; }', ['y'])).toEqual({ ok: false, code: 'forbidden', message: 'the name "__ksNames" is reserved for the measurement (names starting with __ks)' });
+    expect(prepareKernel('(() => { class A { #__ksX = 1; } return () => 0; })()', ['y'])).toEqual({ ok: false, code: 'forbidden', message: 'the name "#__ksX" is reserved for the measurement' });
+    expect(prepareKernel('(() => { class A { #x = 1; } return () => 0; })()', ['y']).ok).toBe(true);
+    expect(prepareKernel('1); (2', ['y'])).toEqual({ ok: false, code: 'syntax-error', message: 'the source must be one function expression' });
+    const bad = prepareKernel(`function k() { ${'x'.repeat(300)} ! }`, ['y']);
+    expect(bad).toMatchObject({ ok: false, code: 'syntax-error' });
+    expect(bad.ok || bad.message.length).toBeLessThanOrEqual(200);
+    expect(bad.ok || bad.message).toMatch(/^Unexpected token/);
   });
 });
