@@ -36,7 +36,7 @@ async function main(): Promise<void> {
   let measured = 0;
   const measure = (task: KernelTask, source: string, shape: TableShape['dims'], seed: number): Promise<Measurement> => {
     measured++;
-    return measureKernel(sb.lab, task, source, { seed, shape });
+    return measureKernel(sb.lab, task, source, { secret: `table-${seed}`, shape });
   };
   const lines = ['| task | shape | reference ms | expert × [95%] | best schedule × [95%] | schedules |', '|---|---|---:|---:|---:|---:|'];
   try {

@@ -26,6 +26,7 @@ export { MemoryRecorder } from './bus/recorder';
 export { runMatch, type MatchOptions, type MatchResult, type Decision } from './match/runner';
 export { checkExploits, playFixture, EXPLOITS_CHECK, type ExploitCheckOptions } from './match/exploit-check';
 export * from './match/fault-policy';
+export { defaultForfeitReturns, keepReturnsSoFar } from './core/forfeit';
 export { scriptedAgent, scriptedFactory, type Policy } from '../agents/scripted';
 export { randomAgent } from '../agents/random';
 export { builtinAgents } from '../agents';

@@ -79,7 +79,7 @@ export async function autotune(lab: KernelLab, task: KernelTask, shape: Dims, o:
     task,
     async (index) => {
       const m = await measureKernel(lab, task, task.template.render(scheduleAt(task, index)), {
-        seed: (o.seed ?? 1) * 1000 + k++,
+        secret: `autotune-${(o.seed ?? 1) * 1000 + k++}`,
         shape,
         check: 'timing-shape',
         warmup: 5,

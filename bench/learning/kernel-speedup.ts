@@ -53,7 +53,7 @@ export async function kernelSpeedupLearning(quick: boolean): Promise<TaskReport>
         const obs = liveEnv.observe(liveEnv.init(p, 1), 0) as KernelObservation;
         const index = (await policy.act(obs, liveEnv.legalActions!(liveEnv.init(p, 1), 0), { seat: 0, role: 'defender' } as never)) as number;
         const tuned = await autotune(sb.lab, task, shape, { budget: quick ? 3 : 16, seed: 11 });
-        const measure = async (i: number, seed: number) => (await measureKernel(sb.lab, task, task.template.render(scheduleAt(task, i)), { seed, shape })).timing?.speedup ?? 0;
+        const measure = async (i: number, seed: number) => (await measureKernel(sb.lab, task, task.template.render(scheduleAt(task, i)), { secret: `learning-${seed}`, shape })).timing?.speedup ?? 0;
         const mp = await measure(index, 21);
         const ma = index === tuned.best.index ? mp : await measure(tuned.best.index, 22);
         rows.push({ task: task.id, shape: Object.values(shape).join('×'), policy: mp, auto: ma, ratio: mp / ma, chosen: scheduleText(scheduleAt(task, index)), best: scheduleText(scheduleAt(task, tuned.best.index)) });

@@ -5,6 +5,7 @@
  * env's effects; their results are recorded data. See README.md in this folder.
  */
 import type { EnvDefinition } from '../../src/core/env';
+import { keepReturnsSoFar } from '../../src/core/forfeit';
 import { ENV_ID, PARAMS, maxLength } from './config';
 import { actingSeats, episodeOutcome, episodeReturns, initState, stepState } from './flow';
 import { observeState } from './observe';
@@ -48,6 +49,7 @@ export const codeRepairEnv: EnvDefinition<CodeRepairState, unknown, CodeRepairOb
   step: stepState,
   isTerminal: (s) => s.phase === 'done',
   returns: episodeReturns,
+  forfeitReturns: keepReturnsSoFar(episodeReturns),
   outcome: episodeOutcome,
   observe: observeState,
   render: renderObservation,

@@ -4,6 +4,7 @@
  * verifier. See README.md in this folder for the rules, the reward formulas and the sources.
  */
 import type { EnvDefinition } from '../../src/core/env';
+import { keepReturnsSoFar } from '../../src/core/forfeit';
 import { ENV_ID, PARAMS, maxLength, seatOf } from './config';
 import { countdownEncoder } from './encoder';
 import { observeState } from './observe';
@@ -43,6 +44,7 @@ export const countdownEnv: EnvDefinition<CountdownState, CountdownAction, Countd
   step: stepState,
   isTerminal: (s) => s.phase === 'done',
   returns: episodeReturns,
+  forfeitReturns: keepReturnsSoFar(episodeReturns),
   outcome: episodeOutcome,
   observe: observeState,
   render: renderObservation,

@@ -7,8 +7,10 @@
  * measurements are recorded data. See README.md in this folder.
  */
 import type { EnvDefinition } from '../../src/core/env';
+import { keepReturnsSoFar } from '../../src/core/forfeit';
 import { ENV_ID, PARAMS, maxLength, resolveConfig } from './config';
 import { kernelEncoder } from './encoder';
+import { kernelExploits } from './exploits';
 import { actingSeats, episodeOutcome, episodeReturns, initState, stepState } from './flow';
 import { observeState } from './observe';
 import { renderObservation } from './render';
@@ -51,6 +53,8 @@ export const kernelSpeedupEnv: EnvDefinition<KernelState, unknown, KernelObserva
   step: stepState,
   isTerminal: (s) => s.phase === 'done',
   returns: episodeReturns,
+  // a forfeit costs the forfeiting seat only: the others keep their returns so far
+  forfeitReturns: keepReturnsSoFar(episodeReturns),
   outcome: episodeOutcome,
   observe: observeState,
   render: renderObservation,
@@ -59,6 +63,7 @@ export const kernelSpeedupEnv: EnvDefinition<KernelState, unknown, KernelObserva
   aggregate,
   actionVisibility: (_s, seat) => (seat >= 0 ? 'public' : 'omniscient'),
   encoder: kernelEncoder,
+  exploits: kernelExploits,
 };
 
 export { EFFECT_KIND } from './runs';
@@ -71,4 +76,5 @@ export { kernelTasks, kernelTask } from './tasks';
 export { scheduleAt, scheduleIndex, scheduleCount, legalScheduleIndices, isLegalSchedule, scheduleText } from './tasks/schedule';
 export type { KernelTask, Dims, Schedule } from './tasks/task';
 export * from './measure';
+export { kernelExploits, seedOracleKernel, AA_TOLERANCE } from './exploits';
 export type { KernelObservation, KernelState, RevisionView, CandidateView, PublicTask, Role } from './types';

@@ -261,7 +261,12 @@ export interface EnvDefinition<S = any, A = any, O = any> {
   /** Action used by the "default" fault policy. Default: the first legal action (finite sets only). */
   defaultAction?(state: S, seat: number): A;
 
-  /** Returns when `seat` forfeits. Default: forfeiter -1, others 0 (zero-sum: others share +1). */
+  /**
+   * Returns when `seat` forfeits: −1 for it, and for the others what they had earned (faults cost
+   * the faulty seat only; `keepReturnsSoFar(returns)` in src/core/forfeit.ts). Default: the
+   * forfeiter −1; zero-sum: the others share +1; otherwise each other seat the sum of the
+   * per-decision rewards the env gave it (0 when none).
+   */
   forfeitReturns?(state: S, seat: number): number[];
 
   /**

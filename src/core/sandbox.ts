@@ -137,6 +137,11 @@ export interface WasmCompileResult {
  * runs on that worker while it times (one timing per core).
  */
 export interface KernelLab {
+  /**
+   * Compiles each kernel in an isolate of its own. `memoryMb` bounds each kernel's isolate as a
+   * whole: its heap, its array buffers and the maxima of every WebAssembly memory it creates
+   * (a kernel over it fails with `memory-limit`); `timeMs` bounds each call.
+   */
   open(kernels: Record<string, string>, options?: { memoryMb?: number; timeMs?: number }, signal?: AbortSignal): Promise<KernelLabSession>;
   /**
    * Compiles AssemblyScript source to WebAssembly in a sandbox worker (incremental runtime with

@@ -5,6 +5,7 @@ import type { EffectHandlers } from '../core/effects';
 import type { FaultRecord, MatchCode, MatchEvent } from '../core/events';
 import { heartbeat, Phase, type HeartbeatWriter } from '../core/heartbeat';
 import type { JsonValue } from '../core/json';
+import { defaultForfeitReturns } from '../core/forfeit';
 import { MatchLogBuilder } from '../core/match-log';
 import type { Params } from '../core/params';
 import { Rng, deriveSeed } from '../core/rng';
@@ -327,7 +328,7 @@ class MatchRun implements DecisionHost {
     let outcome: string;
     this.member = stop ? 'forfeitReturns' : 'returns';
     if (stop?.code === 'forfeit') {
-      returns = env.forfeitReturns?.(this.state, stop.forfeitedBy!) ?? this.defaultForfeitReturns(stop.forfeitedBy!);
+      returns = env.forfeitReturns?.(this.state, stop.forfeitedBy!) ?? defaultForfeitReturns(this.seats.length, stop.forfeitedBy!, env.utilityFor(this.o.params) === 'zero-sum', this.rewards);
       outcome = stop.outcome;
     } else if (stop) {
       returns = this.seats.map(() => 0);
@@ -367,12 +368,6 @@ class MatchRun implements DecisionHost {
       finalState: this.state,
       ...(reports.some((r) => r !== null) ? { reports } : {}),
     };
-  }
-
-  private defaultForfeitReturns(seat: number): number[] {
-    const n = this.seats.length;
-    const zeroSum = this.env.utilityFor(this.o.params) === 'zero-sum';
-    return this.seats.map((_, i) => (i === seat ? -1 : zeroSum && n > 1 ? 1 / (n - 1) : 0));
   }
 
   /** Records a fault and publishes it (private to the seat; omniscient for the effect seat). */

@@ -214,6 +214,21 @@ describe('forfeits', () => {
     expect(r.returns).toEqual([-1, 0, 0]);
   });
 
+  test('faults cost the faulty seat only: general-sum default keeps the per-decision rewards the others earned', async () => {
+    // seats 0 and 1 earn 2 and 1 (each move rewards its seat with its value), seat 2 forfeits
+    const env = turnsEnv({ seats: 3, turns: 6, utility: 'general-sum', rewards: true });
+    const r = await runMatch({ env, params: {}, seed: 1, agents: [two, one, scriptedAgent('bad', () => 'no')] });
+    expect(r).toMatchObject({ code: 'forfeit', forfeitedBy: 2 });
+    expect(r.rewards.map((x) => [x.seat, x.value])).toEqual([
+      [0, 2],
+      [1, 1],
+    ]);
+    expect(r.returns).toEqual([2, 1, -1]);
+    // zero-sum: the others share the win whatever they earned
+    const zs = await runMatch({ env: turnsEnv({ seats: 3, turns: 6, rewards: true }), params: {}, seed: 1, agents: [two, one, scriptedAgent('bad', () => 'no')] });
+    expect(zs.returns).toEqual([0.5, 0.5, -1]);
+  });
+
   test('a single-seat env: the forfeiter gets -1', async () => {
     const env = turnsEnv({ seats: 1 });
     const r = await runMatch({ env, params: {}, seed: 1, agents: [scriptedAgent('bad', () => 'no')] });

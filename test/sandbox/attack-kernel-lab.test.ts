@@ -18,8 +18,8 @@ const inputs = () => ({ x: new Float32Array([1, 2, 3]) });
 const kindOf = (a: unknown) => Object.prototype.toString.call(a); // (jest's realm differs from the IPC one)
 
 /** Opens a lab with one kernel, calls it `calls` times, closes it. */
-async function callKernel(source: string, calls = 1): Promise<KernelCallResult[]> {
-  const lab: KernelLabSession = await sb.lab.open({ k: source }, { timeMs: 1000, memoryMb: 64 });
+async function callKernel(source: string, calls = 1, memoryMb = 64): Promise<KernelCallResult[]> {
+  const lab: KernelLabSession = await sb.lab.open({ k: source }, { timeMs: 2000, memoryMb });
   try {
     expect(lab.status.k.code).toBe('ok');
     const out: KernelCallResult[] = [];
@@ -159,5 +159,46 @@ describe('kernel lab attacks: unusual buffers (contained)', () => {
   ])('%s is refused with runtime-error', async (_name, source) => {
     const [r] = await callKernel(source);
     expect(r.code).toBe('runtime-error');
+  });
+});
+
+/** A wasm module with one memory of `pages` pages (initial = maximum), exported as "m". */
+const memoryModule = (pages: number) => {
+  const leb = (n: number) => (n < 128 ? [n] : [(n & 127) | 128, n >> 7]);
+  const limits = [1, ...leb(pages), ...leb(pages)];
+  return `new Uint8Array([${[0, 97, 115, 109, 1, 0, 0, 0, 5, limits.length + 1, 1, ...limits, 7, 5, 1, 1, 109, 2, 0].join(',')}])`;
+};
+
+describe('kernel lab attacks: WebAssembly memories add up (issue 23)', () => {
+  test.each([
+    ['24 memories at the per-memory cap (64 MB: 1,024 pages each)', 64, `for (let i = 0; i < 24; i++) keep.push(new WebAssembly.Memory({ initial: 1024, maximum: 1024 }));`],
+    ['24 memories of 8 MiB each under 64 MB', 64, `for (let i = 0; i < 24; i++) keep.push(new WebAssembly.Memory({ initial: 128, maximum: 128 }));`],
+    ['24 instances through Instance.prototype.constructor', 64, `const I = WebAssembly.Instance.prototype.constructor; const mod = new WebAssembly.Module(${memoryModule(128)}); for (let i = 0; i < 24; i++) keep.push(new I(mod, {}).exports.m);`],
+    ['24 memories at the cap under 256 MB (4,096 pages each)', 256, `for (let i = 0; i < 24; i++) keep.push(new WebAssembly.Memory({ initial: 1, maximum: 4096 }));`],
+    ['one module instantiated 24 times (a memory each)', 64, `const mod = new WebAssembly.Module(${memoryModule(128)}); for (let i = 0; i < 24; i++) keep.push(new WebAssembly.Instance(mod, {}).exports.m);`],
+    ['a 40 MB array buffer, then a 32 MiB memory (heap and wasm add up)', 64, `keep.push(new ArrayBuffer(40 * 1024 * 1024)); keep.push(new WebAssembly.Memory({ initial: 1, maximum: 512 }));`],
+  ])('%s: memory-limit', async (_name, memoryMb, body) => {
+    const [r] = await callKernel(`function kernel(inp, d) { const keep = []; ${body} return { y: new Float32Array(3) }; }`, 1, memoryMb);
+    expect(r.code).toBe('memory-limit');
+    expect(r.message).toMatch(/memory limit|allocation failed/);
+  });
+
+  test('memories within the limit are fine, and their charge stays for the session', async () => {
+    // 3 × 8 MiB under 64 MB: fine once; the charge is not given back, so the third call runs over
+    const rs = await callKernel(`function kernel(inp, d) { for (let i = 0; i < 3; i++) new WebAssembly.Memory({ initial: 1, maximum: 128 }); return { y: new Float32Array(inp.x) }; }`, 3);
+    expect(rs[0].code).toBe('ok');
+    expect(rs[2].code).toBe('memory-limit');
+  });
+
+  test.each([
+    ['Memory.prototype.constructor', `const M = WebAssembly.Memory.prototype.constructor; const m = new M({ initial: 1 }); m.grow(2000); y[0] = m.buffer.byteLength > 2 ** 26 ? 1 : 0;`],
+    ['Module.prototype.constructor', `y[0] = WebAssembly.Module.prototype.constructor === WebAssembly.Module ? 0 : 1;`],
+    ['a maximum that changes between the check and the constructor', `let n = 0; const m = new WebAssembly.Memory({ initial: 1, get maximum() { return n++ ? 65536 : 1; } }); m.grow(2000); y[0] = 1;`],
+    ['a fake Uint8Array hiding the memory section from the check', `const Real = Uint8Array; globalThis.Uint8Array = function (b) { return new Real(8); }; new WebAssembly.Module(new Real([0,97,115,109,1,0,0,0,5,3,1,0,1])); y[0] = 1;`],
+    ['a patched Reflect.construct handed the real constructors', `let leaked = null; const rc = Reflect.construct; Reflect.construct = (t, a, n) => ((leaked = t), rc(t, a, n)); new WebAssembly.Memory({ initial: 1, maximum: 1 }); new Date(0); Reflect.construct = rc; y[0] = leaked ? 1 : 0;`],
+  ])('%s: the uncapped path is closed', async (_name, body) => {
+    const [r] = await callKernel(`function kernel(inp, d) { const y = new Float32Array(3); ${body} return { y }; }`);
+    if (r.code === 'ok') expect(Array.from(r.outputs!.y as Float32Array)).toEqual([0, 0, 0]);
+    else expect(r.code).toBe('runtime-error');
   });
 });

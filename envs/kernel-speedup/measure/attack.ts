@@ -36,7 +36,7 @@ const MIN_NORMAL_F32 = 2 ** -126;
 
 /** Why `v` is not a value of `spec` inside the contract, or null. */
 export function valueProblem(spec: InputSpec, v: unknown): string | null {
-  if (typeof v !== 'number' || !Number.isFinite(v)) return `${JSON.stringify(v)} is not a finite number`;
+  if (typeof v !== 'number' || !Number.isFinite(v)) return `${typeof v === 'number' ? v : JSON.stringify(v)} is not a finite number`;
   const [lo, hi] = spec.range;
   if (spec.dtype !== 'f32') {
     if (!Number.isInteger(v)) return `${v} is not an integer (${spec.dtype})`;

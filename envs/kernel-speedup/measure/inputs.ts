@@ -1,8 +1,17 @@
 /**
- * Inputs of measured calls: tensor sizes from shapes, the declared outputs of a call, seeded
- * trial inputs, and the random shapes of the seeded correctness trials.
+ * Inputs of measured calls: tensor sizes from shapes, the declared outputs of a call, the
+ * per-measurement secret and the input streams drawn from it, and the random shapes of the
+ * seeded correctness trials.
+ *
+ * Nothing a kernel sees may be predictable by the kernel: every input and every drawn shape of a
+ * measurement comes from a stream seeded by HMAC-SHA256(secret, label), where the secret is 32
+ * fresh random bytes per measurement (never derived from the match seed, never shown to the
+ * kernel). Streams of different labels (each correctness trial, each warm-up call, each timed
+ * trial) are independent: what a kernel learns from one call's inputs says nothing about the
+ * next call's.
  */
-import { Rng, deriveSeed, type Seed } from '../../../src/core/rng';
+import { createHmac, randomBytes } from 'node:crypto';
+import { Rng, type Seed } from '../../../src/core/rng';
 import type { KernelOutputSpec } from '../../../src/core/sandbox';
 import type { Dims, KernelTask, TypedArrayOf } from '../tasks/task';
 import { PROBE_OUTPUT } from './instrument';
@@ -22,6 +31,20 @@ export function outputSpecs(task: KernelTask, dims: Dims): KernelOutputSpec[] {
 /** Names of the task's outputs, in declared order. */
 export function outputNames(task: KernelTask): string[] {
   return task.outputs.map((o) => o.name);
+}
+
+/** A fresh per-measurement secret: 32 random bytes (hex). */
+export function freshSecret(): string {
+  return randomBytes(32).toString('hex');
+}
+
+/**
+ * The seed of one input stream of a measurement: HMAC-SHA256(secret, labels joined by NUL) as 64
+ * hex digits — unpredictable without the secret, independent per label (never a 32-bit seed a
+ * kernel could search).
+ */
+export function streamSeed(secret: string, ...labels: (string | number)[]): string {
+  return createHmac('sha256', secret).update(labels.map(String).join('\u0000')).digest('hex');
 }
 
 /** Fresh seeded inputs for one call. */
@@ -47,7 +70,7 @@ export function dimsProblem(task: KernelTask, dims: unknown): string | null {
  * retried; after 50 failures a listed edge or timing shape is taken instead).
  */
 export function seededShapes(task: KernelTask, timing: Dims, count: number, seed: Seed): Dims[] {
-  const rng = Rng.fromSeed(deriveSeed(seed, 'seeded-shapes'));
+  const rng = Rng.fromSeed(seed);
   const listed = [...task.edgeShapes, ...task.timingShapes];
   const out: Dims[] = [timing];
   while (out.length < count) {

@@ -3,7 +3,7 @@
  * worker: nothing else runs there while it times):
  *
  * 1. correctness: every edge shape of the contract, then ≥ 5 seeded shapes (the timing shape
- *    first), fresh seeded inputs each; the reference runs on the same inputs in its own isolate;
+ *    first), fresh inputs each; the reference runs on the same inputs in its own isolate;
  *    each call judged (call-check.ts); then the precision check over all of them;
  * 2. warm-up: ≥ 5 calls of each kernel on the timing shape (the correctness calls on the edge
  *    shapes came first, in each kernel's isolate), outputs checked;
@@ -12,23 +12,31 @@
  *    ratios, with a smoothed-bootstrap 95% interval (on log ratios) widened by the lab's
  *    resolution; a batch whose robust CV is above the threshold is followed by a second one (the
  *    figures then pool both, the interval spans both batches' intervals), and reported noisy if
- *    that one is too.
+ *    that one is too;
+ * 4. review: a lower bound above the review threshold is re-measured (review.ts).
+ *
+ * Every input and drawn shape comes from the measurement's secret (inputs.ts): no kernel can
+ * predict what it will be given, whatever it knows about the match.
  */
-import { deriveSeed } from '../../../src/core/rng';
 import type { KernelCallResult, KernelLab, KernelLabSession } from '../../../src/core/sandbox';
 import type { Dims, KernelTask } from '../tasks/task';
 import { failedCallCode, firstCode, judgeCall, type JudgeContext } from './call-check';
 import { countShortMantissas, lowerPrecision, type PrecisionCount } from './compare';
 import type { MeasureCode } from './codes';
-import { outputNames, outputSpecs, seededShapes, trialInputs } from './inputs';
+import { freshSecret, outputNames, outputSpecs, seededShapes, streamSeed, trialInputs } from './inputs';
 import { prepareKernel } from './instrument';
+import { reviewed } from './review';
 import { bootstrapMedianInterval, median } from './stats';
 import type { Measurement, TimingSummary, TrialCheck } from './types';
 
 /** Options of one measurement (the env's requests use the defaults or more). */
 export interface MeasureOptions {
-  /** Seeds every input and the bootstrap. */
-  seed: number;
+  /**
+   * The measurement's secret: every input, every drawn shape and the bootstrap come from it.
+   * Default (and the only choice where a reward depends on the result): 32 fresh random bytes.
+   * Tests and benches set it to be reproducible.
+   */
+  secret?: string;
   /** The timing shape. */
   shape: Dims;
   /** Seeded correctness trials (default 5). */
@@ -50,8 +58,11 @@ export interface MeasureOptions {
    * only (a tuner's quick comparison of schedules already known to be correct — never the env's).
    */
   check?: 'full' | 'timing-shape';
-  /** The task's expert speedup; a lower bound above REVIEW_FACTOR × it is flagged for review. */
-  expertCeiling?: number | null;
+  /**
+   * A lower bound above this speedup is re-measured on fresh inputs before it counts (review.ts;
+   * the env passes {@link reviewThreshold} of the task's expert). Default: no review.
+   */
+  reviewAbove?: number;
   timeMs?: number;
   memoryMb?: number;
   signal?: AbortSignal;
@@ -59,9 +70,6 @@ export interface MeasureOptions {
 
 /** Defaults of {@link MeasureOptions}. */
 export const MEASURE_DEFAULTS = { seededTrials: 5, warmup: 5, trials: 30, cvThreshold: 0.1, resamples: 2000, resolution: 0.02 } as const;
-
-/** A speedup whose lower bound is above this multiple of the expert's is flagged for review. */
-export const REVIEW_FACTOR = 2;
 
 /** Codes after which a session cannot go on (the worker was killed or is unusable). */
 const FATAL: readonly MeasureCode[] = ['timeout', 'memory-limit', 'sandbox-error'];
@@ -88,11 +96,16 @@ interface Session {
   task: KernelTask;
   names: string[];
   seen: Set<string>;
+  /** The measurement's secret (inputs.ts). */
+  secret: string;
 }
 
-/** Calls reference and candidate on fresh inputs (order by `candidateFirst`), judges the candidate. */
-async function pairedCall(s: Session, dims: Dims, seed: number, ctx: Omit<JudgeContext, 'dims' | 'names' | 'tolerance' | 'seen'>, candidateFirst: boolean): Promise<{ check: TrialCheck; ref: KernelCallResult; cand: KernelCallResult }> {
-  const inputs = trialInputs(s.task, dims, seed);
+/**
+ * Calls reference and candidate on fresh inputs from the secret's stream `labels` (order by
+ * `candidateFirst`), judges the candidate.
+ */
+async function pairedCall(s: Session, dims: Dims, labels: (string | number)[], ctx: Omit<JudgeContext, 'dims' | 'names' | 'tolerance' | 'seen'>, candidateFirst: boolean): Promise<{ check: TrialCheck; ref: KernelCallResult; cand: KernelCallResult }> {
+  const inputs = trialInputs(s.task, dims, streamSeed(s.secret, ...labels));
   const specs = outputSpecs(s.task, dims);
   let ref: KernelCallResult;
   let cand: KernelCallResult;
@@ -121,7 +134,7 @@ async function correctness(s: Session, o: MeasureOptions): Promise<{ trials: Tri
       ? [['seeded', o.shape]]
       : [
           ...s.task.edgeShapes.map((d): [TrialCheck['kind'], Dims] => ['edge', d]),
-          ...seededShapes(s.task, o.shape, Math.max(1, o.seededTrials ?? MEASURE_DEFAULTS.seededTrials), o.seed).map((d): [TrialCheck['kind'], Dims] => ['seeded', d]),
+          ...seededShapes(s.task, o.shape, Math.max(1, o.seededTrials ?? MEASURE_DEFAULTS.seededTrials), streamSeed(s.secret, 'seeded-shapes')).map((d): [TrialCheck['kind'], Dims] => ['seeded', d]),
         ];
   const trials: TrialCheck[] = [];
   const cand: PrecisionCount = { values: 0, short: 0 };
@@ -129,7 +142,7 @@ async function correctness(s: Session, o: MeasureOptions): Promise<{ trials: Tri
   const floats = s.task.outputs.filter((x) => x.dtype === 'f32').map((x) => x.name);
   for (let i = 0; i < shapes.length; i++) {
     const [kind, dims] = shapes[i];
-    const r = await pairedCall(s, dims, deriveSeed(o.seed, 'trial', i), { kind, afterCorrectness: false }, false);
+    const r = await pairedCall(s, dims, ['trial', i], { kind, afterCorrectness: false }, false);
     trials.push(r.check);
     if (r.check.code === 'ok') {
       for (const n of floats) {
@@ -147,7 +160,7 @@ async function timedBatch(s: Session, o: MeasureOptions, batch: number, n: numbe
   const ref: number[] = [];
   const cand: number[] = [];
   for (let t = 0; t < n; t++) {
-    const r = await pairedCall(s, o.shape, deriveSeed(o.seed, 'timed', batch, t), { kind: 'timed', afterCorrectness: true }, t % 2 === 1);
+    const r = await pairedCall(s, o.shape, ['timed', batch, t], { kind: 'timed', afterCorrectness: true }, t % 2 === 1);
     if (r.check.code !== 'ok') return { ref, cand, failed: r.check, checked: t + 1 };
     ref.push(r.ref.ns!);
     cand.push(r.cand.ns!);
@@ -162,9 +175,9 @@ interface Batch {
 }
 
 /** The smoothed-bootstrap interval of a batch's median ratio (computed on log ratios: speedups compose multiplicatively). */
-function batchInterval(o: MeasureOptions, index: number, b: Batch): { lo: number; hi: number } {
+function batchInterval(o: MeasureOptions, secret: string, index: number, b: Batch): { lo: number; hi: number } {
   const logs = b.ref.map((r, i) => Math.log(r / b.cand[i]));
-  const ci = bootstrapMedianInterval(logs, deriveSeed(o.seed, 'bootstrap', index), o.resamples ?? MEASURE_DEFAULTS.resamples);
+  const ci = bootstrapMedianInterval(logs, streamSeed(secret, 'bootstrap', index), o.resamples ?? MEASURE_DEFAULTS.resamples);
   return { lo: Math.exp(ci.lo), hi: Math.exp(ci.hi) };
 }
 
@@ -176,12 +189,12 @@ function batchInterval(o: MeasureOptions, index: number, b: Batch): { lo: number
  * treats trials as exchangeable, which sustained interference breaks: measured in the A/A bench,
  * 4 of its 5 misses were noisy runs shifted ~10% one way).
  */
-function summarize(o: MeasureOptions, batches: readonly Batch[], noisy: boolean): TimingSummary {
+function summarize(o: MeasureOptions, secret: string, batches: readonly Batch[], noisy: boolean): TimingSummary {
   const ref = batches.flatMap((b) => b.ref);
   const cand = batches.flatMap((b) => b.cand);
   const ratios = ref.map((r, i) => r / cand[i]);
   const speedup = median(ratios);
-  const cis = batches.map((b, i) => batchInterval(o, i, b));
+  const cis = batches.map((b, i) => batchInterval(o, secret, i, b));
   const last = batches[batches.length - 1];
   const cv = robustCv(last.ref.map((r, i) => r / last.cand[i]));
   const res = (1 + (o.resolution ?? MEASURE_DEFAULTS.resolution)) * (noisy ? 1 + cv : 1);
@@ -210,8 +223,10 @@ function overall(trials: readonly TrialCheck[]): { code: MeasureCode; message?: 
 }
 
 /**
- * Measures `candidate` (kernel source) against the task's reference with `lab`. Never throws
- * for a bad kernel (every outcome is a code); only cancellation rejects.
+ * Measures `candidate` (kernel source) against the task's reference with `lab`; a lower bound
+ * above `o.reviewAbove` is re-measured on fresh inputs in a fresh session, and only what the
+ * re-measurement confirms counts (review.ts). Never throws for a bad kernel (every outcome is a
+ * code); only cancellation rejects.
  */
 export async function measureKernel(lab: KernelLab, task: KernelTask, candidate: string, o: MeasureOptions): Promise<Measurement> {
   const names = outputNames(task);
@@ -219,7 +234,19 @@ export async function measureKernel(lab: KernelLab, task: KernelTask, candidate:
   if (!cand.ok) return early(cand.code, cand.message);
   const ref = prepareKernel(task.reference, names);
   if (!ref.ok) return early('sandbox-error', `the reference does not prepare: ${ref.message}`);
-  const session = await lab.open({ reference: ref.source, candidate: cand.source }, { timeMs: o.timeMs, memoryMb: o.memoryMb }, o.signal);
+  const secret = o.secret ?? freshSecret();
+  const first = await measureOnce(lab, task, { reference: ref.source, candidate: cand.source }, o, secret);
+  const above = o.reviewAbove;
+  if (above === undefined || !first.timing || !(first.timing.lo > above)) return first;
+  // a fresh session (nothing the kernel kept survives) and inputs from a fresh secret
+  const recheck = await measureOnce(lab, task, { reference: ref.source, candidate: cand.source }, o, streamSeed(secret, 'recheck'));
+  return reviewed(first, recheck, above);
+}
+
+/** One measurement in one lab session with inputs from `secret`. */
+async function measureOnce(lab: KernelLab, task: KernelTask, kernels: { reference: string; candidate: string }, o: MeasureOptions, secret: string): Promise<Measurement> {
+  const names = outputNames(task);
+  const session = await lab.open(kernels, { timeMs: o.timeMs, memoryMb: o.memoryMb }, o.signal);
   try {
     const rs = session.status.reference;
     if (rs?.code !== 'ok') return early('sandbox-error', `the reference does not load (${rs?.code}${rs?.message ? `: ${rs.message}` : ''})`);
@@ -229,7 +256,7 @@ export async function measureKernel(lab: KernelLab, task: KernelTask, candidate:
       const f = failedCallCode({ code: cs?.code ?? 'sandbox-error', message: cs?.message ?? 'the candidate did not load' });
       return early(f?.code ?? 'runtime-error', f?.message);
     }
-    const s: Session = { lab: session, task, names, seen: new Set() };
+    const s: Session = { lab: session, task, names, seen: new Set(), secret };
     const { trials, precision } = await correctness(s, o);
     const flags: string[] = [];
     let verdict = overall(trials);
@@ -249,7 +276,7 @@ export async function measureKernel(lab: KernelLab, task: KernelTask, candidate:
     // warm-up on the timing shape (the edge shapes ran first, in correctness)
     const warm = Math.max(0, o.warmup ?? MEASURE_DEFAULTS.warmup);
     for (let w = 0; w < warm; w++) {
-      const r = await pairedCall(s, o.shape, deriveSeed(o.seed, 'warmup', w), { kind: 'warmup', afterCorrectness: true }, w % 2 === 1);
+      const r = await pairedCall(s, o.shape, ['warmup', w], { kind: 'warmup', afterCorrectness: true }, w % 2 === 1);
       if (r.check.code !== 'ok') {
         verdict = { code: r.check.code, ...(r.check.message ? { message: r.check.message } : {}) };
         return result(null, w + 1, [r.check]);
@@ -272,12 +299,9 @@ export async function measureKernel(lab: KernelLab, task: KernelTask, candidate:
       if (!noisy) break;
     }
     const remeasured = batches.length > 1;
-    const timing = summarize(o, batches, noisy);
+    const timing = summarize(o, secret, batches, noisy);
     if (remeasured) flags.push('remeasured');
     if (noisy) flags.push('noisy');
-    if (o.expertCeiling && timing.lo > REVIEW_FACTOR * o.expertCeiling) {
-      flags.push(`review: speedup ${timing.speedup.toFixed(2)}× (lower bound ${timing.lo.toFixed(2)}×) is above ${REVIEW_FACTOR}× the expert's ${o.expertCeiling.toFixed(2)}×`);
-    }
     return result(timing, checked);
   } finally {
     await session.close();

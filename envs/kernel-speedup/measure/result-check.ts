@@ -30,17 +30,38 @@ export function measurementProblem(m: unknown): string | null {
   }
   if (!finite(m.checkedCalls) || m.checkedCalls < 0) return 'measurement.checkedCalls must be a non-negative number';
   if (!Array.isArray(m.flags) || m.flags.some((f) => typeof f !== 'string')) return 'measurement.flags must be a list of strings';
+  if (m.review !== undefined) {
+    const p = reviewProblem(m.review);
+    if (p) return p;
+  }
   if (m.timing === null) return m.correct ? 'a correct measurement has a timing' : null;
-  const t = m.timing;
-  if (!isObj(t)) return 'measurement.timing must be an object or null';
   if (!m.correct) return 'an incorrect measurement has no timing';
-  for (const k of ['referenceNs', 'candidateNs', 'speedup', 'lo', 'hi']) if (!finite(t[k]) || (t[k] as number) <= 0) return `measurement.timing.${k} must be a positive number`;
-  for (const k of ['trials', 'warmup', 'cv']) if (!finite(t[k]) || (t[k] as number) < 0) return `measurement.timing.${k} must be a non-negative number`;
-  if (!((t.lo as number) <= (t.speedup as number) && (t.speedup as number) <= (t.hi as number))) return 'measurement.timing must have lo ≤ speedup ≤ hi';
-  if (typeof t.noisy !== 'boolean' || typeof t.remeasured !== 'boolean') return 'measurement.timing.noisy and .remeasured must be booleans';
-  for (const k of ['referenceTrialsNs', 'candidateTrialsNs']) if (!Array.isArray(t[k]) || (t[k] as unknown[]).some((x) => !finite(x))) return `measurement.timing.${k} must be a list of numbers`;
-  if (!isObj(t.dims)) return 'measurement.timing.dims must be an object';
+  return timingProblem(m.timing, 'measurement.timing');
+}
+
+/** Why `t` is not a timing summary, or null. */
+function timingProblem(t: unknown, where: string): string | null {
+  if (!isObj(t)) return `${where} must be an object or null`;
+  for (const k of ['referenceNs', 'candidateNs', 'speedup', 'lo', 'hi']) if (!finite(t[k]) || (t[k] as number) <= 0) return `${where}.${k} must be a positive number`;
+  for (const k of ['trials', 'warmup', 'cv']) if (!finite(t[k]) || (t[k] as number) < 0) return `${where}.${k} must be a non-negative number`;
+  if (!((t.lo as number) <= (t.speedup as number) && (t.speedup as number) <= (t.hi as number))) return `${where} must have lo ≤ speedup ≤ hi`;
+  if (typeof t.noisy !== 'boolean' || typeof t.remeasured !== 'boolean') return `${where}.noisy and .remeasured must be booleans`;
+  for (const k of ['referenceTrialsNs', 'candidateTrialsNs']) if (!Array.isArray(t[k]) || (t[k] as unknown[]).some((x) => !finite(x))) return `${where}.${k} must be a list of numbers`;
+  if (!isObj(t.dims)) return `${where}.dims must be an object`;
   return null;
+}
+
+/** Why `r` is not the record of a review (review.ts), or null. */
+function reviewProblem(r: unknown): string | null {
+  if (!isObj(r)) return 'measurement.review must be an object';
+  if (!finite(r.threshold) || r.threshold <= 0) return 'measurement.review.threshold must be a positive number';
+  if (!isMeasureCode(r.recheckCode)) return `measurement.review.recheckCode ${JSON.stringify(r.recheckCode)} is not a measurement code`;
+  if (typeof r.confirmed !== 'boolean') return 'measurement.review.confirmed must be a boolean';
+  if (r.confirmed && r.recheckCode !== 'ok') return 'measurement.review.confirmed needs an ok re-check';
+  const claimed = timingProblem(r.claimed, 'measurement.review.claimed');
+  if (claimed) return claimed;
+  if (r.recheck === null) return r.recheckCode === 'ok' ? 'measurement.review.recheck must be a timing when the re-check is ok' : null;
+  return timingProblem(r.recheck, 'measurement.review.recheck');
 }
 
 /** Why `a` is not an attack result, or null. */

@@ -48,6 +48,19 @@ export interface TimingSummary {
   candidateTrialsNs: number[];
 }
 
+/** The re-check of a speedup above the review threshold (review.ts). */
+export interface Review {
+  /** The lower bound above which a claim is re-checked: REVIEW_FACTOR × the task's expert speedup. */
+  threshold: number;
+  /** The first measurement's timing: the claim. */
+  claimed: TimingSummary;
+  /** The re-measurement's code (ok: correct on every checked call) and timing (null unless ok). */
+  recheckCode: MeasureCode;
+  recheck: TimingSummary | null;
+  /** The re-measurement was correct and its lower bound cleared the threshold too. */
+  confirmed: boolean;
+}
+
 /** One measurement of a candidate kernel. */
 export interface Measurement {
   code: MeasureCode;
@@ -60,8 +73,10 @@ export interface Measurement {
   checkedCalls: number;
   /** Null when the kernel was not correct (nothing is timed then) or timing was not asked. */
   timing: TimingSummary | null;
-  /** "noisy", "review: ..." (a speedup far above the task's expert ceiling), "remeasured". */
+  /** "noisy", "remeasured", "review: ..." (a speedup above the review threshold, re-checked). */
   flags: string[];
+  /** Present when the speedup was above the review threshold and re-measured (review.ts). */
+  review?: Review;
 }
 
 /** The result of an attack: the candidate and the reference on the attacker's input. */

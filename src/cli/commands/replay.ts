@@ -41,6 +41,7 @@ export async function replayCommand(registry: Registry, ref: string, args: Repla
   const seed = read.seed ?? args.seed;
   const steps = read.steps;
   let differences = 0;
+  let varied = 0;
   if (!Array.isArray(steps) || steps.some((s) => !s || typeof s !== 'object' || Array.isArray(s))) {
     throw new UsageError('--actions: expected a JSON list of steps, each an object from seat to action, e.g. [{"0": 17}, {"1": 120}]');
   }
@@ -70,9 +71,11 @@ export async function replayCommand(registry: Registry, ref: string, args: Repla
     }
     const effect = env.effect(state);
     if (args.rerun && effect) {
-      const diff = await rerunEffect(registry, env.meta.id, i, deriveSeed(seed, 'effect', i), effect, given[EFFECT_SEAT]);
-      if (diff) differences++;
-      out({ step: i, rerun: diff === null ? 'same' : 'different', ...(diff ? { difference: diff } : {}) }, `step ${i}: rerun of the ${effect.kind} effect: ${diff === null ? 'same result' : `DIFFERENT: ${diff}`}`);
+      const r = await rerunEffect(registry, env.meta.id, i, deriveSeed(seed, 'effect', i), effect, given[EFFECT_SEAT]);
+      if (r.verdict === 'different') differences++;
+      if (r.verdict === 'varies') varied++;
+      const words = r.verdict === 'same' ? 'same result' : r.verdict === 'varies' ? `same verdict, figures vary: ${r.detail}` : `DIFFERENT: ${r.detail}`;
+      out({ step: i, rerun: r.verdict, ...(r.detail ? { difference: r.detail } : {}) }, `step ${i}: rerun of the ${effect.kind} effect: ${words}`);
     }
     const result = env.step(state, given);
     state = result.state;
@@ -85,6 +88,9 @@ export async function replayCommand(registry: Registry, ref: string, args: Repla
   const terminal = env.isTerminal(state);
   const end = { terminal, returns: terminal ? env.returns(state) : null, outcome: terminal ? env.outcome(state) : null, summary: env.summary(state) };
   out({ end }, terminal ? `returns ${jsonText(end.returns)}, outcome "${end.outcome}"` : `not terminal after ${applied} of ${steps.length} step(s); seats ${env.toAct(state).join(',')} to act next`);
-  if (args.rerun) out({ rerun: { differences } }, differences ? `rerun: ${differences} effect(s) gave a different result` : 'rerun: every effect gave the recorded result');
+  if (args.rerun) {
+    const vary = varied ? `; ${varied} gave the recorded verdict with other figures (fresh inputs, timings)` : '';
+    out({ rerun: { differences, ...(varied ? { varied } : {}) } }, differences ? `rerun: ${differences} effect(s) gave a different result${vary}` : `rerun: every effect gave the recorded ${varied ? 'verdict' : 'result'}${vary}`);
+  }
   return code || (differences ? 1 : 0);
 }

@@ -1,8 +1,10 @@
 /**
  * `replay --rerun`: performs a recorded effect again (run the programs, time the kernels) and
- * says where the new result differs from the recorded one. Wall-clock fields (`ms`, `ns`) are
- * left out of the comparison: they differ on every run by nature.
+ * says how the new result compares with the recorded one. A handler with a `compare` (its
+ * results differ on every run: fresh secret inputs, timings) judges the verdict itself; for the
+ * others, results are compared as JSON with the wall-clock fields (`ms`, `ns`) left out.
  */
+import type { EffectRerun } from '../../core/effects';
 import type { EffectRequest } from '../../core/env';
 import type { Registry } from '../../core/registry';
 import type { JsonValue } from '../../core/json';
@@ -38,10 +40,12 @@ export function firstDifference(a: unknown, b: unknown, path = '$'): string | nu
   return `${path}: recorded ${show(x)}, now ${show(y)}`;
 }
 
-/** Re-performs one effect with the registry's handler; the difference from `recorded`, or null. */
-export async function rerunEffect(registry: Registry, env: string, step: number, seed: number, effect: EffectRequest, recorded: unknown): Promise<string | null> {
+/** Re-performs one effect with the registry's handler and compares it with `recorded`. */
+export async function rerunEffect(registry: Registry, env: string, step: number, seed: number, effect: EffectRequest, recorded: unknown): Promise<EffectRerun> {
   const handler = registry.effects()[effect.kind];
-  if (!handler) return `no handler for effect "${effect.kind}" here`;
+  if (!handler) return { verdict: 'different', detail: `no handler for effect "${effect.kind}" here` };
   const again: JsonValue = await handler(effect.request, { matchId: 'rerun', env, step, seed, signal: new AbortController().signal });
-  return firstDifference(recorded, again);
+  if (handler.compare) return handler.compare(recorded as JsonValue, again);
+  const d = firstDifference(recorded, again);
+  return d === null ? { verdict: 'same' } : { verdict: 'different', detail: d };
 }

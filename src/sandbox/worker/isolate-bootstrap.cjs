@@ -23,11 +23,12 @@ module.exports.BOOTSTRAP = String.raw`(function (options) {
   const ArrayCtor = Array;
 
   const RealDate = Date;
+  const reflectConstruct = Reflect.construct; // captured: a patched Reflect.construct would be handed RealDate
   const noClock = () => { throw new Error('the clock is not available in the sandbox'); };
   function SafeDate(...args) {
     if (!new.target) noClock();
     if (args.length === 0) noClock();
-    return Reflect.construct(RealDate, args, new.target);
+    return reflectConstruct(RealDate, args, new.target);
   }
   Object.defineProperties(SafeDate, {
     name: { value: 'Date' },
@@ -45,61 +46,155 @@ module.exports.BOOTSTRAP = String.raw`(function (options) {
   // Atomics.waitAsync with a timeout aborts the worker process (isolated-vm 5)
   try { delete Atomics.waitAsync; } catch (e) { /* not present */ }
 
-  // WebAssembly: not for code runs; for kernels, every module's memory must declare a maximum
-  // within the cap, and so must every Memory created from JS.
+  // WebAssembly: not for code runs. For kernels, every memory must declare a maximum within the
+  // per-memory cap, and the maxima of all memories are charged against the isolate's own memory
+  // limit (wasm memory is outside it): each memory's maximum is paid for with a ballast
+  // ArrayBuffer of that size, which the limit counts and which is never touched (no resident
+  // memory). So heap + array buffers + every wasm memory's maximum stay within the limit, and a
+  // kernel over it fails with a "memory limit" error (the memory-limit code). Every check uses
+  // intrinsics captured here, reads the module bytes once into a private copy (which is what is
+  // compiled) and every memory descriptor field once; the real constructors are never reachable
+  // (prototype.constructor points at the wrappers).
   const W = G.WebAssembly;
   if (!options.wasmPages) {
     try { delete G.WebAssembly; } catch (e) { /* not present */ }
   } else if (W) {
     const cap = options.wasmPages;
-    const memoryProblem = (bytes) => {
-      const b = bytes instanceof ArrayBuffer ? new Uint8Array(bytes) : ArrayBuffer.isView(bytes) ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) : null;
-      if (!b) return null;
+    const PAGE = 65536;
+    const construct = Reflect.construct;
+    const U8 = Uint8Array;
+    const AB = ArrayBuffer;
+    const TAProto = getPrototypeOf(Int8Array).prototype;
+    const taBuffer = uncurry(getOwnDescriptor(TAProto, 'buffer').get);
+    const taOffset = uncurry(getOwnDescriptor(TAProto, 'byteOffset').get);
+    const taByteLength = uncurry(getOwnDescriptor(TAProto, 'byteLength').get);
+    const taLength = uncurry(getOwnDescriptor(TAProto, 'length').get);
+    const taSet = uncurry(TAProto.set);
+    const abByteLength = uncurry(getOwnDescriptor(AB.prototype, 'byteLength').get);
+    const wmGet = uncurry(WeakMap.prototype.get);
+    const wmSet = uncurry(WeakMap.prototype.set);
+    const wmHas = uncurry(WeakMap.prototype.has);
+    const then = uncurry(Promise.prototype.then);
+    /** Pages charged per checked module (its memories' maxima); a module not in here was never checked. */
+    const modulePages = new WeakMap();
+    const ballast = [];
+    let charged = 0;
+    /** Charges "pages" of wasm memory against the isolate's limit (a RangeError past it). */
+    const charge = (pages) => {
+      if (!(pages > 0)) return;
+      let b;
+      try {
+        b = new AB(pages * PAGE);
+      } catch (e) {
+        throw new RangeError('memory limit: WebAssembly memories of ' + ((charged + pages) / 16) + ' MiB in all (their maxima), with the heap, exceed the kernel\'s memory limit');
+      }
+      defineProperty(ballast, ballast.length, { value: b });
+      charged += pages;
+    };
+    /** A private copy of module bytes (an ArrayBuffer or a typed array), or null. */
+    const copyBytes = (bytes) => {
+      let view = null;
+      try { abByteLength(bytes); view = new U8(bytes); } catch (e) {
+        try { view = new U8(taBuffer(bytes), taOffset(bytes), taByteLength(bytes)); } catch (e2) { view = null; }
+      }
+      if (view === null) return null;
+      const copy = new U8(taLength(view));
+      taSet(copy, view);
+      return copy;
+    };
+    /** The memory section of module bytes: why it is refused, and the pages its memories may reach. */
+    const inspect = (b) => {
+      const n = taLength(b);
       let p = 8;
-      const leb = () => { let r = 0, s = 0, x; do { x = b[p++]; r |= (x & 127) << s; s += 7; } while (x & 128 && p < b.length); return r >>> 0; };
-      while (p < b.length) {
+      let pages = 0;
+      const leb = () => { let r = 0, s = 0, x; do { x = b[p++]; r += (x & 127) * 2 ** s; s += 7; } while (x & 128 && p < n && s < 35); return r; };
+      while (p < n) {
         const id = b[p++];
         const size = leb();
         const end = p + size;
         if (id === 5) {
           const count = leb();
-          for (let i = 0; i < count; i++) {
+          for (let i = 0; i < count && p < end; i++) {
             const flags = leb();
+            if (flags & 4) return { problem: 'a 64-bit wasm memory', pages };
             leb();
-            if (!(flags & 1)) return 'a wasm memory without a maximum';
-            if (leb() > cap) return 'a wasm memory above ' + cap + ' pages';
+            if (!(flags & 1)) return { problem: 'a wasm memory without a maximum', pages };
+            const max = leb();
+            if (max > cap) return { problem: 'a wasm memory above ' + cap + ' pages', pages };
+            pages += max;
           }
         }
-        if (id === 2) {
-          // imports: an imported memory is created by JS (and capped there)
-        }
+        // imports (id 2): an imported memory is created by JS, capped and charged there
         p = end;
       }
-      return null;
+      return { problem: null, pages };
     };
-    const guard = (bytes) => { const why = memoryProblem(bytes); if (why) throw new RangeError('refused: ' + why); };
+    /** The checked private copy of module bytes and its pages (a RangeError when refused). */
+    const checked = (bytes) => {
+      const copy = copyBytes(bytes);
+      if (copy === null) throw new RangeError('refused: module bytes must be an ArrayBuffer or a typed array');
+      const r = inspect(copy);
+      if (r.problem) throw new RangeError('refused: ' + r.problem);
+      return { copy, pages: r.pages };
+    };
+    const pagesOf = (module) => {
+      if (!wmHas(modulePages, module)) throw new TypeError('refused: a WebAssembly module the lab did not check');
+      return wmGet(modulePages, module);
+    };
     const RealModule = W.Module;
     const RealMemory = W.Memory;
-    function Module(bytes) { guard(bytes); return Reflect.construct(RealModule, [bytes], new.target || Module); }
+    const RealInstance = W.Instance;
+    const realInstantiate = W.instantiate;
+    const realCompile = W.compile;
+    function Module(bytes) {
+      const c = checked(bytes);
+      const m = construct(RealModule, [c.copy], new.target || Module);
+      wmSet(modulePages, m, c.pages);
+      return m;
+    }
     Module.prototype = RealModule.prototype;
     // the static readers (imports, exports, customSections) take a compiled module: safe as they are
     for (const k of ['imports', 'exports', 'customSections']) Module[k] = RealModule[k];
     function Memory(desc) {
-      if (!desc || !(desc.maximum <= cap)) throw new RangeError('refused: a wasm memory needs a maximum of at most ' + cap + ' pages');
-      return Reflect.construct(RealMemory, [desc], new.target || Memory);
+      if (desc === null || typeof desc !== 'object') throw new TypeError('WebAssembly.Memory needs a descriptor object');
+      const initial = desc.initial;
+      const maximum = desc.maximum;
+      const shared = desc.shared;
+      if (typeof maximum !== 'number' || !(maximum <= cap)) throw new RangeError('refused: a wasm memory needs a maximum of at most ' + cap + ' pages');
+      const plain = { initial, maximum };
+      if (shared !== undefined) plain.shared = shared;
+      charge(maximum);
+      return construct(RealMemory, [plain], new.target || Memory);
     }
     Memory.prototype = RealMemory.prototype;
-    const realInstantiate = W.instantiate;
-    const realCompile = W.compile;
+    function Instance(module, imports) {
+      charge(pagesOf(module));
+      return construct(RealInstance, [module, imports], new.target || Instance);
+    }
+    Instance.prototype = RealInstance.prototype;
+    for (const [ctor, proto] of [[Module, RealModule.prototype], [Memory, RealMemory.prototype], [Instance, RealInstance.prototype]]) {
+      defineProperty(proto, 'constructor', { value: ctor, writable: true, enumerable: false, configurable: true });
+    }
     const wasm = create(null);
     for (const k of keysOf(W)) wasm[k] = W[k];
     Object.assign(wasm, {
       Module,
       Memory,
-      compile: (bytes) => { guard(bytes); return realCompile(bytes); },
-      instantiate: (source, imports) => { if (!(source instanceof RealModule)) guard(source); return realInstantiate(source, imports); },
+      Instance,
+      compile: (bytes) => {
+        const c = checked(bytes);
+        return then(realCompile(c.copy), (m) => (wmSet(modulePages, m, c.pages), m));
+      },
+      instantiate: (source, imports) => {
+        if (wmHas(modulePages, source)) {
+          charge(wmGet(modulePages, source));
+          return realInstantiate(source, imports);
+        }
+        const c = checked(source);
+        charge(c.pages);
+        return then(realInstantiate(c.copy, imports), (r) => (wmSet(modulePages, r.module, c.pages), r));
+      },
       validate: W.validate,
-      Instance: W.Instance,
     });
     delete wasm.compileStreaming;
     delete wasm.instantiateStreaming;

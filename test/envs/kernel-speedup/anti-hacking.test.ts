@@ -175,7 +175,7 @@ const FIXTURES: Record<string, { source: string; code: MeasureCode; task?: typeo
 
 function measure(source: string, task = matmul): Promise<Measurement> {
   const shape = task === softmax ? { R: 6, C: 11 } : SHAPE;
-  return measureKernel(sb.lab, task, source, { seed: 7, shape, timeMs: 2000 });
+  return measureKernel(sb.lab, task, source, { secret: 's7', shape, timeMs: 2000 });
 }
 
 describe('anti-hacking: every fixture is caught with its own code', () => {
@@ -244,16 +244,23 @@ describe('honest kernels', () => {
     }
   });
 
-  test('a lower bound far above the expert ceiling is flagged for review', async () => {
-    const m = await measureKernel(sb.lab, matmul, matmul.expert, { seed: 3, shape: SHAPE, expertCeiling: 1e-6 });
+  test('a lower bound above the review threshold is re-measured in a fresh session on fresh inputs before it counts', async () => {
+    const m = await measureKernel(sb.lab, matmul, matmul.expert, { secret: 's3', shape: SHAPE, reviewAbove: 1e-6 });
     expect(m.code).toBe('ok');
-    expect(m.flags.some((f) => f.startsWith('review:'))).toBe(true);
-    const plain = await measureKernel(sb.lab, matmul, matmul.expert, { seed: 3, shape: SHAPE, expertCeiling: 1e6 });
+    expect(m.review).toMatchObject({ threshold: 1e-6, recheckCode: 'ok', confirmed: true });
+    expect(m.review!.recheck!.referenceTrialsNs).toHaveLength(m.review!.recheck!.trials);
+    // the paid timing is the one with the lower lower bound
+    expect(m.timing!.lo).toBe(Math.min(m.review!.claimed.lo, m.review!.recheck!.lo));
+    expect(m.flags.some((f) => /^review: .* confirmed; the (first|re-measurement) counts$/.test(f))).toBe(true);
+    // both runs' calls were checked
+    expect(m.checkedCalls).toBeGreaterThanOrEqual(70);
+    const plain = await measureKernel(sb.lab, matmul, matmul.expert, { secret: 's3', shape: SHAPE, reviewAbove: 1e6 });
+    expect(plain.review).toBeUndefined();
     expect(plain.flags.some((f) => f.startsWith('review:'))).toBe(false);
   });
 
   test('a timeout is its own code and costs one call', async () => {
-    const m = await measureKernel(sb.lab, matmul, 'function kernel() { for (;;) {} }', { seed: 1, shape: SHAPE, timeMs: 300 });
+    const m = await measureKernel(sb.lab, matmul, 'function kernel() { for (;;) {} }', { secret: 's1', shape: SHAPE, timeMs: 300 });
     expect(m.code).toBe('timeout');
     expect(m.trials).toHaveLength(1);
   });

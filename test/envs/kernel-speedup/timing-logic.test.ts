@@ -37,13 +37,14 @@ function scriptedLab(ns: (name: string, timed: number) => number, timingDims: Re
   return { lab, calls };
 }
 
-const task = kernelTask('sum');
+// sort: the task with the fewest input elements over its edge and drawn shapes (fast measurements)
+const task = kernelTask('sort');
 const shape = { N: 777 };
 
 describe('timing protocol (scripted lab)', () => {
   test('a steady 1.25×: median 1.25, interval = the point widened by the 2% resolution; ABAB order; fresh inputs', async () => {
     const { lab, calls } = scriptedLab((name) => (name === 'reference' ? 1.25e6 : 1e6), shape);
-    const m = await measureKernel(lab, task, task.reference, { seed: 1, shape });
+    const m = await measureKernel(lab, task, task.reference, { secret: 's1', shape });
     expect(m.code).toBe('ok');
     const t = m.timing!;
     expect(t.speedup).toBe(1.25);
@@ -67,7 +68,7 @@ describe('timing protocol (scripted lab)', () => {
   test('a noisy first batch is followed by a second: figures pool both, the interval spans both', async () => {
     // batch 0: ratios alternate 0.5 and 2 (robust CV far above 0.1); batch 1: a steady 1.1
     const { lab } = scriptedLab((name, k) => (name === 'candidate' ? 1e6 : k < 30 ? (k % 2 ? 2e6 : 0.5e6) : 1.1e6), shape);
-    const m = await measureKernel(lab, task, task.reference, { seed: 2, shape });
+    const m = await measureKernel(lab, task, task.reference, { secret: 's2', shape });
     const t = m.timing!;
     expect(t).toMatchObject({ trials: 60, remeasured: true, noisy: false, cv: 0 });
     expect(m.flags).toEqual(['remeasured']);
@@ -80,7 +81,7 @@ describe('timing protocol (scripted lab)', () => {
 
   test('both batches noisy: flagged noisy, the interval widened by the robust CV each side', async () => {
     const { lab } = scriptedLab((name, k) => (name === 'candidate' ? 1e6 : k % 2 ? 2e6 : 0.5e6), shape);
-    const m = await measureKernel(lab, task, task.reference, { seed: 3, shape });
+    const m = await measureKernel(lab, task, task.reference, { secret: 's3', shape });
     expect(m.timing).toMatchObject({ remeasured: true, noisy: true });
     expect(m.flags).toEqual(['remeasured', 'noisy']);
     // ratios 0.5 and 2: median 1.25, MAD 0.75, robust CV 1.4826 · 0.75 / 1.25 = 0.8896
@@ -93,7 +94,7 @@ describe('timing protocol (scripted lab)', () => {
 
   test('a calm first batch is not re-measured even when the threshold is low for the other', async () => {
     const { lab } = scriptedLab((name, k) => (name === 'candidate' ? 1e6 : 1e6 * (1 + 0.01 * (k % 3))), shape);
-    const m = await measureKernel(lab, task, task.reference, { seed: 4, shape });
+    const m = await measureKernel(lab, task, task.reference, { secret: 's4', shape });
     expect(m.timing).toMatchObject({ trials: 30, remeasured: false });
   });
 });
