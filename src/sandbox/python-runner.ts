@@ -86,6 +86,8 @@ export interface PythonBatch {
   entry: string;
   inputs: JsonValue[][];
   check?: string;
+  /** The task's helpers, run in check()'s namespace before it (with `check` only). */
+  helpers?: string;
   limits: ResolvedLimits;
   paths?: PythonSandboxPaths;
   signal?: AbortSignal;
@@ -133,7 +135,7 @@ export function runPythonBatch(b: PythonBatch): Promise<RawRun> {
       b.signal?.removeEventListener('abort', onAbort);
       resolve(parseRun(out, err, nonce, status, sig, why, b.limits));
     });
-    const request = { program: b.program, entry: b.entry, inputs: b.inputs.map((i) => JSON.stringify(i)), check: b.check ?? null, timeMs: b.limits.timeMs, outputBytes: b.limits.outputBytes, ...(b.check ? { child: PYTHON_CHILD } : {}) };
+    const request = { program: b.program, entry: b.entry, inputs: b.inputs.map((i) => JSON.stringify(i)), check: b.check ?? null, helpers: b.check ? (b.helpers ?? null) : null, timeMs: b.limits.timeMs, outputBytes: b.limits.outputBytes, ...(b.check ? { child: PYTHON_CHILD } : {}) };
     child.stdin.end(`${JSON.stringify(request)}\n${nonce}\n`);
   });
 }
@@ -143,7 +145,7 @@ function firstLine(text: string): string {
   return line.length > 300 ? `${line.slice(0, 297)}...` : line;
 }
 
-const SIGNALS: Record<number, NodeJS.Signals> = { 6: 'SIGABRT', 7: 'SIGBUS', 9: 'SIGKILL', 11: 'SIGSEGV', 24: 'SIGXCPU', 25: 'SIGXFSZ' };
+const SIGNALS: Record<number, NodeJS.Signals> = { 1: 'SIGHUP', 2: 'SIGINT', 3: 'SIGQUIT', 6: 'SIGABRT', 7: 'SIGBUS', 9: 'SIGKILL', 10: 'SIGUSR1', 11: 'SIGSEGV', 12: 'SIGUSR2', 13: 'SIGPIPE', 14: 'SIGALRM', 15: 'SIGTERM', 24: 'SIGXCPU', 25: 'SIGXFSZ' };
 
 function rawOutcome(o: unknown): RawOutcome | null {
   if (!o || typeof o !== 'object') return null;
@@ -171,11 +173,24 @@ function validRaw(v: unknown): RawRun | null {
   return { ...top, outputs, ...(check ? { check } : {}) };
 }
 
+/**
+ * How a process that ran the program ended without a result line: the program's doing in
+ * every case (the harness was running), so never sandbox-error.
+ */
+export function endedEarly(status: number | null, sig: NodeJS.Signals | null, err: string, limits: ResolvedLimits): RawRun {
+  if (sig === 'SIGXCPU') return { code: 'timeout', message: `the program ran past its time budget (${limits.timeMs} ms per test)`, outputs: [] };
+  if (sig === 'SIGXFSZ') return { code: 'output-limit', message: 'the program wrote more output than allowed', outputs: [] };
+  if (sig === 'SIGSEGV' || sig === 'SIGBUS' || sig === 'SIGABRT') return { code: 'runtime-error', message: `the program crashed (${sig})`, outputs: [] };
+  if (sig) return { code: 'killed-by-signal', message: `the program's process was killed by ${sig}`, outputs: [] };
+  const detail = firstLine(err);
+  if (/MemoryError/.test(detail)) return { code: 'memory-limit', message: detail, outputs: [] };
+  return { code: 'exited', message: `the program ended the sandbox's process (exit status ${status}) before its results were written${detail ? `: ${detail}` : ''}`, outputs: [] };
+}
+
 /** Turns the process's output and exit into a raw run. */
-function parseRun(out: string, err: string, nonce: string, status: number | null, signal: NodeJS.Signals | null, why: string | null, limits: ResolvedLimits): RawRun {
-  let sig = signal;
+export function parseRun(out: string, err: string, nonce: string, status: number | null, signal: NodeJS.Signals | null, why: string | null, limits: ResolvedLimits): RawRun {
   if (why === 'aborted') return { code: 'sandbox-error', message: 'cancelled', outputs: [] };
-  const at = out.lastIndexOf(nonce);
+  const at = out.lastIndexOf(`${nonce}{`);
   if (at >= 0 && why === null) {
     const end = out.indexOf('\n', at);
     let parsed: unknown;
@@ -189,12 +204,10 @@ function parseRun(out: string, err: string, nonce: string, status: number | null
     if (parsed !== undefined) return { code: 'runtime-error', message: 'the program wrote a malformed result line', outputs: [] };
   }
   // bwrap reports its child's death by signal as exit status 128 + n
-  sig ??= status !== null && status > 128 ? (SIGNALS[status - 128] ?? null) : null;
-  if (why === 'timeout' || sig === 'SIGXCPU') return { code: 'timeout', message: `the program ran past its time budget (${limits.timeMs} ms per test)`, outputs: [] };
-  if (why === 'output-limit' || sig === 'SIGXFSZ') return { code: 'output-limit', message: 'the program wrote more output than allowed', outputs: [] };
-  if (sig === 'SIGSEGV' || sig === 'SIGBUS' || sig === 'SIGABRT') return { code: 'runtime-error', message: `the program crashed (${sig})`, outputs: [] };
-  if (sig === 'SIGKILL') return { code: 'memory-limit', message: 'the program was killed (out of memory)', outputs: [] };
-  const detail = firstLine(err) || `exit status ${status}${sig ? `, signal ${sig}` : ''}`;
-  if (/MemoryError/.test(detail)) return { code: 'memory-limit', message: detail, outputs: [] };
-  return { code: 'sandbox-error', message: `the Python sandbox gave no result: ${detail}`, outputs: [] };
+  const sig = signal ?? (status !== null && status > 128 ? (SIGNALS[status - 128] ?? (`signal ${status - 128}` as NodeJS.Signals)) : null);
+  // before the harness said "ready" no program code had run: the sandbox itself failed
+  if (!out.includes(`${nonce}ready`)) return { code: 'sandbox-error', message: `the Python sandbox did not start: ${firstLine(err) || `exit status ${status}${sig ? `, ${sig}` : ''}`}`, outputs: [] };
+  if (why === 'timeout') return { code: 'timeout', message: `the program ran past its time budget (${limits.timeMs} ms per test)`, outputs: [] };
+  if (why === 'output-limit') return { code: 'output-limit', message: 'the program wrote more output than allowed', outputs: [] };
+  return endedEarly(status, sig, err, limits);
 }
