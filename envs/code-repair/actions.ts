@@ -4,6 +4,7 @@
  * Each reader answers the value or a reason, never throws.
  */
 import type { ActionCheck } from '../../src/core/env';
+import { parseJsonExact } from '../../src/core/exact-json';
 import type { JsonValue } from '../../src/core/json';
 
 /** Longest program accepted, in characters. */
@@ -44,7 +45,7 @@ function parsed(action: unknown): Read<unknown> {
   if (typeof action !== 'string') return { ok: true, value: action };
   const fenced = /^\s*```(?:json)?\n([\s\S]*?)\n```\s*$/.exec(action);
   try {
-    return { ok: true, value: JSON.parse(fenced ? fenced[1] : action) };
+    return { ok: true, value: parseJsonExact(fenced ? fenced[1] : action) }; // a big expected integer stays exact
   } catch (e) {
     return { ok: false, reason: `tests must be JSON (${(e as Error).message})` };
   }

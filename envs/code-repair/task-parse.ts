@@ -2,6 +2,7 @@
  * Reading task files: the project's JSONL format (task-format.ts) and OpenAI's HumanEval JSONL.
  * Every problem is reported with the line and the field, one line of text.
  */
+import { parseJsonExact } from '../../src/core/exact-json';
 import type { JsonValue } from '../../src/core/json';
 import type { CodeTask, TaskLanguage, TaskTest } from './task-format';
 
@@ -119,7 +120,7 @@ export function parseTaskLines(content: string, file: string, format: TaskFileFo
     const where = `${file}:${i + 1}`;
     let raw: unknown;
     try {
-      raw = JSON.parse(line);
+      raw = parseJsonExact(line); // integers beyond 2^53 stay exact
     } catch (e) {
       throw new TaskFormatError(where, `not valid JSON (${(e as Error).message})`);
     }

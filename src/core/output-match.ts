@@ -1,15 +1,35 @@
 /** How a program's output is compared with a test's expected value. */
+import { BIGINT_KEY, isBigIntTag, type BigIntTag } from './exact-json';
 import type { JsonValue } from './json';
 
-/** Relative tolerance for numbers (and absolute near zero): floating-point answers compare equal. */
+/**
+ * Relative tolerance for floats (and absolute near zero): floating-point answers compare equal.
+ * Applies only when the expected value is not an integer; integers compare exactly.
+ */
 export const NUMBER_TOLERANCE = 1e-9;
 
-function numbersClose(a: number, b: number): boolean {
+/** A number or a big integer's tag, as a bigint when it is an integer (else null). */
+function integerOf(v: number | BigIntTag): bigint | null {
+  if (typeof v !== 'number') return BigInt(v[BIGINT_KEY]);
+  return Number.isInteger(v) ? BigInt(v) : null;
+}
+
+/**
+ * Numbers (or big integers' tags): an integral expected value is matched exactly (an integer
+ * answer off by one is wrong however large it is; 3.0 equals 3); otherwise within
+ * {@link NUMBER_TOLERANCE} relative.
+ */
+function numbersMatch(actual: number | BigIntTag, expected: number | BigIntTag): boolean {
+  const want = integerOf(expected);
+  if (want !== null) return integerOf(actual) === want;
+  const a = typeof actual === 'number' ? actual : Number(actual[BIGINT_KEY]);
+  const b = expected as number;
   if (Object.is(a, b)) return true;
-  // an integer too large for a double reads as Infinity: it equals nothing but itself
   if (!Number.isFinite(a) || !Number.isFinite(b)) return false;
   return Math.abs(a - b) <= NUMBER_TOLERANCE * Math.max(1, Math.abs(a), Math.abs(b));
 }
+
+const numeric = (v: unknown): v is number | BigIntTag => typeof v === 'number' || isBigIntTag(v);
 
 /**
  * How deeply a JSON text nests arrays and objects (strings skipped), so that a host never parses
@@ -37,12 +57,13 @@ export const MAX_OUTPUT_DEPTH = 200;
 
 /**
  * Deep equality of JSON values: arrays element by element, objects by key set (order ignored),
- * numbers within {@link NUMBER_TOLERANCE}, everything else exactly. `undefined` (a function that
- * returned nothing) equals nothing.
+ * integers exactly (big integers as their `$bigint` tags, see exact-json.ts), other numbers
+ * within {@link NUMBER_TOLERANCE}, everything else exactly (a boolean is not a number).
+ * `undefined` (a function that returned nothing) equals nothing.
  */
 export function outputMatches(actual: JsonValue | undefined, expected: JsonValue): boolean {
   if (actual === undefined) return false;
-  if (typeof actual === 'number' && typeof expected === 'number') return numbersClose(actual, expected);
+  if (numeric(actual) && numeric(expected)) return numbersMatch(actual, expected);
   if (actual === null || expected === null || typeof actual !== 'object' || typeof expected !== 'object') return actual === expected;
   if (Array.isArray(actual) !== Array.isArray(expected)) return false;
   if (Array.isArray(actual)) {

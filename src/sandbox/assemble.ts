@@ -1,6 +1,7 @@
 /** Turns a runner's raw outputs into the run's result: each output compared on the host. */
 import type { JsonValue } from '../core/json';
 import type { CodeRunRequest, CodeRunResult, RunCode, TestOutcome } from '../core/sandbox';
+import { parseJsonExact } from '../core/exact-json';
 import { MAX_OUTPUT_DEPTH, jsonDepth, outputMatches } from '../core/output-match';
 import type { RawOutcome, RawRun } from './raw-run';
 
@@ -13,7 +14,7 @@ function judge(raw: RawOutcome | undefined, test: CodeRunRequest['tests'][number
   if (raw.text !== undefined && raw.text !== UNDEFINED) {
     if (jsonDepth(raw.text) > MAX_OUTPUT_DEPTH) return { code: 'runtime-error', message: `the output is nested deeper than ${MAX_OUTPUT_DEPTH} levels` };
     try {
-      actual = JSON.parse(raw.text) as JsonValue;
+      actual = parseJsonExact(raw.text); // integers beyond 2^53 stay exact
     } catch {
       return { code: 'sandbox-error', message: 'unreadable output' };
     }

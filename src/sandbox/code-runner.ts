@@ -3,6 +3,7 @@
  * isolated-vm worker, Python in a bubblewrap batch) and compares outputs on the host. Every
  * request ends with a CodeRunResult, whatever it holds; only cancellation rejects.
  */
+import { bigIntsAsNumbers } from '../core/exact-json';
 import type { CodeRunRequest, CodeRunResult, CodeRunner, RunCode } from '../core/sandbox';
 import { assemble } from './assemble';
 import { resolveLimits, type ResolvedLimits } from './limits';
@@ -61,7 +62,7 @@ export class SandboxCodeRunner implements CodeRunner {
         return runPythonBatch({ program: req.program, entry: req.entry, inputs: req.tests.map((t) => t.input), check: req.check, helpers: req.helpers, limits, paths: this.pythonPaths, signal });
       }
       const wallMs = limits.timeMs * (req.tests.length * 2 + 2) + 5000;
-      const body = { program: req.program, entry: req.entry, tests: req.tests.map((t) => ({ input: t.input, ...(t.property ? { property: t.property } : {}) })), limits, stopOnTimeout: req.stopOnTimeout === true };
+      const body = { program: req.program, entry: req.entry, tests: req.tests.map((t) => ({ input: t.input.map(bigIntsAsNumbers), ...(t.property ? { property: t.property } : {}) })), limits, stopOnTimeout: req.stopOnTimeout === true };
       return this.pool.call(slot, 'tests', body, wallMs, signal).then((res) => res as RawRun, lostWorker);
     }, signal);
     if (signal?.aborted) throw new SandboxCancelledError();

@@ -43,11 +43,14 @@ def _depth(v, d=0):
 def _args(text):
     """Arguments from JSON; an integer the host tagged {"$bigint": digits} is the int itself."""
     def hook(o):
-        if len(o) == 1 and isinstance(o.get(BIG), str):
+        digits = o.get(BIG) if len(o) == 1 else None
+        if isinstance(digits, str) and 16 <= len(digits) < 4000 and all(c in "-0123456789" for c in digits):
             try:
-                return int(o[BIG])
+                n = int(digits)
             except ValueError:
                 return o
+            if str(n) == digits and abs(n) > 2 ** 53 - 1:
+                return n
         return o
     return json.loads(text, object_hook=hook)
 
