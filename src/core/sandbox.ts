@@ -115,6 +115,11 @@ export const CODE_RUNS_EFFECT = 'code-runs';
 
 /** Runs programs against tests (src/sandbox's pool implements it). */
 export interface CodeRunner {
+  /**
+   * A result for every request, whatever it holds (a malformed one gets `sandbox-error` naming
+   * the field); rejects only when `signal` aborts the run, or when the runner refuses more work
+   * (a full queue).
+   */
   run(request: CodeRunRequest, signal?: AbortSignal): Promise<CodeRunResult>;
 }
 

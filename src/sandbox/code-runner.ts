@@ -1,13 +1,14 @@
 /**
  * The sandbox's CodeRunner: validates a request, runs it on a pool slot (JavaScript in an
  * isolated-vm worker, Python in a bubblewrap batch) and compares outputs on the host. Every
- * request ends with a CodeRunResult, whatever it holds; only cancellation rejects.
+ * request ends with a CodeRunResult, whatever it holds; only cancellation (SandboxCancelledError)
+ * and a full queue (SandboxBusyError) reject.
  */
 import { bigIntsAsNumbers } from '../core/exact-json';
 import type { CodeRunRequest, CodeRunResult, CodeRunner, RunCode } from '../core/sandbox';
 import { assemble } from './assemble';
 import { resolveLimits, type ResolvedLimits } from './limits';
-import { SandboxCancelledError, WorkerLostError, type SandboxPool } from './pool';
+import { SandboxBusyError, SandboxCancelledError, WorkerLostError, type SandboxPool } from './pool';
 import { runPythonBatch, type PythonSandboxPaths } from './python-runner';
 import type { RawRun } from './raw-run';
 import { requestProblem } from './request';
@@ -41,7 +42,8 @@ export class SandboxCodeRunner implements CodeRunner {
     try {
       return await this.runChecked(req, started, signal);
     } catch (e) {
-      if (e instanceof SandboxCancelledError) throw e;
+      // cancellation, and back-pressure (a full queue: the caller must slow down), are not results
+      if (e instanceof SandboxCancelledError || e instanceof SandboxBusyError) throw e;
       if (signal?.aborted) throw new SandboxCancelledError();
       // the contract: a result for every request; whatever failed here is the sandbox's fault
       return { code: 'sandbox-error', message: `the sandbox failed: ${String((e as Error)?.message ?? e).slice(0, 300)}`, tests: [], passed: 0, total: 0, ms: Date.now() - started };

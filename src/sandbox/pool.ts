@@ -197,12 +197,14 @@ export class SandboxPool {
     child.stderr?.setEncoding('utf8').on('data', (d: string) => {
       if (stderr.length < 16_384) stderr += d;
     });
-    child.on('message', (m: { id?: number; ok?: boolean; res?: unknown; error?: string }) => {
+    child.on('message', (m: { id?: number; ok?: boolean; res?: unknown; error?: string; retire?: boolean }) => {
       if (typeof m?.id !== 'number') return;
       const p = slot.pending.get(m.id);
       if (!p) return;
       if (m.ok) p.resolve(m.res);
       else p.reject(new Error(m.error ?? 'worker error'));
+      // a worker that could not stop a program's isolate ends after this answer: the next request goes to a fresh one
+      if (m.retire && slot.worker === child) this.kill(slot);
     });
     child.on('exit', (code, sig) => {
       if (slot.worker === child) slot.worker = undefined;
