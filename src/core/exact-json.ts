@@ -11,9 +11,7 @@ import type { JsonValue } from './json';
 export const BIGINT_KEY = '$bigint';
 
 /** A big integer as JSON: its canonical decimal digits (a sign, no leading zeros). */
-export interface BigIntTag {
-  [BIGINT_KEY]: string;
-}
+export type BigIntTag = { [BIGINT_KEY]: string };
 
 const DIGITS = /^-?[1-9]\d*$/;
 const MAX = BigInt(Number.MAX_SAFE_INTEGER);

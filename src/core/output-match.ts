@@ -32,6 +32,20 @@ function numbersMatch(actual: number | BigIntTag, expected: number | BigIntTag):
 const numeric = (v: unknown): v is number | BigIntTag => typeof v === 'number' || isBigIntTag(v);
 
 /**
+ * How integers beyond 2^53 are read: `exact` (Python: a big integer is itself, compared digit
+ * for digit), or `double` (JavaScript: every number is a double, so a big integer's tag means
+ * the double its digits name, as the literal would in JavaScript).
+ */
+export type IntegerSemantics = 'exact' | 'double';
+
+/** The integer semantics of a program language. */
+export function integerSemantics(language: 'js' | 'python'): IntegerSemantics {
+  return language === 'js' ? 'double' : 'exact';
+}
+
+const asDouble = (v: number | BigIntTag): number => (typeof v === 'number' ? v : Number(v[BIGINT_KEY]));
+
+/**
  * How deeply a JSON text nests arrays and objects (strings skipped), so that a host never parses
  * or re-serializes output deeper than it can (JSON.parse and JSON.stringify recurse).
  */
@@ -57,22 +71,22 @@ export const MAX_OUTPUT_DEPTH = 200;
 
 /**
  * Deep equality of JSON values: arrays element by element, objects by key set (order ignored),
- * integers exactly (big integers as their `$bigint` tags, see exact-json.ts), other numbers
- * within {@link NUMBER_TOLERANCE}, everything else exactly (a boolean is not a number).
- * `undefined` (a function that returned nothing) equals nothing.
+ * integers exactly (big integers as their `$bigint` tags, see exact-json.ts, read as `integers`
+ * says), other numbers within {@link NUMBER_TOLERANCE}, everything else exactly (a boolean is not
+ * a number). `undefined` (a function that returned nothing) equals nothing.
  */
-export function outputMatches(actual: JsonValue | undefined, expected: JsonValue): boolean {
+export function outputMatches(actual: JsonValue | undefined, expected: JsonValue, integers: IntegerSemantics = 'exact'): boolean {
   if (actual === undefined) return false;
-  if (numeric(actual) && numeric(expected)) return numbersMatch(actual, expected);
+  if (numeric(actual) && numeric(expected)) return integers === 'exact' ? numbersMatch(actual, expected) : numbersMatch(asDouble(actual), asDouble(expected));
   if (actual === null || expected === null || typeof actual !== 'object' || typeof expected !== 'object') return actual === expected;
   if (Array.isArray(actual) !== Array.isArray(expected)) return false;
   if (Array.isArray(actual)) {
     const e = expected as JsonValue[];
-    return actual.length === e.length && actual.every((x, i) => outputMatches(x, e[i]));
+    return actual.length === e.length && actual.every((x, i) => outputMatches(x, e[i], integers));
   }
   const a = actual as { [k: string]: JsonValue };
   const e = expected as { [k: string]: JsonValue };
   const ka = Object.keys(a);
   if (ka.length !== Object.keys(e).length) return false;
-  return ka.every((k) => Object.prototype.hasOwnProperty.call(e, k) && outputMatches(a[k], e[k]));
+  return ka.every((k) => Object.prototype.hasOwnProperty.call(e, k) && outputMatches(a[k], e[k], integers));
 }
