@@ -10,7 +10,7 @@ import { assemble } from './assemble';
 import { resolveLimits, type ResolvedLimits } from './limits';
 import { SandboxBusyError, SandboxCancelledError, WorkerLostError, type SandboxPool } from './pool';
 import { runPythonBatch, type PythonSandboxPaths } from './python-runner';
-import type { RawRun } from './raw-run';
+import { validRaw, type RawRun } from './raw-run';
 import { requestProblem } from './request';
 
 export { requestProblem } from './request';
@@ -65,7 +65,7 @@ export class SandboxCodeRunner implements CodeRunner {
       }
       const wallMs = limits.timeMs * (req.tests.length * 2 + 2) + 5000;
       const body = { program: req.program, entry: req.entry, tests: req.tests.map((t) => ({ input: t.input.map(bigIntsAsNumbers), ...(t.property ? { property: t.property } : {}) })), limits, stopOnTimeout: req.stopOnTimeout === true };
-      return this.pool.call(slot, 'tests', body, wallMs, signal).then((res) => res as RawRun, lostWorker);
+      return this.pool.call(slot, 'tests', body, wallMs, signal).then((res): RawRun => validRaw(res) ?? { code: 'sandbox-error', message: "the sandbox worker's answer is malformed", outputs: [] }, lostWorker);
     }, signal);
     if (signal?.aborted) throw new SandboxCancelledError();
     return assemble(req, raw, Date.now() - started);

@@ -9,10 +9,9 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import type { JsonValue } from '../core/json';
-import { RUN_CODES, type RunCode } from '../core/sandbox';
 import type { ResolvedLimits } from './limits';
 import { PYTHON_CHILD, PYTHON_HARNESS } from './python-harness';
-import type { RawOutcome, RawRun } from './raw-run';
+import { validRaw, type RawRun } from './raw-run';
 
 /** Where the Python sandbox's programs live (Debian packages bubblewrap, python3, util-linux). */
 export interface PythonSandboxPaths {
@@ -146,32 +145,6 @@ function firstLine(text: string): string {
 }
 
 const SIGNALS: Record<number, NodeJS.Signals> = { 1: 'SIGHUP', 2: 'SIGINT', 3: 'SIGQUIT', 6: 'SIGABRT', 7: 'SIGBUS', 9: 'SIGKILL', 10: 'SIGUSR1', 11: 'SIGSEGV', 12: 'SIGUSR2', 13: 'SIGPIPE', 14: 'SIGALRM', 15: 'SIGTERM', 24: 'SIGXCPU', 25: 'SIGXFSZ' };
-
-function rawOutcome(o: unknown): RawOutcome | null {
-  if (!o || typeof o !== 'object') return null;
-  const x = o as Record<string, unknown>;
-  if (!RUN_CODES.includes(x.code as RunCode)) return null;
-  if (x.text !== undefined && typeof x.text !== 'string') return null;
-  if (x.message !== undefined && typeof x.message !== 'string') return null;
-  return { code: x.code as RunCode, ...(typeof x.text === 'string' ? { text: x.text } : {}), ...(typeof x.message === 'string' ? { message: x.message.slice(0, 300) } : {}) };
-}
-
-/** The result line as a RawRun when it has the right shape (anyone in the sandbox could have written it), else null. */
-function validRaw(v: unknown): RawRun | null {
-  if (!v || typeof v !== 'object') return null;
-  const x = v as Record<string, unknown>;
-  const top = rawOutcome({ code: x.code, message: x.message });
-  if (!top || !Array.isArray(x.outputs)) return null;
-  const outputs: RawOutcome[] = [];
-  for (const o of x.outputs) {
-    const r = rawOutcome(o);
-    if (!r) return null;
-    outputs.push(r);
-  }
-  const check = x.check === undefined ? undefined : rawOutcome(x.check);
-  if (check === null) return null;
-  return { ...top, outputs, ...(check ? { check } : {}) };
-}
 
 /**
  * How a process that ran the program ended without a result line: the program's doing in
