@@ -19,10 +19,12 @@ export { normalizeEnv, containsAction, EnvDefinitionError } from './core/normali
 export { checkEnv, formatReport, CHECK_NAMES, type CheckOptions, type CheckReport, type CheckResult } from './core/conformance/check-env';
 export * from './core/conformance/golden';
 export { playout, replay, randomAction, type Trace } from './core/conformance/playout';
+export * from './core/conformance/exploits';
 export { EventBus, ofType } from './bus/event-bus';
 export { visibleTo, filterForViewer, teamsFromCreated } from './bus/view-filter';
 export { MemoryRecorder } from './bus/recorder';
 export { runMatch, type MatchOptions, type MatchResult, type Decision } from './match/runner';
+export { checkExploits, playFixture, EXPLOITS_CHECK, type ExploitCheckOptions } from './match/exploit-check';
 export * from './match/fault-policy';
 export { scriptedAgent, scriptedFactory, type Policy } from '../agents/scripted';
 export { randomAgent } from '../agents/random';

@@ -81,6 +81,7 @@ export function buildProgram(exit: (code: number) => void): Command {
     .option('--seed <n>', 'base seed', seedOpt, 1)
     .option('--golden <file...>', 'golden playthrough files (JSONL) to replay')
     .option('--json', 'print the report as JSON')
+    .option('--no-exploits', "skip the env's exploit fixtures (they run programs in the sandbox)")
     .action(async (ref: string, o) => exit(await checkCommand(registry, ref, o)));
 
   program

@@ -6,6 +6,7 @@
  * Authors write an {@link EnvDefinition}; the registry normalizes it into an {@link Env}
  * (defaults filled in, members checked) before anything runs it.
  */
+import type { ExploitFixture } from './conformance/exploits';
 import type { JsonValue } from './json';
 import type { ParamSchema, Params } from './params';
 import type { PromptTemplate } from './prompt';
@@ -274,6 +275,12 @@ export interface EnvDefinition<S = any, A = any, O = any> {
 
   /** Instructions, action names and answer formats for text players (LLMs, humans); see src/core/prompt.ts. */
   prompt?: PromptTemplate<O, A>;
+
+  /**
+   * Reward hacks that must not pay (envs that run programs): each is played through the real
+   * reward path by `arena check`'s `exploits` check; see src/core/conformance/exploits.ts.
+   */
+  exploits?: readonly ExploitFixture<O, A>[];
 }
 
 /** A normalized env: every member present. Built by `normalizeEnv`. */
@@ -287,7 +294,8 @@ type OptionalMembers =
   | 'aggregate'
   | 'publicParams'
   | 'sampleEffectResult'
-  | 'prompt';
+  | 'prompt'
+  | 'exploits';
 
 export type Env<S = any, A = any, O = any> = Required<Omit<EnvDefinition<S, A, O>, OptionalMembers>> &
   Pick<EnvDefinition<S, A, O>, OptionalMembers> & {

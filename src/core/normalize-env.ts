@@ -115,6 +115,7 @@ export function normalizeEnv<S, A, O>(def: EnvDefinition<S, A, O>): Env<S, A, O>
     aggregate: def.aggregate?.bind(def),
     encoder: def.encoder,
     prompt: def.prompt,
+    exploits: def.exploits,
     publicParams: def.publicParams?.bind(def),
     resolveParams: (raw?: unknown) => {
       const params = resolveParams(id, meta.params, raw);

@@ -2,6 +2,7 @@ import { checkEnv, formatReport } from '../../core/conformance/check-env';
 import { parseGolden, type Golden } from '../../core/conformance/golden';
 import { heartbeat } from '../../core/heartbeat';
 import type { Registry } from '../../core/registry';
+import { checkExploits } from '../../match/exploit-check';
 import { oneLine, parseJsonOption, readOptionFile, UsageError } from '../options';
 
 export interface CheckArgs {
@@ -10,6 +11,8 @@ export interface CheckArgs {
   seed: number;
   golden?: string[];
   json?: boolean;
+  /** Play the env's exploit fixtures through its real reward path (default true; `--no-exploits`). */
+  exploits?: boolean;
 }
 
 /** `arena check <env>`: runs the conformance kit; returns the exit code (0 only if every check passes). */
@@ -25,6 +28,18 @@ export async function checkCommand(registry: Registry, ref: string, args: CheckA
     }
   });
   const report = checkEnv(env, { params: parseJsonOption('--params', args.params), episodes: args.episodes, seed: args.seed, goldens });
+  if (args.exploits !== false && env.exploits?.length) {
+    // The reward path runs programs in the sandbox: progress on stderr, one line per fixture.
+    const progress = !args.json && process.stderr.isTTY;
+    const exploits = await checkExploits(env, {
+      effects: registry.effects(),
+      onVerdict: (v, i, n) => progress && process.stderr.write(`  exploit ${i + 1}/${n} ${v.name}: ${v.held ? 'held' : 'PAID'}\n`),
+    });
+    if (exploits) {
+      report.checks.push(exploits);
+      report.ok = report.ok && exploits.ok;
+    }
+  }
   process.stdout.write(args.json ? JSON.stringify(report) + '\n' : formatReport(report) + '\n');
   return report.ok ? 0 : 1;
 }
