@@ -14,11 +14,20 @@ export const BIGINT_KEY = '$bigint';
 export type BigIntTag = { [BIGINT_KEY]: string };
 
 const DIGITS = /^-?[1-9]\d*$/;
-const MAX = BigInt(Number.MAX_SAFE_INTEGER);
+const MAX_DIGITS = String(Number.MAX_SAFE_INTEGER);
 
-/** The tag of an integer outside the safe range (any integer given as digits or a bigint). */
+/**
+ * Whether canonical integer digits (`-?[1-9]\d*`) lie beyond ±(2^53 − 1). By length and text, not
+ * by BigInt: a program may answer with a million digits, and parsing them costs seconds.
+ */
+function beyondSafe(digits: string): boolean {
+  const abs = digits[0] === '-' ? digits.slice(1) : digits;
+  return abs.length > MAX_DIGITS.length || (abs.length === MAX_DIGITS.length && abs > MAX_DIGITS);
+}
+
+/** The tag of an integer outside the safe range (a bigint, or canonical digits). */
 export function bigIntTag(value: bigint | string): BigIntTag {
-  return { [BIGINT_KEY]: BigInt(value).toString() };
+  return { [BIGINT_KEY]: typeof value === 'bigint' ? value.toString() : value };
 }
 
 /**
@@ -31,9 +40,7 @@ export function isBigIntTag(v: unknown): v is BigIntTag {
   const keys = Object.keys(v);
   if (keys.length !== 1 || keys[0] !== BIGINT_KEY) return false;
   const d = (v as Record<string, unknown>)[BIGINT_KEY];
-  if (typeof d !== 'string' || !DIGITS.test(d)) return false;
-  const n = BigInt(d);
-  return n > MAX || n < -MAX;
+  return typeof d === 'string' && DIGITS.test(d) && beyondSafe(d);
 }
 
 /**
@@ -49,13 +56,6 @@ export function bigIntsAsNumbers(v: JsonValue): JsonValue {
   return out;
 }
 
-/** Whether an integer literal (digits with an optional sign) lies outside the safe range. */
-function unsafeInteger(literal: string): boolean {
-  const digits = literal.length - (literal[0] === '-' ? 1 : 0);
-  if (digits < 16) return false;
-  const n = BigInt(literal);
-  return n > MAX || n < -MAX;
-}
 
 /**
  * Parses JSON text like JSON.parse (throws SyntaxError on bad text), except that an integer
@@ -84,7 +84,8 @@ export function parseJsonExact(text: string): JsonValue {
     let j = i + 1;
     while (j < text.length && /[0-9.eE+-]/.test(text[j])) j++;
     const token = text.slice(i, j);
-    if (/^-?(0|[1-9]\d*)$/.test(token) && unsafeInteger(token)) {
+    if (DIGITS.test(token) && beyondSafe(token)) {
+      // a JSON integer literal is already canonical (no leading zero, no plus sign)
       parts.push(text.slice(from, i), JSON.stringify(bigIntTag(token)));
       from = j;
     }

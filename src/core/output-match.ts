@@ -8,10 +8,11 @@ import type { JsonValue } from './json';
  */
 export const NUMBER_TOLERANCE = 1e-9;
 
-/** A number or a big integer's tag, as a bigint when it is an integer (else null). */
-function integerOf(v: number | BigIntTag): bigint | null {
-  if (typeof v !== 'number') return BigInt(v[BIGINT_KEY]);
-  return Number.isInteger(v) ? BigInt(v) : null;
+/** A number or a big integer's tag, as canonical digits when it is an integer (else null). */
+function integerOf(v: number | BigIntTag): string | null {
+  if (typeof v !== 'number') return v[BIGINT_KEY];
+  // a double's digits: at most 309, cheap; -0 is "0"
+  return Number.isInteger(v) ? BigInt(v).toString() : null;
 }
 
 /**

@@ -17,7 +17,8 @@ function judge(raw: RawOutcome | undefined, test: CodeRunRequest['tests'][number
       // Python's integers beyond 2^53 stay exact; JavaScript's numbers are doubles
       actual = language === 'python' ? parseJsonExact(raw.text) : (JSON.parse(raw.text) as JsonValue);
     } catch {
-      return { code: 'sandbox-error', message: 'unreadable output' };
+      // the harnesses write valid JSON; only a result line the program forged holds anything else
+      return { code: 'runtime-error', message: 'the output is not readable JSON' };
     }
   }
   const shown = actual === undefined ? {} : { actual };

@@ -65,7 +65,7 @@ export class SandboxCodeRunner implements CodeRunner {
       }
       const wallMs = limits.timeMs * (req.tests.length * 2 + 2) + 5000;
       const body = { program: req.program, entry: req.entry, tests: req.tests.map((t) => ({ input: t.input.map(bigIntsAsNumbers), ...(t.property ? { property: t.property } : {}) })), limits, stopOnTimeout: req.stopOnTimeout === true };
-      return this.pool.call(slot, 'tests', body, wallMs, signal).then((res): RawRun => validRaw(res) ?? { code: 'sandbox-error', message: "the sandbox worker's answer is malformed", outputs: [] }, lostWorker);
+      return this.pool.call(slot, 'tests', body, wallMs, signal).then((res): RawRun => validRaw(res, req.tests.length) ?? { code: 'sandbox-error', message: "the sandbox worker's answer is malformed", outputs: [] }, lostWorker);
     }, signal);
     if (signal?.aborted) throw new SandboxCancelledError();
     return assemble(req, raw, Date.now() - started);

@@ -63,7 +63,7 @@ export class Slot {
 }
 
 /** V8's report of a fatal out-of-memory (the worker prints it to stderr as it aborts). */
-export const V8_OOM = /JavaScript heap out of memory|Fatal JavaScript out of memory|is_heap_oom = 1|Reached heap limit|Ineffective mark-compacts near heap limit|Fatal process out of memory/;
+export const V8_OOM = /JavaScript heap out of memory|Fatal JavaScript out of memory|Fatal JavaScript invalid size error|is_heap_oom = 1|Reached heap limit|Ineffective mark-compacts near heap limit|Fatal process out of memory/;
 
 const WORKER = () => join(packageRoot(), 'src', 'sandbox', 'worker', 'js-worker.cjs');
 

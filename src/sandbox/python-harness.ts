@@ -256,7 +256,10 @@ def _check_mode(data, emit):
         return emit(dict(fault(e), outputs=[]))
     if first.get("code") != "ok":
         kill()
-        return emit({"code": first.get("code"), "message": first.get("message"), "outputs": []})
+        # a load failure the child can report; anything else is a reply the program forged
+        if first.get("code") not in ("syntax-error", "runtime-error", "timeout", "memory-limit", "output-limit", "exited") or not isinstance(first.get("message", ""), str):
+            return emit({"code": "runtime-error", "message": "the program wrote a malformed reply", "outputs": []})
+        return emit({"code": first.get("code"), "message": first.get("message", ""), "outputs": []})
     outputs = first.get("outputs", [])
     result["outputs"] = outputs if isinstance(outputs, list) else []
 

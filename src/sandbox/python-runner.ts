@@ -132,7 +132,7 @@ export function runPythonBatch(b: PythonBatch): Promise<RawRun> {
     child.on('close', (status, sig) => {
       clearTimeout(timer);
       b.signal?.removeEventListener('abort', onAbort);
-      resolve(parseRun(out, err, nonce, status, sig, why, b.limits));
+      resolve(parseRun(out, err, nonce, status, sig, why, b.limits, b.inputs.length));
     });
     const request = { program: b.program, entry: b.entry, inputs: b.inputs.map((i) => JSON.stringify(i)), check: b.check ?? null, helpers: b.check ? (b.helpers ?? null) : null, timeMs: b.limits.timeMs, outputBytes: b.limits.outputBytes, ...(b.check ? { child: PYTHON_CHILD } : {}) };
     child.stdin.end(`${JSON.stringify(request)}\n${nonce}\n`);
@@ -160,8 +160,17 @@ export function endedEarly(status: number | null, sig: NodeJS.Signals | null, er
   return { code: 'exited', message: `the program ended the sandbox's process (exit status ${status}) before its results were written${detail ? `: ${detail}` : ''}`, outputs: [] };
 }
 
-/** Turns the process's output and exit into a raw run. */
-export function parseRun(out: string, err: string, nonce: string, status: number | null, signal: NodeJS.Signals | null, why: string | null, limits: ResolvedLimits): RawRun {
+/** Whether a raw run claims `code` anywhere (its own code, a test's, the check's). */
+function claims(raw: RawRun, code: RawRun['code']): boolean {
+  return raw.code === code || raw.check?.code === code || raw.outputs.some((o) => o.code === code);
+}
+
+/**
+ * Turns the process's output and exit into a raw run. The result line must answer each of the
+ * `tests`, and may not claim `sandbox-error` (the harness never writes it: only a forged line
+ * could, to pass the program's fault off as ours).
+ */
+export function parseRun(out: string, err: string, nonce: string, status: number | null, signal: NodeJS.Signals | null, why: string | null, limits: ResolvedLimits, tests: number): RawRun {
   if (why === 'aborted') return { code: 'sandbox-error', message: 'cancelled', outputs: [] };
   const at = out.lastIndexOf(`${nonce}{`);
   if (at >= 0 && why === null) {
@@ -172,8 +181,8 @@ export function parseRun(out: string, err: string, nonce: string, status: number
     } catch {
       parsed = undefined; // a result line cut short
     }
-    const valid = parsed === undefined ? null : validRaw(parsed);
-    if (valid) return valid;
+    const valid = parsed === undefined ? null : validRaw(parsed, tests);
+    if (valid && !claims(valid, 'sandbox-error')) return valid;
     if (parsed !== undefined) return { code: 'runtime-error', message: 'the program wrote a malformed result line', outputs: [] };
   }
   // bwrap reports its child's death by signal as exit status 128 + n

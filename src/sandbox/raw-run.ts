@@ -37,8 +37,9 @@ function rawOutcome(o: unknown): RawOutcome | null {
 /**
  * A runner's answer as a RawRun when it has the right shape, else null: the Python result line
  * (anyone in the sandbox could have written it) and the JS worker's answer are both checked.
+ * `tests`: how many tests ran; a run that loaded must answer each of them.
  */
-export function validRaw(v: unknown): RawRun | null {
+export function validRaw(v: unknown, tests: number): RawRun | null {
   if (!v || typeof v !== 'object') return null;
   const x = v as Record<string, unknown>;
   const top = rawOutcome({ code: x.code, message: x.message });
@@ -49,6 +50,7 @@ export function validRaw(v: unknown): RawRun | null {
     if (!r) return null;
     outputs.push(r);
   }
+  if (top.code === 'ok' && outputs.length !== tests) return null;
   const check = x.check === undefined ? undefined : rawOutcome(x.check);
   if (check === null) return null;
   return { ...top, outputs, ...(check ? { check } : {}) };

@@ -151,7 +151,7 @@ describe('SandboxCodeRunner (JS, fake pool)', () => {
   });
 
   test('V8_OOM recognizes the report V8 prints as it aborts for want of memory, and nothing else', () => {
-    for (const text of ['<--- JS stacktrace --->\n\ninvalid array length\nis_heap_oom = 1\n', 'FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory', '# Fatal JavaScript out of memory: Ineffective mark-compacts near heap limit']) {
+    for (const text of ['<--- JS stacktrace --->\n\ninvalid array length\nis_heap_oom = 1\n', 'FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory', '# Fatal JavaScript out of memory: Ineffective mark-compacts near heap limit', '# Fatal JavaScript invalid size error 169220804']) {
       expect(V8_OOM.test(text)).toBe(true);
     }
     for (const text of ['', 'is_heap_oom = 0', 'Segmentation fault', 'does_zap_garbage = 0']) expect(V8_OOM.test(text)).toBe(false);

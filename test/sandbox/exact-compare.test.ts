@@ -100,6 +100,15 @@ describe('parseJsonExact', () => {
     expect(parseJsonExact('12345678902')).toBe(12345678902);
   });
 
+  test('a million digits are read and compared in linear time (a program may answer with them)', () => {
+    const digits = '9'.repeat(1_000_000);
+    const v = parseJsonExact(`[${digits}, -${digits}]`);
+    expect(v).toEqual([big(digits), big(`-${digits}`)]);
+    expect(outputMatches(v, [big(digits), big(`-${digits}`)])).toBe(true);
+    expect(outputMatches(v, [big(`${digits.slice(1)}8`), big(`-${digits}`)])).toBe(false);
+    expect(outputMatches(big(digits), 1e300)).toBe(false);
+  });
+
   test('bad JSON stays bad (a tag never makes an invalid literal valid)', () => {
     expect(() => parseJsonExact('[01152921504606846977]')).toThrow(SyntaxError);
     expect(() => parseJsonExact('[1152921504606846977')).toThrow(SyntaxError);

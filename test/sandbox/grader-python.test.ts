@@ -96,6 +96,17 @@ describe('every early end is the program\'s, with its own code', () => {
     expect(codes(r)).toEqual(['runtime-error', 'ok']);
   });
 
+  test("a forged result line cannot pass the program's fault off as the sandbox's (sandbox-error, or too few outcomes)", async () => {
+    const forge = (obj: object) => `import json\n_dumps = json.dumps\njson.dumps = lambda o, **kw: _dumps(${JSON.stringify(obj)}) if isinstance(o, dict) and 'outputs' in o else _dumps(o, **kw)\ndef f(x):\n    return x`;
+    for (const obj of [{ code: 'ok', outputs: [] }, { code: 'sandbox-error', message: 'not me', outputs: [] }, { code: 'ok', outputs: [{ code: 'sandbox-error' }, { code: 'ok', text: '2' }] }]) {
+      const r = await py(forge(obj), [{ input: [1], expected: 2 }, { input: [2], expected: 2 }]);
+      expect(r).toMatchObject({ code: 'runtime-error', message: 'the program wrote a malformed result line' });
+    }
+    // the child of the check mode answering the harness with a code only the sandbox may use
+    const child = await py('import os\nos.write(3, b\'{"code": "sandbox-error", "message": "not me"}\\n\')\nos._exit(0)\ndef f(x):\n    return x', [], { check });
+    expect(child.tests[0]).toEqual({ code: 'runtime-error', message: 'the program wrote a malformed reply' });
+  });
+
   test('the sandbox that never started its harness is a sandbox-error (our fault), not the program\'s', async () => {
     const broken = createSandbox({ concurrency: 1, python: { ...DEFAULT_PYTHON_PATHS, python: '/bin/false' } });
     try {
