@@ -12,7 +12,7 @@
  *
  * Usage: node stryker/python-mutants.cjs [--tests a.test.ts,b.test.ts] [--lines 20-120] [--list]
  */
-const { spawnSync, execFileSync } = require('node:child_process');
+const { spawn, execFileSync } = require('node:child_process');
 const { mkdtempSync, mkdirSync, readFileSync, writeFileSync, rmSync, symlinkSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join, dirname } = require('node:path');
@@ -122,31 +122,67 @@ for (const f of files) {
 }
 symlinkSync(join(root, 'node_modules'), join(copy, 'node_modules'));
 
+let current = null;
+/** Runs the tests in the copy; resolves with whether they passed. */
 function runTests() {
-  const r = spawnSync('nice', ['-n', '10', process.execPath,join(root, 'node_modules', 'jest', 'bin', 'jest.js'), ...tests, '--runInBand', '--bail=1', '--silent'], { cwd: copy, encoding: 'utf8', timeout: 20 * 60_000 });
-  return { ok: r.status === 0, timedOut: r.error?.code === 'ETIMEDOUT', tail: `${r.stdout}${r.stderr}`.split('\n').filter((l) => /✕/.test(l)).slice(0, 2).join(' | ') };
+  return new Promise((resolve) => {
+    let out = '';
+    const child = spawn('nice', ['-n', '10', process.execPath, join(root, 'node_modules', 'jest', 'bin', 'jest.js'), ...tests, '--runInBand', '--bail=1', '--silent'], { cwd: copy, stdio: ['ignore', 'pipe', 'pipe'] });
+    current = child;
+    const timer = setTimeout(() => child.kill('SIGKILL'), 20 * 60_000);
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    child.on('close', (status, sig) => {
+      clearTimeout(timer);
+      current = null;
+      resolve({ ok: status === 0, timedOut: sig === 'SIGKILL', tail: out.split('\n').filter((l) => /✕/.test(l)).slice(0, 2).join(' | ') });
+    });
+  });
+}
+
+/** Stopped (Ctrl-C, kill): end the running tests and remove the copy; the working tree was never touched. */
+function cleanUp() {
+  current?.kill('SIGKILL');
+  rmSync(copy, { recursive: true, force: true });
+}
+for (const sig of ['SIGINT', 'SIGTERM']) {
+  process.on(sig, () => {
+    cleanUp();
+    process.exit(130);
+  });
 }
 
 const results = [];
-try {
-  const base = runTests();
-  if (!base.ok) throw new Error(`the tests fail without any mutant: ${base.tail}`);
-  mutants.forEach((m, k) => {
-    const mutated = lines.slice();
-    mutated[m.line - 1] = m.next;
-    writeFileSync(join(copy, FILE), mutated.join('\n'));
-    const r = runTests();
-    const status = r.ok ? 'survived' : r.timedOut ? 'timeout' : 'killed';
-    results.push({ ...m, status, by: r.tail });
-    process.stdout.write(`[${k + 1}/${mutants.length}] ${status.padEnd(8)} line ${m.line}: ${m.what}\n`);
-  });
-} finally {
-  writeFileSync(join(copy, FILE), source);
-  rmSync(copy, { recursive: true, force: true });
+async function main() {
+  try {
+    const base = await runTests();
+    if (!base.ok) throw new Error(`the tests fail without any mutant: ${base.tail}`);
+    for (let k = 0; k < mutants.length; k++) {
+      const m = mutants[k];
+      const mutated = lines.slice();
+      mutated[m.line - 1] = m.next;
+      writeFileSync(join(copy, FILE), mutated.join('\n'));
+      const r = await runTests();
+      const status = r.ok ? 'survived' : r.timedOut ? 'timeout' : 'killed';
+      results.push({ ...m, status, by: r.tail });
+      process.stdout.write(`[${k + 1}/${mutants.length}] ${status.padEnd(8)} line ${m.line}: ${m.what}\n`);
+    }
+  } finally {
+    cleanUp();
+  }
+  report();
 }
-const killed = results.filter((r) => r.status !== 'survived').length;
-process.stdout.write(`\nscore: ${((100 * killed) / Math.max(1, results.length)).toFixed(1)}% (${killed} of ${results.length} killed)\nsurvivors:\n`);
-for (const r of results.filter((x) => x.status === 'survived')) process.stdout.write(`  line ${r.line}: ${r.what}\n`);
-const out = join(root, 'test-artifacts', 'python-mutants');
-mkdirSync(out, { recursive: true });
-writeFileSync(join(out, 'report.json'), JSON.stringify({ file: FILE, tests, results }, null, 2));
+
+function report() {
+  const killed = results.filter((r) => r.status !== 'survived').length;
+  process.stdout.write(`\nscore: ${((100 * killed) / Math.max(1, results.length)).toFixed(1)}% (${killed} of ${results.length} killed)\nsurvivors:\n`);
+  for (const r of results.filter((x) => x.status === 'survived')) process.stdout.write(`  line ${r.line}: ${r.what}\n`);
+  const out = join(root, 'test-artifacts', 'python-mutants');
+  mkdirSync(out, { recursive: true });
+  writeFileSync(join(out, 'report.json'), JSON.stringify({ file: FILE, tests, results }, null, 2));
+}
+
+main().catch((e) => {
+  process.stderr.write(`python-mutants: ${e.message}\n`);
+  process.exit(1);
+});
