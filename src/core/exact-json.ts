@@ -58,6 +58,22 @@ export function bigIntsAsNumbers(v: JsonValue): JsonValue {
 
 
 /**
+ * Calls `visit(i, charCode)` for every character of JSON `text` outside its strings (quotes
+ * included as string characters); `visit` answers the index it has read up to.
+ */
+export function scanJson(text: string, visit: (i: number, c: number) => number): void {
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++; // backslash: skip the escaped character
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else i = visit(i, c);
+  }
+}
+
+/**
  * Parses JSON text like JSON.parse (throws SyntaxError on bad text), except that an integer
  * literal outside the safe range becomes its {@link BigIntTag}. A literal with a fraction or an
  * exponent is a float and stays a number.
@@ -67,19 +83,8 @@ export function parseJsonExact(text: string): JsonValue {
   if (!/\d{16}/.test(text)) return JSON.parse(text) as JsonValue;
   const parts: string[] = [];
   let from = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92) i++; // backslash: skip the escaped character
-      else if (c === 34) inString = false;
-      continue;
-    }
-    if (c === 34) {
-      inString = true;
-      continue;
-    }
-    if (c !== 45 && (c < 48 || c > 57)) continue;
+  scanJson(text, (i, c) => {
+    if (c !== 45 && (c < 48 || c > 57)) return i;
     // a number token: -?digits(.digits)?([eE][+-]?digits)?
     let j = i + 1;
     while (j < text.length && /[0-9.eE+-]/.test(text[j])) j++;
@@ -89,8 +94,8 @@ export function parseJsonExact(text: string): JsonValue {
       parts.push(text.slice(from, i), JSON.stringify(bigIntTag(token)));
       from = j;
     }
-    i = j - 1;
-  }
+    return j - 1;
+  });
   if (!parts.length) return JSON.parse(text) as JsonValue;
   parts.push(text.slice(from));
   return JSON.parse(parts.join('')) as JsonValue;

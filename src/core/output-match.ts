@@ -1,5 +1,5 @@
 /** How a program's output is compared with a test's expected value. */
-import { BIGINT_KEY, isBigIntTag, type BigIntTag } from './exact-json';
+import { BIGINT_KEY, isBigIntTag, scanJson, type BigIntTag } from './exact-json';
 import type { JsonValue } from './json';
 
 /**
@@ -53,17 +53,11 @@ const asDouble = (v: number | BigIntTag): number => (typeof v === 'number' ? v :
 export function jsonDepth(text: string): number {
   let depth = 0;
   let max = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92) i++; // backslash: skip the escaped character
-      else if (c === 34) inString = false;
-    } else if (c === 34) inString = true;
-    else if (c === 91 || c === 123) {
-      if (++depth > max) max = depth;
-    } else if (c === 93 || c === 125) depth--;
-  }
+  scanJson(text, (i, c) => {
+    if (c === 91 || c === 123) max = Math.max(max, ++depth);
+    else if (c === 93 || c === 125) depth--;
+    return i;
+  });
   return max;
 }
 

@@ -4,7 +4,7 @@
  * never as numbers.
  */
 import { BIGINT_KEY, bigIntTag, bigIntsAsNumbers, isBigIntTag, parseJsonExact } from '../../src/core/exact-json';
-import { NUMBER_TOLERANCE, integerSemantics, outputMatches } from '../../src/core/output-match';
+import { NUMBER_TOLERANCE, integerSemantics, jsonDepth, outputMatches } from '../../src/core/output-match';
 
 const big = (digits: string) => ({ [BIGINT_KEY]: digits });
 
@@ -107,6 +107,13 @@ describe('parseJsonExact', () => {
     expect(outputMatches(v, [big(digits), big(`-${digits}`)])).toBe(true);
     expect(outputMatches(v, [big(`${digits.slice(1)}8`), big(`-${digits}`)])).toBe(false);
     expect(outputMatches(big(digits), 1e300)).toBe(false);
+  });
+
+  test('strings are skipped, escaped quotes included (jsonDepth and parseJsonExact read the same way)', () => {
+    expect(parseJsonExact('["\\"", 1152921504606846977, "\\\\", "1152921504606846977"]')).toEqual(['"', big('1152921504606846977'), '\\', '1152921504606846977']);
+    expect(jsonDepth('["[[[", {"a": "\\"]]"}, [[]]]')).toBe(3);
+    expect(jsonDepth('"[[["')).toBe(0);
+    expect(jsonDepth('[]')).toBe(1);
   });
 
   test('bad JSON stays bad (a tag never makes an invalid literal valid)', () => {
