@@ -4,6 +4,8 @@
  * Each reader answers the value or a reason, never throws.
  */
 import type { ActionCheck } from '../../src/core/env';
+import { parseJsonExact } from '../../src/core/exact-json';
+import { MAX_OUTPUT_DEPTH, jsonDepth } from '../../src/core/output-match';
 import type { JsonValue } from '../../src/core/json';
 
 /** Longest program accepted, in characters. */
@@ -35,16 +37,24 @@ function readOne(t: unknown, where: string): Read<ProposedTest> {
   if (!Array.isArray(o.input)) return { ok: false, reason: `${where}.input must be the argument list (an array)` };
   const extra = Object.keys(o).filter((k) => k !== 'input' && k !== 'expected');
   if (extra.length) return { ok: false, reason: `${where} has unknown field "${extra[0]}" (only input and expected)` };
-  const text = JSON.stringify(o);
+  let text: string;
+  try {
+    text = JSON.stringify(o);
+  } catch {
+    return { ok: false, reason: `${where} is not JSON (a cycle, a bigint, or nested too deep)` };
+  }
   if (text.length > MAX_TEST_JSON) return { ok: false, reason: `${where} is larger than ${MAX_TEST_JSON} characters of JSON` };
+  // the sandbox refuses values nested deeper: say so here, to the auditor, not as the sandbox's error
+  if (jsonDepth(text) > MAX_OUTPUT_DEPTH) return { ok: false, reason: `${where} is nested deeper than ${MAX_OUTPUT_DEPTH} levels` };
   return { ok: true, value: { input: o.input as JsonValue[], ...('expected' in o ? { expected: o.expected as JsonValue } : {}) } };
 }
 
 function parsed(action: unknown): Read<unknown> {
   if (typeof action !== 'string') return { ok: true, value: action };
   const fenced = /^\s*```(?:json)?\n([\s\S]*?)\n```\s*$/.exec(action);
+  if (jsonDepth(fenced ? fenced[1] : action) > MAX_OUTPUT_DEPTH) return { ok: false, reason: `tests are nested deeper than ${MAX_OUTPUT_DEPTH} levels` };
   try {
-    return { ok: true, value: JSON.parse(fenced ? fenced[1] : action) };
+    return { ok: true, value: parseJsonExact(fenced ? fenced[1] : action) }; // a big expected integer stays exact
   } catch (e) {
     return { ok: false, reason: `tests must be JSON (${(e as Error).message})` };
   }

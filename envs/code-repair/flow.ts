@@ -8,7 +8,7 @@
  */
 import { EFFECT_SEAT, type EnvEvent, type StepResult, type StepReward } from '../../src/core/env';
 import type { JsonValue } from '../../src/core/json';
-import { outputMatches } from '../../src/core/output-match';
+import { integerSemantics, outputMatches } from '../../src/core/output-match';
 import type { Params } from '../../src/core/params';
 import { Rng, type Seed } from '../../src/core/rng';
 import type { CodeRunResult, TestOutcome } from '../../src/core/sandbox';
@@ -100,7 +100,7 @@ function stepAuditRun(s: CodeRepairState, r: RunsResult, events: EnvEvent[]): St
     }
     const expected = t.expected !== undefined ? t.expected : (refOut.actual ?? null);
     const c = cand.tests[i];
-    const passed = c.code === 'ok' && outputMatches(c.actual, expected);
+    const passed = c.code === 'ok' && outputMatches(c.actual, expected, integerSemantics(s.task.language));
     const outcome: TestOutcome = { code: passed ? 'ok' : c.code === 'ok' ? 'wrong-answer' : c.code, ...(c.actual !== undefined ? { actual: c.actual } : {}), ...(c.message ? { message: c.message } : {}) };
     return { ...t, valid: true, reference: expected, outcome, score: auditScore(true, passed) };
   });
@@ -129,7 +129,7 @@ function stepCure(s: CodeRepairState, r: RunsResult, events: EnvEvent[]): StepRe
   const passes = onTests.map((run) =>
     tests.map((t, j) => {
       const e = expectedOf(t, j);
-      return e !== null && run.tests[j].code === 'ok' && outputMatches(run.tests[j].actual, e.value);
+      return e !== null && run.tests[j].code === 'ok' && outputMatches(run.tests[j].actual, e.value, integerSemantics(s.task.language));
     }),
   );
   const testerRewards = tests.map((t, j) => cureTestReward(passes.map((row) => row[j]), correct, t.valid === true));

@@ -16,6 +16,7 @@ import { sampleAction, sampleEffectResult } from './sample';
 import { checkTaskParams } from './tasks-of';
 import type { CodeRepairObservation, CodeRepairState } from './types';
 import { validate } from './validate';
+import { CODE_REPAIR_EXPLOITS } from './exploits';
 import { resolveConfig } from './config';
 
 export const codeRepairEnv: EnvDefinition<CodeRepairState, unknown, CodeRepairObservation> = {
@@ -59,6 +60,8 @@ export const codeRepairEnv: EnvDefinition<CodeRepairState, unknown, CodeRepairOb
   summary: (s) => ({ task: s.task.id, variant: s.variant, revisions: s.revisions.length, rounds: s.round, solved: s.solved, returns: episodeReturns(s) }),
   actionVisibility: (s, seat) => (seat >= 0 && s.cfg.reward === 'cure' ? { seat } : seat >= 0 ? 'public' : 'omniscient'),
   privateVariants,
+  // reward hacks that must not pay: played through the sandbox by `arena check` (exploits/)
+  exploits: CODE_REPAIR_EXPLOITS,
 };
 
 export { EFFECT_KIND } from './runs';

@@ -20,7 +20,7 @@ export function privateVariants(s: CodeRepairState, _seat: number, rng: Rng): Co
   return [
     {
       ...s,
-      task: { ...s.task, hiddenTests, reference: `${s.task.reference}\n// variant ${rng.int(1000)}`, ...(s.task.check ? { check: `${s.task.check}\n# variant` } : {}) },
+      task: { ...s.task, hiddenTests, reference: `${s.task.reference}\n// variant ${rng.int(1000)}`, ...(s.task.check ? { check: `${s.task.check}\n# variant` } : {}), ...(s.task.helpers ? { helpers: `${s.task.helpers}\n# variant` } : {}) },
     },
   ];
 }

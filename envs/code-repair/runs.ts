@@ -15,8 +15,10 @@ function testCase(t: TaskTest, properties: CodeRepairState['task']['properties']
   return { input: t.input, expected: t.expected };
 }
 
-function run(s: CodeRepairState, program: string, tests: CodeTestCase[], check?: string): CodeRunRequest {
-  return { language: s.task.language, program, entry: s.task.entry, tests, ...(check ? { check } : {}), limits: s.cfg.limits };
+/** One run; `withCheck`: the task's check (and its helpers) run too. */
+function run(s: CodeRepairState, program: string, tests: CodeTestCase[], withCheck = false): CodeRunRequest {
+  const { check, helpers } = s.task;
+  return { language: s.task.language, program, entry: s.task.entry, tests, ...(withCheck && check ? { check, ...(helpers ? { helpers } : {}) } : {}), limits: s.cfg.limits };
 }
 
 /** The current candidate against the public tests, the hidden tests (and check), and every valid audit test so far. */
@@ -26,7 +28,7 @@ export function candidateRuns(s: CodeRepairState): RunsRequest {
   return {
     runs: [
       run(s, program, t.publicTests.map((x) => testCase(x, t.properties))),
-      run(s, program, t.hiddenTests.map((x) => testCase(x, t.properties)), t.check),
+      run(s, program, t.hiddenTests.map((x) => testCase(x, t.properties)), true),
       run(s, program, s.audit.filter((a) => a.valid).map((a) => ({ input: a.input, expected: a.reference ?? null }))),
     ],
   };
@@ -50,7 +52,7 @@ export function cureRuns(s: CodeRepairState): RunsRequest {
   const inputs = s.tests.map((a) => ({ input: a.input }));
   return {
     runs: [
-      ...s.programs.map((p) => run(s, p, truth, t.check)),
+      ...s.programs.map((p) => run(s, p, truth, true)),
       run(s, t.reference, s.tests.map((a) => ({ input: a.input, ...(a.expected !== undefined ? { expected: a.expected } : {}) }))),
       ...s.programs.map((p) => run(s, p, inputs)),
     ],

@@ -9,7 +9,7 @@ import type { Rng } from '../../src/core/rng';
 import type { CodeRunResult, RunCode, TestOutcome } from '../../src/core/sandbox';
 import type { CodeRepairObservation, CodeRepairState, RunsRequest } from './types';
 
-const CODES: RunCode[] = ['ok', 'ok', 'ok', 'wrong-answer', 'wrong-answer', 'runtime-error', 'timeout'];
+const CODES: RunCode[] = ['ok', 'ok', 'ok', 'wrong-answer', 'wrong-answer', 'runtime-error', 'timeout', 'exited', 'killed-by-signal'];
 
 function trivialProgram(o: CodeRepairObservation): string {
   return o.task.language === 'js' ? `function ${o.task.entry}(...args) { return null; }` : `def ${o.task.entry}(*args):\n    return None`;

@@ -21,7 +21,7 @@ function cases(task: CodeTask, tests: readonly TaskTest[]): CodeTestCase[] {
 }
 
 function request(task: CodeTask, program: string, tests: CodeTestCase[]): CodeRunRequest {
-  return { language: task.language, program, entry: task.entry, tests, ...(task.check ? { check: task.check } : {}), limits: { timeMs: 5000 } };
+  return { language: task.language, program, entry: task.entry, tests, ...(task.check ? { check: task.check, ...(task.helpers ? { helpers: task.helpers } : {}) } : {}), limits: { timeMs: 5000 } };
 }
 
 /** Runs one task's reference (and buggy variants) and judges them. */

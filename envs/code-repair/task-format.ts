@@ -70,4 +70,10 @@ export interface CodeTask {
   buggy?: BuggyVariant[];
   /** HumanEval-style tasks: source of `check(candidate)` run after the program (python). */
   check?: string;
+  /**
+   * With `check`: the task's source run in check()'s namespace before it — helper functions and
+   * imports check() uses (for HumanEval the prompt, which defines e.g. `poly`). The program's own
+   * definitions never reach check(); only its entry point does.
+   */
+  helpers?: string;
 }

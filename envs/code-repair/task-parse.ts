@@ -2,6 +2,7 @@
  * Reading task files: the project's JSONL format (task-format.ts) and OpenAI's HumanEval JSONL.
  * Every problem is reported with the line and the field, one line of text.
  */
+import { parseJsonExact } from '../../src/core/exact-json';
 import type { JsonValue } from '../../src/core/json';
 import type { CodeTask, TaskLanguage, TaskTest } from './task-format';
 
@@ -62,6 +63,7 @@ export function parseTask(raw: unknown, where: string): CodeTask {
   }
   if (raw.generator !== undefined && !isObject(raw.generator)) throw new TaskFormatError(at, '"generator" must be an arbitrary description (an object)');
   if (raw.check !== undefined && (typeof raw.check !== 'string' || language !== 'python')) throw new TaskFormatError(at, '"check" must be Python source (language "python")');
+  if (raw.helpers !== undefined && (typeof raw.helpers !== 'string' || raw.check === undefined)) throw new TaskFormatError(at, '"helpers" must be Python source, given with a "check"');
   const task: CodeTask = {
     id,
     language,
@@ -75,12 +77,17 @@ export function parseTask(raw: unknown, where: string): CodeTask {
     ...(properties.length ? { properties: properties.map((p) => ({ name: p.name as string, description: String(p.description ?? ''), check: p.check as string })) } : {}),
     ...(buggy.length ? { buggy: buggy.map((b) => ({ id: b.id as string, description: String(b.description ?? ''), source: b.source as string })) } : {}),
     ...(typeof raw.check === 'string' ? { check: raw.check } : {}),
+    ...(typeof raw.helpers === 'string' ? { helpers: raw.helpers } : {}),
   };
   if (!task.hiddenTests.length && !task.check) throw new TaskFormatError(at, 'needs hidden tests ("hiddenTests") or a "check" function');
   return task;
 }
 
-/** A HumanEval line ({task_id, prompt, canonical_solution, test, entry_point}) as a python task: the check is its hidden test. */
+/**
+ * A HumanEval line ({task_id, prompt, canonical_solution, test, entry_point}) as a python task:
+ * the check is its hidden test, and the prompt is also its helpers (check() calls the prompt's
+ * functions, e.g. `poly`, `encode_cyclic`: they come from the task, never from the program).
+ */
 export function humanEvalTask(raw: unknown, where: string): CodeTask {
   if (!isObject(raw)) throw new TaskFormatError(where, 'a HumanEval problem must be a JSON object');
   const id = text(where, raw, 'task_id');
@@ -97,6 +104,7 @@ export function humanEvalTask(raw: unknown, where: string): CodeTask {
     publicTests: [],
     hiddenTests: [],
     check: text(at, raw, 'test'),
+    helpers: prompt,
   };
 }
 
@@ -112,7 +120,7 @@ export function parseTaskLines(content: string, file: string, format: TaskFileFo
     const where = `${file}:${i + 1}`;
     let raw: unknown;
     try {
-      raw = JSON.parse(line);
+      raw = parseJsonExact(line); // integers beyond 2^53 stay exact
     } catch (e) {
       throw new TaskFormatError(where, `not valid JSON (${(e as Error).message})`);
     }

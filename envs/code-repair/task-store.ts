@@ -12,8 +12,8 @@ import { TaskFormatError, parseTaskLines, type TaskFileFormat } from './task-par
 /** Named task sets. */
 export type TaskSet = 'js' | 'humaneval';
 
-/** The folder of this env's data (envs/code-repair), from src or from dist. */
-function envFolder(): string {
+/** The folder of this env's data (envs/code-repair), from src or from dist (exported for the exploit fixtures' task file). */
+export function envFolder(): string {
   let dir = __dirname;
   for (let i = 0; i < 5; i++) {
     const candidate = join(dir, 'envs', 'code-repair');

@@ -11,12 +11,34 @@ export type CodeLanguage = 'js' | 'python';
 
 /**
  * How one run (or one test of it) ended. Every run ends with exactly one of these and never
- * with a crash of the host.
+ * with a crash of the host. Every code but `ok` and `sandbox-error` is the program's doing:
+ * - `wrong-answer`: it returned something else; `runtime-error`: it raised (or crashed its own
+ *   process: SIGSEGV, SIGABRT); `syntax-error`: it does not parse;
+ * - `timeout`, `memory-limit`, `output-limit`: it went past a limit of the run;
+ * - `exited`: it ended its process or asked to (Python `sys.exit`, `os._exit`), or ended the
+ *   sandbox's process before the results were written;
+ * - `killed-by-signal`: a process of the run died by a signal the program sent (`os.kill`);
+ * - `sandbox-error`: the sandbox failed (a bad request, a worker lost without cause): never the
+ *   program's fault.
  */
-export type RunCode = 'ok' | 'wrong-answer' | 'runtime-error' | 'syntax-error' | 'timeout' | 'memory-limit' | 'output-limit' | 'sandbox-error';
+export type RunCode = 'ok' | 'wrong-answer' | 'runtime-error' | 'syntax-error' | 'timeout' | 'memory-limit' | 'output-limit' | 'exited' | 'killed-by-signal' | 'sandbox-error';
 
 /** Every run code, in a fixed order (for tables and validation). */
-export const RUN_CODES: readonly RunCode[] = ['ok', 'wrong-answer', 'runtime-error', 'syntax-error', 'timeout', 'memory-limit', 'output-limit', 'sandbox-error'];
+export const RUN_CODES: readonly RunCode[] = ['ok', 'wrong-answer', 'runtime-error', 'syntax-error', 'timeout', 'memory-limit', 'output-limit', 'exited', 'killed-by-signal', 'sandbox-error'];
+
+/** What each run code means, in one line (docs tables, renderers, text observations). */
+export const RUN_CODE_MEANING: Readonly<Record<RunCode, string>> = {
+  ok: 'passed',
+  'wrong-answer': 'returned a different value',
+  'runtime-error': 'raised an error (or crashed its own process)',
+  'syntax-error': 'the program does not parse',
+  timeout: 'ran past the time limit',
+  'memory-limit': 'ran out of memory',
+  'output-limit': 'printed or returned more than allowed',
+  exited: 'the program ended its process early (sys.exit, os._exit)',
+  'killed-by-signal': 'a process of the program was killed by a signal it sent',
+  'sandbox-error': 'the sandbox failed (not the program\'s fault)',
+};
 
 /**
  * One test: the argument list, and either the expected output or a property that must hold
@@ -45,8 +67,18 @@ export interface CodeRunRequest {
   program: string;
   entry: string;
   tests: CodeTestCase[];
-  /** Python: source defining `check(candidate)` (asserts), run after the tests as one more test. */
+  /**
+   * Python: source defining `check(candidate)` (asserts), run after the tests as one more test.
+   * check() runs apart from the program: its namespace holds the builtins, `helpers`, and one
+   * name from the program, the entry point (passed as `candidate` and bound to its own name);
+   * nothing else the program defines (an `abs`, a helper of the same name) reaches it.
+   */
   check?: string;
+  /**
+   * Python, with `check`: the task's own source run in check()'s namespace before it (helper
+   * functions and imports check() uses; for HumanEval, the prompt). Never the program's.
+   */
+  helpers?: string;
   limits?: RunLimits;
   /**
    * Stop at the first test that times out (the rest are reported as timeouts too): for searches
@@ -83,6 +115,11 @@ export const CODE_RUNS_EFFECT = 'code-runs';
 
 /** Runs programs against tests (src/sandbox's pool implements it). */
 export interface CodeRunner {
+  /**
+   * A result for every request, whatever it holds (a malformed one gets `sandbox-error` naming
+   * the field); rejects only when `signal` aborts the run, or when the runner refuses more work
+   * (a full queue).
+   */
   run(request: CodeRunRequest, signal?: AbortSignal): Promise<CodeRunResult>;
 }
 

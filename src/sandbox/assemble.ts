@@ -1,21 +1,24 @@
 /** Turns a runner's raw outputs into the run's result: each output compared on the host. */
 import type { JsonValue } from '../core/json';
 import type { CodeRunRequest, CodeRunResult, RunCode, TestOutcome } from '../core/sandbox';
-import { MAX_OUTPUT_DEPTH, jsonDepth, outputMatches } from '../core/output-match';
+import { parseJsonExact } from '../core/exact-json';
+import { MAX_OUTPUT_DEPTH, integerSemantics, jsonDepth, outputMatches } from '../core/output-match';
 import type { RawOutcome, RawRun } from './raw-run';
 
 const UNDEFINED = '\u0000undefined';
 
-function judge(raw: RawOutcome | undefined, test: CodeRunRequest['tests'][number]): TestOutcome {
+function judge(raw: RawOutcome | undefined, test: CodeRunRequest['tests'][number], language: CodeRunRequest['language']): TestOutcome {
   if (!raw) return { code: 'sandbox-error', message: 'no outcome for this test' };
   if (raw.code !== 'ok') return { code: raw.code, ...(raw.message ? { message: raw.message } : {}) };
   let actual: JsonValue | undefined;
   if (raw.text !== undefined && raw.text !== UNDEFINED) {
     if (jsonDepth(raw.text) > MAX_OUTPUT_DEPTH) return { code: 'runtime-error', message: `the output is nested deeper than ${MAX_OUTPUT_DEPTH} levels` };
     try {
-      actual = JSON.parse(raw.text) as JsonValue;
+      // Python's integers beyond 2^53 stay exact; JavaScript's numbers are doubles
+      actual = language === 'python' ? parseJsonExact(raw.text) : (JSON.parse(raw.text) as JsonValue);
     } catch {
-      return { code: 'sandbox-error', message: 'unreadable output' };
+      // the harnesses write valid JSON; only a result line the program forged holds anything else
+      return { code: 'runtime-error', message: 'the output is not readable JSON' };
     }
   }
   const shown = actual === undefined ? {} : { actual };
@@ -23,7 +26,7 @@ function judge(raw: RawOutcome | undefined, test: CodeRunRequest['tests'][number
     return raw.property === true ? { code: 'ok', ...shown } : { code: 'wrong-answer', ...shown, message: 'the property does not hold' };
   }
   if (test.expected === undefined) return { code: 'ok', ...shown };
-  return outputMatches(actual, test.expected) ? { code: 'ok', ...shown } : { code: 'wrong-answer', ...shown, message: actual === undefined ? 'returned undefined' : undefined };
+  return outputMatches(actual, test.expected, integerSemantics(language)) ? { code: 'ok', ...shown } : { code: 'wrong-answer', ...shown, message: actual === undefined ? 'returned undefined' : undefined };
 }
 
 /**
@@ -36,7 +39,7 @@ export function assemble(req: CodeRunRequest, raw: RawRun, ms: number): CodeRunR
     tests = req.tests.map(() => ({ code: raw.code, ...(raw.message ? { message: raw.message } : {}) }));
     if (req.check) tests.push({ code: raw.code, ...(raw.message ? { message: raw.message } : {}) });
   } else {
-    tests = req.tests.map((t, i) => judge(raw.outputs[i], t));
+    tests = req.tests.map((t, i) => judge(raw.outputs[i], t, req.language));
     if (req.check) tests.push(raw.check ? { code: raw.check.code, ...(raw.check.message ? { message: raw.check.message } : {}) } : { code: 'sandbox-error', message: 'the check did not run' });
   }
   for (const t of tests) if (t.message === undefined) delete t.message;

@@ -27,9 +27,14 @@ export class SandboxCancelledError extends Error {
   }
 }
 
-/** A worker process died or stopped answering while running a request. */
+/**
+ * A worker process died or stopped answering while running a request: it ran past the wall
+ * clock (`timeout`), V8 ended it for want of memory (`out-of-memory`: a program's allocation
+ * that the isolate's limit could not stop, e.g. a string or array built by one builtin call), or
+ * it died otherwise (`crash`).
+ */
 export class WorkerLostError extends Error {
-  constructor(readonly why: 'timeout' | 'crash', detail: string) {
+  constructor(readonly why: 'timeout' | 'crash' | 'out-of-memory', detail: string) {
     super(detail);
     this.name = 'WorkerLostError';
   }
@@ -56,6 +61,9 @@ export class Slot {
   busy = false;
   constructor(readonly index: number) {}
 }
+
+/** V8's report of a fatal out-of-memory (the worker prints it to stderr as it aborts). */
+export const V8_OOM = /JavaScript heap out of memory|Fatal JavaScript out of memory|Fatal JavaScript invalid size error|is_heap_oom = 1|Reached heap limit|Ineffective mark-compacts near heap limit|Fatal process out of memory/;
 
 const WORKER = () => join(packageRoot(), 'src', 'sandbox', 'worker', 'js-worker.cjs');
 
@@ -187,19 +195,22 @@ export class SandboxPool {
     const child = fork(WORKER(), [], { execArgv: ['--no-node-snapshot'], serialization: 'advanced', stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
     let stderr = '';
     child.stderr?.setEncoding('utf8').on('data', (d: string) => {
-      if (stderr.length < 4096) stderr += d;
+      if (stderr.length < 16_384) stderr += d;
     });
-    child.on('message', (m: { id?: number; ok?: boolean; res?: unknown; error?: string }) => {
+    child.on('message', (m: { id?: number; ok?: boolean; res?: unknown; error?: string; retire?: boolean }) => {
       if (typeof m?.id !== 'number') return;
       const p = slot.pending.get(m.id);
       if (!p) return;
       if (m.ok) p.resolve(m.res);
       else p.reject(new Error(m.error ?? 'worker error'));
+      // a worker that could not stop a program's isolate ends after this answer: the next request goes to a fresh one
+      if (m.retire && slot.worker === child) this.kill(slot);
     });
     child.on('exit', (code, sig) => {
       if (slot.worker === child) slot.worker = undefined;
-      const detail = `the sandbox worker died (${sig ?? `exit ${code}`})${stderr ? `: ${stderr.trim().split('\n').pop()}` : ''}`;
-      for (const p of [...slot.pending.values()]) if (p.worker === child) p.reject(new WorkerLostError('crash', detail));
+      const oom = V8_OOM.test(stderr);
+      const detail = `the sandbox worker died (${sig ?? `exit ${code}`})${oom ? ': V8 heap out of memory' : stderr ? `: ${stderr.trim().split('\n').pop()}` : ''}`;
+      for (const p of [...slot.pending.values()]) if (p.worker === child) p.reject(new WorkerLostError(oom ? 'out-of-memory' : 'crash', detail));
     });
     child.on('error', () => undefined);
     slot.worker = child;

@@ -1,15 +1,20 @@
 /**
  * The Python side of a batch run, inside the bubblewrap sandbox. stdin: line 1 the request
- * ({program, entry, inputs (JSON texts), check, timeMs, outputBytes, child}), line 2 the nonce.
- * stdout: one line `nonce + JSON` with the outputs. Expected values never enter the sandbox:
- * outputs are compared on the host, so a program that forges this line only claims outputs —
- * as returning them would — and the host validates the line's shape.
+ * ({program, entry, inputs (JSON texts), check, helpers, timeMs, outputBytes, child}), line 2
+ * the nonce. stdout: `nonce + "ready"` once the harness runs (before any program code: the host
+ * then knows that whatever ends the process early is the program's doing), then one line
+ * `nonce + JSON` with the outputs. Expected values never enter the sandbox: outputs are compared
+ * on the host, so a program that forges this line only claims outputs — as returning them
+ * would — and the host validates the line's shape.
  *
  * A HumanEval `check(candidate)` holds the expected values, so it must not run beside the
  * program: the harness (made non-dumpable, so nothing in the sandbox can read its memory or
  * descriptors) starts the program in a fresh interpreter of its own (CHILD below) and calls the
  * candidate through a pipe; values cross as Python literals (`repr` / `ast.literal_eval`: no
- * object with a lying `__eq__` comes back), and check() runs in the harness.
+ * object with a lying `__eq__` comes back), and check() runs in the harness. check()'s namespace
+ * holds the builtins, the task's helpers (the request's `helpers`: for HumanEval the prompt, which
+ * defines e.g. `poly` and `encode_cyclic`) and exactly one name from the program: the entry point,
+ * as `candidate` and under its own name. A program's `abs`, `tuple` or `poly` never reaches it.
  */
 
 /** Reading and running the program; shared by the one-process harness and the child. */
@@ -23,6 +28,7 @@ class _OutputLimit(BaseException):
     pass
 
 MAX_DEPTH = 200
+BIG = "$bigint"
 
 def _depth(v, d=0):
     if d > MAX_DEPTH:
@@ -34,6 +40,37 @@ def _depth(v, d=0):
         for x in v.values():
             _depth(x, d + 1)
 
+def _args(text):
+    """Arguments from JSON; an integer the host tagged {"$bigint": digits} is the int itself."""
+    def hook(o):
+        digits = o.get(BIG) if len(o) == 1 else None
+        if isinstance(digits, str) and 16 <= len(digits) < 4000 and all(c in "-0123456789" for c in digits):
+            try:
+                n = int(digits)
+            except ValueError:
+                return o
+            if str(n) == digits and abs(n) > 2 ** 53 - 1:
+                return n
+        return o
+    return json.loads(text, object_hook=hook)
+
+def _text(e):
+    """One line naming an exception; never raises (a program's exception may lie in __str__)."""
+    try:
+        name = type(e).__name__
+        if not isinstance(name, str):
+            name = "an exception"
+    except BaseException:
+        name = "an exception"
+    try:
+        detail = str(e)
+        if not isinstance(detail, str):
+            detail = ""
+    except BaseException:
+        detail = ""
+    line = ("%s: %s" % (name, detail)) if detail else name
+    return (line.splitlines() or [name])[0][:300]
+
 def _failure(e, data):
     if isinstance(e, _Timeout):
         return {"code": "timeout", "message": "time limit of %d ms exceeded" % data["timeMs"]}
@@ -41,8 +78,9 @@ def _failure(e, data):
         return {"code": "output-limit", "message": "more than %d characters printed" % data["outputBytes"]}
     if isinstance(e, MemoryError):
         return {"code": "memory-limit", "message": "MemoryError"}
-    text = ("%s: %s" % (type(e).__name__, e)).splitlines()[0] if str(e) else type(e).__name__
-    return {"code": "runtime-error", "message": text[:300]}
+    if isinstance(e, SystemExit):
+        return {"code": "exited", "message": "the program asked to exit (%s)" % _text(e)}
+    return {"code": "runtime-error", "message": _text(e)}
 
 def _setup(data):
     limit = data["outputBytes"]
@@ -73,7 +111,7 @@ def _load(data):
     try:
         code = compile(data["program"], "program.py", "exec")
     except (SyntaxError, ValueError) as e:
-        return {"code": "syntax-error", "message": ("%s: %s" % (type(e).__name__, e))[:300]}
+        return {"code": "syntax-error", "message": _text(e)}
     scope = {"__name__": "__sandbox__", "__builtins__": __builtins__}
     try:
         _timed(data["timeMs"] / 1000.0, lambda: exec(code, scope))
@@ -89,13 +127,13 @@ def _run_inputs(data, fn):
     limit = data["outputBytes"]
     for args_json in data["inputs"]:
         try:
-            args = json.loads(args_json)  # fresh objects per test
+            args = _args(args_json)  # fresh objects per test
             value = _timed(data["timeMs"] / 1000.0, lambda: fn(*args))
             try:
                 _depth(value)
                 text = json.dumps(value, allow_nan=False)
             except (TypeError, ValueError, RecursionError) as e:
-                outputs.append({"code": "runtime-error", "message": "the output is not JSON (%s)" % str(e)[:100]})
+                outputs.append({"code": "runtime-error", "message": "the output is not JSON (%s)" % _text(e)[:100]})
                 continue
             if len(text) > limit:
                 outputs.append({"code": "output-limit", "message": "output of %d characters exceeds %d" % (len(text), limit)})
@@ -113,6 +151,8 @@ def _main():
     data = json.loads(sys.stdin.readline())
     nonce = sys.stdin.readline().strip()
     real_out = sys.stdout
+    real_out.write(nonce + "ready\n")
+    real_out.flush()
     def emit(obj):
         real_out.write(nonce + json.dumps(obj) + "\n")
         real_out.flush()
@@ -125,8 +165,15 @@ def _main():
         return emit(loaded)
     emit({"code": "ok", "outputs": _run_inputs(data, loaded[1])})
 
+class _Ended(BaseException):
+    """The program's process ended, timed out or failed in a way check() must not catch."""
+    def __init__(self, code, message):
+        BaseException.__init__(self, message)
+        self.code = code
+        self.message = message
+
 def _check_mode(data, emit):
-    import ctypes, ast, select
+    import ctypes, ast, select, time
     ctypes.CDLL(None).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE 0: the program cannot read this process
     to_child_r, to_child_w = os.pipe()
     from_child_r, from_child_w = os.pipe()
@@ -145,70 +192,108 @@ def _check_mode(data, emit):
     recv = os.fdopen(from_child_r, "r")
     seconds = data["timeMs"] / 1000.0
 
-    def read_line(timeout):
-        ready, _, _ = select.select([recv], [], [], timeout)
-        if not ready:
-            raise TimeoutError()
-        line = recv.readline()
-        if not line:
-            raise EOFError()
-        return json.loads(line)
-
     def kill():
         try:
             os.kill(pid, signal.SIGKILL)
         except OSError:
             pass
 
-    send.write(json.dumps({k: data[k] for k in ("program", "entry", "inputs", "timeMs", "outputBytes")}) + "\n")
-    send.flush()
+    def ended():
+        """Why the program's process stopped answering: its exit status or signal."""
+        status = None
+        for _ in range(40):
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                break
+            time.sleep(0.005)
+        else:
+            kill()
+            return _Ended("runtime-error", "the program closed the harness's channel")
+        if os.WIFSIGNALED(status):
+            sig = os.WTERMSIG(status)
+            if sig == signal.SIGXCPU:
+                return _Ended("timeout", "the program ran past its CPU time")
+            if sig == signal.SIGXFSZ:
+                return _Ended("output-limit", "the program wrote more output than allowed")
+            if sig in (signal.SIGSEGV, signal.SIGBUS, signal.SIGABRT):
+                return _Ended("runtime-error", "the program crashed (%s)" % signal.Signals(sig).name)
+            return _Ended("killed-by-signal", "the program's process was killed by %s" % signal.Signals(sig).name)
+        return _Ended("exited", "the program ended its process (exit status %d)" % os.WEXITSTATUS(status))
+
+    def read_line(timeout):
+        ready, _, _ = select.select([recv], [], [], timeout)
+        if not ready:
+            kill()
+            raise _Ended("timeout", "the candidate timed out (%d ms)" % data["timeMs"])
+        line = recv.readline()
+        if not line:
+            raise ended()
+        try:
+            reply = json.loads(line)
+        except ValueError:
+            reply = None
+        if not isinstance(reply, dict):
+            kill()
+            raise _Ended("runtime-error", "the program wrote a malformed reply")
+        return reply
+
+    def write(text):
+        try:
+            send.write(text + "\n")
+            send.flush()
+        except OSError:
+            raise ended()
+
+    def fault(e):
+        return {"code": e.code, "message": e.message[:300]}
+
+    write(json.dumps({k: data[k] for k in ("program", "entry", "inputs", "timeMs", "outputBytes")}))
     result = {"code": "ok", "outputs": []}
     try:
         first = read_line(seconds * (len(data["inputs"]) + 2) + 1)
-        if first.get("code") != "ok":
-            kill()
-            first["outputs"] = []
-            return emit(first)
-        result["outputs"] = first.get("outputs", [])
-        callables = [c for c in first.get("callables", []) if isinstance(c, str)]
-    except (TimeoutError, EOFError, ValueError):
+    except _Ended as e:
         kill()
-        return emit({"code": "timeout", "message": "the program did not load in time", "outputs": []})
+        return emit(dict(fault(e), outputs=[]))
+    if first.get("code") != "ok":
+        kill()
+        # a load failure the child can report; anything else is a reply the program forged
+        if first.get("code") not in ("syntax-error", "runtime-error", "timeout", "memory-limit", "output-limit", "exited") or not isinstance(first.get("message", ""), str):
+            return emit({"code": "runtime-error", "message": "the program wrote a malformed reply", "outputs": []})
+        return emit({"code": first.get("code"), "message": first.get("message", ""), "outputs": []})
+    outputs = first.get("outputs", [])
+    result["outputs"] = outputs if isinstance(outputs, list) else []
 
-    def remote(name):
-        def call(*args):
-            send.write(repr((name, list(args))) + "\n")
-            send.flush()
-            return answer()
-        call.__name__ = name
-        return call
+    def candidate(*args):
+        write(repr(list(args)))
+        reply = read_line(seconds)
+        code = reply.get("code")
+        if code == "ok":
+            try:
+                return ast.literal_eval(reply.get("value"))
+            except Exception:
+                raise _Ended("runtime-error", "the candidate's value is not a Python literal")
+        message = reply.get("message") if isinstance(reply.get("message"), str) else "the candidate failed"
+        if code == "runtime-error":
+            raise RuntimeError(message)
+        raise _Ended(code if code in ("timeout", "memory-limit", "output-limit", "exited") else "runtime-error", message)
+    candidate.__name__ = data["entry"]
 
-    def answer():
-        try:
-            reply = read_line(seconds)
-        except TimeoutError:
-            kill()
-            raise RuntimeError("the candidate timed out (%d ms)" % data["timeMs"])
-        except (EOFError, ValueError):
-            raise RuntimeError("the candidate's process ended")
-        if reply.get("code") != "ok":
-            raise RuntimeError(reply.get("message", "the candidate failed"))
-        return ast.literal_eval(reply["value"])
-
-    # check() sees the program's functions as calls into the program's process, as HumanEval's
-    # harness (program and check in one namespace) would see the functions themselves
+    # check()'s namespace: the builtins, the task's helpers, and the entry point only
     scope = {"__name__": "__check__"}
-    for name in callables:
-        scope[name] = remote(name)
     try:
+        if data.get("helpers"):
+            exec(compile(data["helpers"], "helpers.py", "exec"), scope)
+        scope[data["entry"]] = candidate
         exec(compile(data["check"], "check.py", "exec"), scope)
-        scope["check"](remote(data["entry"]))
+        scope["check"](candidate)
         result["check"] = {"code": "ok"}
     except AssertionError as e:
-        result["check"] = {"code": "wrong-answer", "message": ("AssertionError: %s" % e)[:300] if str(e) else "an assertion of check() failed"}
+        text = _text(e)
+        result["check"] = {"code": "wrong-answer", "message": text if text != "AssertionError" else "an assertion of check() failed"}
+    except _Ended as e:
+        result["check"] = fault(e)
     except BaseException as e:
-        message = ("%s: %s" % (type(e).__name__, e)).splitlines()[0][:300]
-        result["check"] = {"code": "timeout" if "timed out" in message else "runtime-error", "message": message}
+        result["check"] = {"code": "runtime-error", "message": _text(e)}
     kill()
     emit(result)
 
@@ -218,7 +303,7 @@ _main()
 /**
  * The program's process in check mode: loads the program, runs the JSON tests (outputs on fd 3),
  * then answers candidate calls (a Python literal list of arguments per line) with the value's
- * `repr`. Its stdout and stderr are /dev/null.
+ * `repr`. Only the entry point answers. Its stdout and stderr are /dev/null.
  */
 export const PYTHON_CHILD = String.raw`${COMMON}
 def _child():
@@ -230,19 +315,14 @@ def _child():
         out.write(json.dumps(loaded) + "\n")
         out.flush()
         return
-    scope, fn = loaded
-    # every top-level function of the program may be called by check() (HumanEval's checks use helpers of the prompt)
-    callables = [k for k, v in scope.items() if callable(v) and not k.startswith("__") and isinstance(k, str)]
-    out.write(json.dumps({"code": "ok", "outputs": _run_inputs(data, fn), "callables": callables}) + "\n")
+    fn = loaded[1]
+    out.write(json.dumps({"code": "ok", "outputs": _run_inputs(data, fn)}) + "\n")
     out.flush()
     import ast
     for line in sys.stdin:
         try:
-            name, args = ast.literal_eval(line)
-            target = scope[name] if name in callables else None
-            if target is None:
-                raise NameError("no function %r in the program" % name)
-            value = _timed(data["timeMs"] / 1000.0, lambda: target(*args))
+            args = ast.literal_eval(line)
+            value = _timed(data["timeMs"] / 1000.0, lambda: fn(*args))
             _depth(value)
             text = repr(value)
             ast.literal_eval(text)  # only literals go back

@@ -9,10 +9,9 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import type { JsonValue } from '../core/json';
-import { RUN_CODES, type RunCode } from '../core/sandbox';
 import type { ResolvedLimits } from './limits';
 import { PYTHON_CHILD, PYTHON_HARNESS } from './python-harness';
-import type { RawOutcome, RawRun } from './raw-run';
+import { validRaw, type RawRun } from './raw-run';
 
 /** Where the Python sandbox's programs live (Debian packages bubblewrap, python3, util-linux). */
 export interface PythonSandboxPaths {
@@ -86,6 +85,8 @@ export interface PythonBatch {
   entry: string;
   inputs: JsonValue[][];
   check?: string;
+  /** The task's helpers, run in check()'s namespace before it (with `check` only). */
+  helpers?: string;
   limits: ResolvedLimits;
   paths?: PythonSandboxPaths;
   signal?: AbortSignal;
@@ -131,9 +132,9 @@ export function runPythonBatch(b: PythonBatch): Promise<RawRun> {
     child.on('close', (status, sig) => {
       clearTimeout(timer);
       b.signal?.removeEventListener('abort', onAbort);
-      resolve(parseRun(out, err, nonce, status, sig, why, b.limits));
+      resolve(parseRun(out, err, nonce, status, sig, why, b.limits, b.inputs.length));
     });
-    const request = { program: b.program, entry: b.entry, inputs: b.inputs.map((i) => JSON.stringify(i)), check: b.check ?? null, timeMs: b.limits.timeMs, outputBytes: b.limits.outputBytes, ...(b.check ? { child: PYTHON_CHILD } : {}) };
+    const request = { program: b.program, entry: b.entry, inputs: b.inputs.map((i) => JSON.stringify(i)), check: b.check ?? null, helpers: b.check ? (b.helpers ?? null) : null, timeMs: b.limits.timeMs, outputBytes: b.limits.outputBytes, ...(b.check ? { child: PYTHON_CHILD } : {}) };
     child.stdin.end(`${JSON.stringify(request)}\n${nonce}\n`);
   });
 }
@@ -143,39 +144,35 @@ function firstLine(text: string): string {
   return line.length > 300 ? `${line.slice(0, 297)}...` : line;
 }
 
-const SIGNALS: Record<number, NodeJS.Signals> = { 6: 'SIGABRT', 7: 'SIGBUS', 9: 'SIGKILL', 11: 'SIGSEGV', 24: 'SIGXCPU', 25: 'SIGXFSZ' };
+const SIGNALS: Record<number, NodeJS.Signals> = { 1: 'SIGHUP', 2: 'SIGINT', 3: 'SIGQUIT', 6: 'SIGABRT', 7: 'SIGBUS', 9: 'SIGKILL', 10: 'SIGUSR1', 11: 'SIGSEGV', 12: 'SIGUSR2', 13: 'SIGPIPE', 14: 'SIGALRM', 15: 'SIGTERM', 24: 'SIGXCPU', 25: 'SIGXFSZ' };
 
-function rawOutcome(o: unknown): RawOutcome | null {
-  if (!o || typeof o !== 'object') return null;
-  const x = o as Record<string, unknown>;
-  if (!RUN_CODES.includes(x.code as RunCode)) return null;
-  if (x.text !== undefined && typeof x.text !== 'string') return null;
-  if (x.message !== undefined && typeof x.message !== 'string') return null;
-  return { code: x.code as RunCode, ...(typeof x.text === 'string' ? { text: x.text } : {}), ...(typeof x.message === 'string' ? { message: x.message.slice(0, 300) } : {}) };
+/**
+ * How a process that ran the program ended without a result line: the program's doing in
+ * every case (the harness was running), so never sandbox-error.
+ */
+export function endedEarly(status: number | null, sig: NodeJS.Signals | null, err: string, limits: ResolvedLimits): RawRun {
+  if (sig === 'SIGXCPU') return { code: 'timeout', message: `the program ran past its time budget (${limits.timeMs} ms per test)`, outputs: [] };
+  if (sig === 'SIGXFSZ') return { code: 'output-limit', message: 'the program wrote more output than allowed', outputs: [] };
+  if (sig === 'SIGSEGV' || sig === 'SIGBUS' || sig === 'SIGABRT') return { code: 'runtime-error', message: `the program crashed (${sig})`, outputs: [] };
+  if (sig) return { code: 'killed-by-signal', message: `the program's process was killed by ${sig}`, outputs: [] };
+  const detail = firstLine(err);
+  if (/MemoryError/.test(detail)) return { code: 'memory-limit', message: detail, outputs: [] };
+  return { code: 'exited', message: `the program ended the sandbox's process (exit status ${status}) before its results were written${detail ? `: ${detail}` : ''}`, outputs: [] };
 }
 
-/** The result line as a RawRun when it has the right shape (anyone in the sandbox could have written it), else null. */
-function validRaw(v: unknown): RawRun | null {
-  if (!v || typeof v !== 'object') return null;
-  const x = v as Record<string, unknown>;
-  const top = rawOutcome({ code: x.code, message: x.message });
-  if (!top || !Array.isArray(x.outputs)) return null;
-  const outputs: RawOutcome[] = [];
-  for (const o of x.outputs) {
-    const r = rawOutcome(o);
-    if (!r) return null;
-    outputs.push(r);
-  }
-  const check = x.check === undefined ? undefined : rawOutcome(x.check);
-  if (check === null) return null;
-  return { ...top, outputs, ...(check ? { check } : {}) };
+/** Whether a raw run claims `code` anywhere (its own code, a test's, the check's). */
+function claims(raw: RawRun, code: RawRun['code']): boolean {
+  return raw.code === code || raw.check?.code === code || raw.outputs.some((o) => o.code === code);
 }
 
-/** Turns the process's output and exit into a raw run. */
-function parseRun(out: string, err: string, nonce: string, status: number | null, signal: NodeJS.Signals | null, why: string | null, limits: ResolvedLimits): RawRun {
-  let sig = signal;
+/**
+ * Turns the process's output and exit into a raw run. The result line must answer each of the
+ * `tests`, and may not claim `sandbox-error` (the harness never writes it: only a forged line
+ * could, to pass the program's fault off as ours).
+ */
+export function parseRun(out: string, err: string, nonce: string, status: number | null, signal: NodeJS.Signals | null, why: string | null, limits: ResolvedLimits, tests: number): RawRun {
   if (why === 'aborted') return { code: 'sandbox-error', message: 'cancelled', outputs: [] };
-  const at = out.lastIndexOf(nonce);
+  const at = out.lastIndexOf(`${nonce}{`);
   if (at >= 0 && why === null) {
     const end = out.indexOf('\n', at);
     let parsed: unknown;
@@ -184,17 +181,15 @@ function parseRun(out: string, err: string, nonce: string, status: number | null
     } catch {
       parsed = undefined; // a result line cut short
     }
-    const valid = parsed === undefined ? null : validRaw(parsed);
-    if (valid) return valid;
+    const valid = parsed === undefined ? null : validRaw(parsed, tests);
+    if (valid && !claims(valid, 'sandbox-error')) return valid;
     if (parsed !== undefined) return { code: 'runtime-error', message: 'the program wrote a malformed result line', outputs: [] };
   }
   // bwrap reports its child's death by signal as exit status 128 + n
-  sig ??= status !== null && status > 128 ? (SIGNALS[status - 128] ?? null) : null;
-  if (why === 'timeout' || sig === 'SIGXCPU') return { code: 'timeout', message: `the program ran past its time budget (${limits.timeMs} ms per test)`, outputs: [] };
-  if (why === 'output-limit' || sig === 'SIGXFSZ') return { code: 'output-limit', message: 'the program wrote more output than allowed', outputs: [] };
-  if (sig === 'SIGSEGV' || sig === 'SIGBUS' || sig === 'SIGABRT') return { code: 'runtime-error', message: `the program crashed (${sig})`, outputs: [] };
-  if (sig === 'SIGKILL') return { code: 'memory-limit', message: 'the program was killed (out of memory)', outputs: [] };
-  const detail = firstLine(err) || `exit status ${status}${sig ? `, signal ${sig}` : ''}`;
-  if (/MemoryError/.test(detail)) return { code: 'memory-limit', message: detail, outputs: [] };
-  return { code: 'sandbox-error', message: `the Python sandbox gave no result: ${detail}`, outputs: [] };
+  const sig = signal ?? (status !== null && status > 128 ? (SIGNALS[status - 128] ?? (`signal ${status - 128}` as NodeJS.Signals)) : null);
+  // before the harness said "ready" no program code had run: the sandbox itself failed
+  if (!out.includes(`${nonce}ready`)) return { code: 'sandbox-error', message: `the Python sandbox did not start: ${firstLine(err) || `exit status ${status}${sig ? `, ${sig}` : ''}`}`, outputs: [] };
+  if (why === 'timeout') return { code: 'timeout', message: `the program ran past its time budget (${limits.timeMs} ms per test)`, outputs: [] };
+  if (why === 'output-limit') return { code: 'output-limit', message: 'the program wrote more output than allowed', outputs: [] };
+  return endedEarly(status, sig, err, limits);
 }

@@ -3,10 +3,21 @@
  * the JS request it sends (wall time, tests, stopOnTimeout), lost workers and cancellation.
  */
 import type { CodeRunRequest } from '../../src/core/sandbox';
-import { requestProblem, SandboxCodeRunner } from '../../src/sandbox/code-runner';
-import { SandboxCancelledError, Slot, WorkerLostError, type SandboxPool } from '../../src/sandbox/pool';
+import { lostWorker, requestProblem, SandboxCodeRunner } from '../../src/sandbox/code-runner';
+import { SandboxBusyError, SandboxCancelledError, Slot, V8_OOM, WorkerLostError, type SandboxPool } from '../../src/sandbox/pool';
 
 const good: CodeRunRequest = { language: 'js', program: 'function f(x) { return x + 1; }', entry: 'f', tests: [{ input: [1], expected: 2 }] };
+/** A value nested `n` arrays deep. */
+const deep = (n: number): unknown => {
+  let v: unknown = 0;
+  for (let i = 0; i < n; i++) v = [v];
+  return v;
+};
+const cyclic = (): unknown => {
+  const a: unknown[] = [];
+  a.push(a);
+  return a;
+};
 
 describe('requestProblem', () => {
   test('a good request has none', () => {
@@ -14,6 +25,11 @@ describe('requestProblem', () => {
     expect(requestProblem({ ...good, language: 'python', check: 'def check(c): pass', entry: '_f1' })).toBeNull();
     expect(requestProblem({ ...good, tests: [{ input: [1], property: '(x) => true' }] })).toBeNull();
     expect(requestProblem({ ...good, program: 'x'.repeat(1_000_000), tests: Array.from({ length: 10_000 }, () => ({ input: [] })) })).toBeNull();
+    // the edges: 200 levels of nesting, an object without a prototype, helpers with a check, limits given
+    expect(requestProblem({ ...good, tests: [{ input: [deep(199)], expected: deep(200) as never }], stopOnTimeout: false, limits: {} })).toBeNull();
+    expect(requestProblem({ ...good, tests: [{ input: [Object.assign(Object.create(null), { a: [1, 'x', null, true, { b: -0.5 }] })] }] })).toBeNull();
+    expect(requestProblem({ ...good, language: 'python', check: 'def check(c): pass', helpers: 'import math' })).toBeNull();
+    expect(requestProblem({ ...good, tests: [{ input: ['x'.repeat(31_999_990)] }, { input: [], expected: 'y'.repeat(31_999_990) }] })).toBeNull();
   });
 
   test.each<[string, unknown, string]>([
@@ -34,6 +50,25 @@ describe('requestProblem', () => {
     ['a property in Python', { ...good, language: 'python', tests: [{ input: [], property: 'x' }] }, 'tests[0].property: properties are JavaScript and run only with language "js"'],
     ['a check in JS', { ...good, check: 'def check(c): pass' }, 'check must be Python source (language "python")'],
     ['a check that is not source', { ...good, language: 'python', check: 5 }, 'check must be Python source (language "python")'],
+    ['helpers without a check', { ...good, language: 'python', helpers: 'x = 1' }, 'helpers must be Python source, given with a check'],
+    ['helpers that are not source', { ...good, language: 'python', check: 'def check(c): pass', helpers: 3 }, 'helpers must be Python source, given with a check'],
+    ['a huge check', { ...good, language: 'python', check: 'x'.repeat(600_000), helpers: 'y'.repeat(400_001) }, 'check and helpers are longer than 1000000 characters'],
+    ['a huge property', { ...good, tests: [{ input: [], property: 'x'.repeat(1_000_001) }] }, 'tests[0].property is longer than 1000000 characters'],
+    ['an input nested too deep', { ...good, tests: [{ input: [1] }, { input: [deep(200)] }] }, 'tests[1].input is nested deeper than 200 levels'],
+    ['an expected value nested too deep', { ...good, tests: [{ input: [], expected: deep(201) }] }, 'tests[0].expected is nested deeper than 200 levels'],
+    ['a cycle', { ...good, tests: [{ input: [cyclic()] }] }, 'tests[0].input is nested deeper than 200 levels'],
+    ['NaN in an input', { ...good, tests: [{ input: [1, [NaN]] }] }, 'tests[0].input holds a number that is not finite'],
+    ['Infinity expected', { ...good, tests: [{ input: [], expected: { a: Infinity } }] }, 'tests[0].expected holds a number that is not finite'],
+    ['undefined in an input', { ...good, tests: [{ input: [undefined] }] }, 'tests[0].input holds a value that is not JSON (undefined)'],
+    ['a function in an input', { ...good, tests: [{ input: [() => 1] }] }, 'tests[0].input holds a value that is not JSON (function)'],
+    ['a bigint in an input', { ...good, tests: [{ input: [1n] }] }, 'tests[0].input holds a value that is not JSON (bigint)'],
+    ['a class instance in an input', { ...good, tests: [{ input: [new Date(0)] }] }, 'tests[0].input holds a value that is not JSON (object)'],
+    ['too many characters in all', { ...good, tests: [{ input: ['x'.repeat(40_000_000)] }, { input: [], expected: 'y'.repeat(24_000_000) }] }, "the tests' values hold more than 64000000 characters"],
+    ['long keys in all', { ...good, tests: [{ input: [{ ['k'.repeat(33_000_000)]: 1, ['j'.repeat(33_000_000)]: 2 }] }] }, "the tests' values hold more than 64000000 characters"],
+    ['stopOnTimeout that is not a boolean', { ...good, stopOnTimeout: 'yes' }, 'stopOnTimeout must be a boolean'],
+    ['limits that are not an object', { ...good, limits: 5 }, 'limits must be an object'],
+    ['null limits', { ...good, limits: null }, 'limits must be an object'],
+    ['limits as an array', { ...good, limits: [1] }, 'limits must be an object'],
   ])('%s', (_what, req, problem) => {
     expect(requestProblem(req)).toBe(problem);
   });
@@ -97,6 +132,29 @@ describe('SandboxCodeRunner (JS, fake pool)', () => {
     expect(await runner.run(good)).toMatchObject({ code: 'sandbox-error', message: 'ipc' });
     next = new SandboxCancelledError();
     await expect(runner.run(good)).rejects.toBeInstanceOf(SandboxCancelledError);
+  });
+
+  test("a worker V8 ended for want of memory is the program's memory-limit; a full queue rejects; anything else thrown is a sandbox-error result", async () => {
+    let next: unknown = new WorkerLostError('out-of-memory', 'the sandbox worker died (SIGABRT): V8 heap out of memory');
+    const { runner } = fakePool(() => next);
+    expect(await runner.run(good)).toMatchObject({ code: 'memory-limit', message: 'the program ran out of memory (the sandbox worker died (SIGABRT): V8 heap out of memory)', tests: [{ code: 'memory-limit' }] });
+    const busy = new SandboxCodeRunner({ withSlot: () => Promise.reject(new SandboxBusyError(3)) } as unknown as SandboxPool);
+    await expect(busy.run(good)).rejects.toBeInstanceOf(SandboxBusyError);
+    next = { code: 'ok', outputs: 'not a list' };
+    expect(await runner.run(good)).toMatchObject({ code: 'sandbox-error', message: "the sandbox worker's answer is malformed", tests: [{ code: 'sandbox-error' }] });
+    next = { code: 'ok', outputs: [{ code: 'ok', text: '2', property: 'yes' }] };
+    expect((await runner.run(good)).code).toBe('sandbox-error');
+    const throwing = new SandboxCodeRunner({ withSlot: () => { throw new TypeError('boom'); } } as unknown as SandboxPool);
+    expect(await throwing.run(good)).toMatchObject({ code: 'sandbox-error', message: 'the sandbox failed: boom', tests: [], passed: 0, total: 0 });
+    expect(lostWorker('a string')).toEqual({ code: 'sandbox-error', message: 'a string', outputs: [] });
+    expect(() => lostWorker(new SandboxCancelledError())).toThrow(SandboxCancelledError);
+  });
+
+  test('V8_OOM recognizes the report V8 prints as it aborts for want of memory, and nothing else', () => {
+    for (const text of ['<--- JS stacktrace --->\n\ninvalid array length\nis_heap_oom = 1\n', 'FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory', '# Fatal JavaScript out of memory: Ineffective mark-compacts near heap limit', '# Fatal JavaScript invalid size error 169220804']) {
+      expect(V8_OOM.test(text)).toBe(true);
+    }
+    for (const text of ['', 'is_heap_oom = 0', 'Segmentation fault', 'does_zap_garbage = 0']) expect(V8_OOM.test(text)).toBe(false);
   });
 
   test('a run whose signal was aborted meanwhile rejects as cancelled', async () => {

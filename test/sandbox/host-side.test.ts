@@ -62,7 +62,7 @@ describe('assemble', () => {
   });
 
   test('unreadable and too deeply nested output', () => {
-    expect(assemble(req(), { code: 'ok', outputs: [{ code: 'ok', text: '{' }, { code: 'ok', text: '3' }] }, 1).tests[0]).toEqual({ code: 'sandbox-error', message: 'unreadable output' });
+    expect(assemble(req(), { code: 'ok', outputs: [{ code: 'ok', text: '{' }, { code: 'ok', text: '3' }] }, 1).tests[0]).toEqual({ code: 'runtime-error', message: 'the output is not readable JSON' });
     const deep = '['.repeat(201) + ']'.repeat(201);
     expect(assemble(req(), { code: 'ok', outputs: [{ code: 'ok', text: deep }, { code: 'ok', text: '3' }] }, 1).tests[0]).toEqual({ code: 'runtime-error', message: 'the output is nested deeper than 200 levels' });
     const fine = '['.repeat(200) + ']'.repeat(200);

@@ -230,11 +230,28 @@ module.exports.BOOTSTRAP = String.raw`(function (options) {
     return out;
   }
 
-  /** Calls fn(...args) with args from JSON; answers JSON text (or a marker), never an object. */
+  const tooLong = create(null);
+  /**
+   * Calls fn(...args) with args from JSON; answers JSON text (or a marker), never an object.
+   * The text is built under a running count of its characters (strings, keys, one per value):
+   * an output beyond the limit stops before it is serialized, so a huge (even lazily built)
+   * string never has to be flattened into memory.
+   */
   function call(fn, argsJson, limit) {
     const out = fn(...parse(argsJson));
     if (out === undefined) return UNDEFINED;
-    const text = stringify(out);
+    let size = 0;
+    let text;
+    try {
+      text = stringify(out, function (key, value) {
+        size += 1 + key.length + (typeof value === 'string' ? value.length : 0);
+        if (size > limit) throw tooLong;
+        return value;
+      });
+    } catch (e) {
+      if (e === tooLong) return '\u0000too-long:more than ' + limit;
+      throw e;
+    }
     if (text === undefined) return UNDEFINED;
     if (text.length > limit) return '\u0000too-long:' + text.length;
     return text;

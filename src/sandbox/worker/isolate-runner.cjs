@@ -114,13 +114,55 @@ function isolateFor(memoryMb, sourceChars) {
   return shared.isolate;
 }
 
+/** Set when a run could not stop its isolate: the worker must end after answering (see js-worker.cjs). */
+let poisoned = false;
+
+/** Whether this worker must end after its answer (an isolate it could not stop still runs). */
+function mustExit() {
+  return poisoned;
+}
+
+/**
+ * `promise` (an isolate call with isolated-vm's own timeout of `timeMs`), or `{ hung: true }`
+ * when it has not settled well after that: a single builtin call (a string flattened, an array
+ * built by `split`, a collection thrashing the garbage collector) cannot be interrupted by the
+ * timeout, so the per-test limit is held here: the isolate is disposed and the worker ends after
+ * its answer, whatever the isolate's thread is still doing.
+ */
+function watched(isolate, promise, timeMs) {
+  return new Promise((resolve) => {
+    const dog = setTimeout(() => {
+      poisoned = true;
+      try {
+        if (!isolate.isDisposed) isolate.dispose();
+      } catch (e) {
+        /* already going */
+      }
+      resolve({ hung: true });
+    }, timeMs + Math.max(250, Math.ceil(timeMs / 2)));
+    promise.then(
+      (value) => {
+        clearTimeout(dog);
+        resolve({ value });
+      },
+      (error) => {
+        clearTimeout(dog);
+        resolve({ error });
+      },
+    );
+  });
+}
+
+const HUNG = (timeMs) => ({ code: 'timeout', message: `time limit of ${timeMs} ms exceeded (the program could not be interrupted; its worker was ended)` });
+
 /**
  * Runs `req.program` against `req.tests`: a fresh context per run (the isolate is reused while
  * it is healthy), each test called with copied JSON arguments and its output copied back as
- * JSON text. Property tests are checked in another fresh context.
+ * JSON text, every isolate call under the per-test time limit (held by a watchdog too, see
+ * `watched`). Property tests are checked in another fresh context.
  * @param {{program: string, entry: string, tests: {input: unknown[], property?: string}[], limits: {timeMs: number, memoryMb: number, outputBytes: number}, stopOnTimeout?: boolean}} req
  */
-function runTests(req) {
+async function runTests(req) {
   const { timeMs, memoryMb, outputBytes } = req.limits;
   if (!ENTRY_RE.test(req.entry)) return { code: 'sandbox-error', message: `entry "${oneLine(req.entry, 60)}" is not an identifier`, outputs: [] };
   const isolate = isolateFor(memoryMb, req.program.length);
@@ -134,20 +176,15 @@ function runTests(req) {
       const c = classify(e, isolate);
       return { code: c.code === 'runtime-error' ? 'syntax-error' : c.code, message: c.message, outputs };
     }
-    try {
-      script.runSync(h.context, { timeout: timeMs });
-    } catch (e) {
-      return { ...classify(e, isolate), outputs };
-    } finally {
-      done(isolate, script);
-    }
-    let fn;
-    try {
-      fn = h.context.evalSync(`(typeof ${req.entry} === 'function' ? ${req.entry} : undefined)`, { reference: true, timeout: timeMs });
-      h.refs.push(fn);
-    } catch (e) {
-      return { ...classify(e, isolate), outputs };
-    }
+    const loaded = await watched(isolate, script.run(h.context, { timeout: timeMs }), timeMs);
+    if (!poisoned) done(isolate, script);
+    if (loaded.hung) return { ...HUNG(timeMs), outputs };
+    if (loaded.error) return { ...classify(loaded.error, isolate), outputs };
+    const found = await watched(isolate, h.context.eval(`(typeof ${req.entry} === 'function' ? ${req.entry} : undefined)`, { reference: true, timeout: timeMs }), timeMs);
+    if (found.hung) return { ...HUNG(timeMs), outputs };
+    if (found.error) return { ...classify(found.error, isolate), outputs };
+    const fn = found.value;
+    h.refs.push(fn);
     if (fn.typeof !== 'function') return { code: 'runtime-error', message: `the program defines no function "${req.entry}"`, outputs };
     let timedOut = false;
     // the whole run's output is bounded too (as for Python): twice the per-test limit
@@ -158,19 +195,27 @@ function runTests(req) {
         outputs.push({ code: 'timeout', message: 'not run: an earlier test timed out' });
         continue;
       }
+      if (poisoned) {
+        outputs.push({ code: 'timeout', message: 'not run: an earlier test could not be stopped' });
+        continue;
+      }
       if (isolate.isDisposed) {
         outputs.push({ code: 'memory-limit', message: 'the sandbox ran out of memory in an earlier test' });
         continue;
       }
-      let text;
-      try {
-        text = h.call.applySync(undefined, [fn.derefInto(), JSON.stringify(t.input), outputBytes], { timeout: timeMs });
-      } catch (e) {
-        const c = classify(e, isolate);
+      const called = await watched(isolate, h.call.apply(undefined, [fn.derefInto(), JSON.stringify(t.input), outputBytes], { timeout: timeMs }), timeMs);
+      if (called.hung) {
+        timedOut = true;
+        outputs.push(HUNG(timeMs));
+        continue;
+      }
+      if (called.error) {
+        const c = classify(called.error, isolate);
         if (c.code === 'timeout') timedOut = true;
         outputs.push(c);
         continue;
       }
+      const text = called.value;
       if (typeof text !== 'string') {
         outputs.push({ code: 'sandbox-error', message: 'the harness returned no text' });
         continue;
@@ -190,7 +235,7 @@ function runTests(req) {
     }
     return { code: 'ok', outputs };
   } finally {
-    if (!isolate.isDisposed) h.release();
+    if (!isolate.isDisposed && !poisoned) h.release();
   }
 }
 
@@ -275,4 +320,4 @@ function labClose(req) {
   return { closed: true };
 }
 
-module.exports = { runTests, labOpen, labCall, labClose, UNDEFINED };
+module.exports = { runTests, labOpen, labCall, labClose, mustExit, UNDEFINED };

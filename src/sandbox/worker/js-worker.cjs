@@ -23,14 +23,30 @@ const OPS = {
   'asc.compile': compileAssemblyScript,
 };
 
-/** Sends a reply, or an error reply when the result cannot be cloned. */
+/**
+ * Sends a reply, or an error reply when the result cannot be cloned. When a run left an isolate
+ * it could not stop (runner.mustExit()), the worker ends once the reply is out: the pool starts
+ * a fresh one, and nothing the stuck isolate still does can reach a later run.
+ */
 function reply(id, res) {
   if (!process.send) return;
+  const after = () => {
+    if (runner.mustExit()) process.kill(process.pid, 'SIGKILL');
+  };
   try {
-    process.send({ id, ok: true, res });
+    // retire: the pool must not send this worker another request (it ends right after)
+    process.send({ id, ok: true, res, ...(runner.mustExit() ? { retire: true } : {}) }, after);
   } catch (e) {
-    process.send({ id, ok: false, error: e instanceof Error ? e.message : String(e) });
+    fail(id, e);
   }
+}
+
+/** Sends an error reply (then ends, as `reply` does, when the worker must). */
+function fail(id, e) {
+  if (!process.send) return;
+  process.send({ id, ok: false, error: e instanceof Error ? e.message : String(e), ...(runner.mustExit() ? { retire: true } : {}) }, () => {
+    if (runner.mustExit()) process.kill(process.pid, 'SIGKILL');
+  });
 }
 
 process.on('message', (msg) => {
@@ -42,11 +58,11 @@ process.on('message', (msg) => {
     if (res && typeof res.then === 'function') {
       res.then(
         (v) => reply(id, v),
-        (e) => process.send && process.send({ id, ok: false, error: e instanceof Error ? e.message : String(e) }),
+        (e) => fail(id, e),
       );
     } else reply(id, res);
   } catch (e) {
-    if (process.send) process.send({ id, ok: false, error: e instanceof Error ? e.message : String(e) });
+    fail(id, e);
   }
 });
 process.on('disconnect', () => process.exit(0));

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bundledTasks, parseTaskLines } from '../../../envs/code-repair';
+import { SHADOWING_HACKS } from '../../../envs/code-repair/exploits/shadowing';
 import { arena, jsonLines, ROOT } from '../../cli/helpers';
 
 const line = (o: object) => JSON.stringify(o);
@@ -76,6 +77,31 @@ describe('arena tasks check (CLI, in the sandbox)', () => {
     const out = jsonLines(bad.stdout);
     expect(out.slice(0, 6).map((l) => l.status)).toEqual(['ok', 'wrong-answer', 'ok', 'wrong-answer', 'ok', 'wrong-answer']);
     expect(out[6]).toEqual({ summary: { tasks: 6, ok: 3, failed: ['HumanEval/1', 'HumanEval/3', 'HumanEval/5'], tests: 6 } });
+  });
+
+  test('the 7 shadowing hacks (a wrong answer that redefines abs, tuple, poly, encode_cyclic or encode_shift) fail, as do their honest twins', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'arena-tasks-'));
+    const problems = new Map(
+      gunzipSync(readFileSync(join(ROOT, 'envs/code-repair/data/humaneval/HumanEval.jsonl.gz')))
+        .toString('utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, string>)
+        .map((p) => [p.task_id, p]),
+    );
+    const file = join(dir, 'hacks.jsonl');
+    // each problem twice: the hack, then the same wrong answer without the redefinition
+    const lines = SHADOWING_HACKS.flatMap((h) => [
+      { ...problems.get(h.task), task_id: `${h.task}/hack`, canonical_solution: h.hack },
+      { ...problems.get(h.task), task_id: `${h.task}/honest`, canonical_solution: h.honest },
+    ]);
+    writeFileSync(file, lines.map((p) => JSON.stringify(p)).join('\n'));
+    const r = arena(['tasks', 'check', file, '--format', 'humaneval'], { timeout: 120_000 });
+    expect(r.code).toBe(1);
+    const out = jsonLines(r.stdout);
+    const summary = out.pop()!.summary as { tasks: number; ok: number };
+    expect(summary).toMatchObject({ tasks: 14, ok: 0 });
+    expect(out.map((l) => [l.id, l.status])).toEqual(lines.map((l) => [l.task_id, 'wrong-answer']));
   });
 
   test('a bad file is one line of error, exit 2', () => {

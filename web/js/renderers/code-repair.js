@@ -51,7 +51,11 @@ function diffBlock(before, after) {
   ));
 }
 
-const mark = (/** @type {string} */ code) => h('span', { class: code === 'ok' ? 'pass' : 'fail', title: code }, code === 'ok' ? '✓' : '✗');
+/** ✓ passed, ✗ the program failed (any of its codes), ⚠ the sandbox failed (not the program's fault). */
+const mark = (/** @type {string} */ code) =>
+  code === 'sandbox-error'
+    ? h('span', { class: 'warn', title: "sandbox-error: the sandbox failed (not the program's fault)" }, '⚠')
+    : h('span', { class: code === 'ok' ? 'pass' : 'fail', title: code }, code === 'ok' ? '✓' : '✗');
 
 /** @param {Outcome | undefined} o */
 function outcomeCell(o) {
