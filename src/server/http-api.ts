@@ -114,7 +114,7 @@ export function createApi(deps: ApiDeps): (req: IncomingMessage, res: ServerResp
           out.push(s);
         };
         for (const m of live.ended()) push(live.summary(m));
-        if (store) for (const r of store.recentMatches(env ? limit * 4 : limit)) push(storedSummary(r));
+        if (store) for (const r of store.recentMatches(env ? limit * 4 : limit)) push(storedSummary(r, deps.resolveEnv));
         out.sort((a, b) => (b.endedAt ?? 0) - (a.endedAt ?? 0));
         return { matches: out.slice(0, limit) };
       },

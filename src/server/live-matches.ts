@@ -3,6 +3,7 @@ import type { EventBus } from '../bus/event-bus';
 import { teamsFromCreated } from '../bus/view-filter';
 import { isMatchEvent, type LeagueEvent, type MatchCreated, type MatchEnded, type MatchEvent } from '../core/events';
 import type { TeamOf } from '../core/visibility';
+import { PhaseBoundaries } from '../core/phase-release';
 import type { MatchSummary } from './protocol';
 import { EventCaptions } from './event-captions';
 import { StateTracker, type EnvResolver } from './state-tracker';
@@ -20,7 +21,12 @@ export interface LiveMatch {
   startedAt: number;
   endedAt: number | null;
   lastEventAt: number;
+  /** Steps so far as the public may know them: for a hidden-role match, as of the last phase that closed. */
   step: number;
+  /** True unless `match.started` said the seats are not hidden: public progress then moves per phase. */
+  timingHidden: boolean;
+  /** Phase tracking of the `turn` events (see src/core/phase-release.ts). */
+  phases: PhaseBoundaries;
   /** True when the first event seen was not seq 0 (the server subscribed mid-match). */
   partial: boolean;
   teamOf: TeamOf;
@@ -130,6 +136,8 @@ export class LiveMatches {
         endedAt: null,
         lastEventAt: e.time,
         step: 0,
+        timingHidden: true,
+        phases: new PhaseBoundaries(),
         partial: e.seq !== 0,
         teamOf: teamsFromCreated(undefined),
         tracker: null,
@@ -146,7 +154,7 @@ export class LiveMatches {
       case 'match.created':
         m.created = e;
         m.env = e.env;
-        m.agents = e.seats.map((s) => s.agent);
+        m.agents = [...new Set(e.seats.map((s) => s.agent))].sort(); // who holds which seat is not for summaries
         m.teamOf = teamsFromCreated(e);
         if (!m.partial) m.tracker = StateTracker.start(e, this.resolveEnv);
         m.captions = this.captionsFor(e.env, m.tracker);
@@ -156,9 +164,11 @@ export class LiveMatches {
         if (!m.captions) m.captions = this.captionsFor(e.env, m.tracker);
         m.agents = e.agents;
         m.startedAt = e.time;
+        m.timingHidden = e.seatsHidden === true;
         break;
       case 'turn':
-        m.step = e.step;
+        // A hidden-role match's public progress moves per phase, or polling it would time each decision.
+        if (m.phases.closes(e) || !m.timingHidden) m.step = e.step;
         break;
       case 'match.ended':
         m.ended = e;

@@ -1,6 +1,6 @@
 import type { Server, Socket } from 'socket.io';
 import type { LeagueEvent, MatchEvent } from '../core/events';
-import { ViewSequence } from '../core/view-stream';
+import { ViewStream, type Released } from '../core/phase-release';
 import type { Viewer } from '../core/visibility';
 import type { Store } from '../store/store';
 import type { LiveMatch, LiveMatches, LiveMatchListener } from './live-matches';
@@ -40,6 +40,12 @@ export interface SpectatorHubOptions {
 
 type Ack = (reply: unknown) => void;
 
+/** A step's observation for one view: the tracker's closed step `index`, labelled `seq` in the view; computed when sent. */
+interface ObsRef {
+  index: number;
+  seq: number;
+}
+
 interface Connection {
   bucket: TokenBucket;
   rooms: Set<string>;
@@ -53,20 +59,25 @@ export const matchRoom = (matchId: string, key: string): string => `m:${matchId}
 
 /**
  * The socket.io side of spectating. Each joined (match, view) pair is a room; every bus event
- * of a live match is projected once per view room (its own ViewSequence) and
+ * of a live match is projected once per view room (its own ViewStream) and
  * broadcast to that room, so each frame is encoded once however many spectators watch.
  *
  * Every view has its own event numbering (src/core/view-stream.ts): a view sees its events
  * numbered 0, 1, 2... so no number reveals how many hidden events happened in between.
  *
+ * The public view of a hidden-role match is released per phase (src/core/phase-release.ts): its
+ * stream is followed from the match's first event whether or not anyone watches, and holds the
+ * phase in progress (events and observations), which every spectator of the room — late joiners
+ * included — receives when the phase closes.
+ *
  * Late join without gap or duplicate: `join` runs synchronously between two bus events — it
  * enters the room and copies the match buffer in the same tick — so the snapshot holds exactly
- * the view's events up to its number N and every later broadcast has a number > N. The
+ * the view's released events up to its number N and every later broadcast has a number > N. The
  * snapshot carries `upTo = N` so clients can also drop anything at or below it.
  */
 export class SpectatorHub implements LiveMatchListener {
-  /** matchId -> (view key -> the room's view sequence) for every view room that was joined. */
-  private readonly views = new Map<string, Map<string, ViewSequence>>();
+  /** matchId -> (view key -> the room's view stream): every joined view, and the public view of every live match. */
+  private readonly views = new Map<string, Map<string, ViewStream<ObsRef>>>();
   private readonly detach: () => void;
 
   constructor(private readonly o: SpectatorHubOptions) {
@@ -79,31 +90,44 @@ export class SpectatorHub implements LiveMatchListener {
   }
 
   onMatchEvent(match: LiveMatch, event: MatchEvent, stepped: boolean): void {
-    const views = this.views.get(match.id);
+    let views = this.views.get(match.id);
+    if (!views && match.events.length === 1) {
+      // Followed from the first event: a held phase must reach spectators who join during it.
+      views = new Map([['public', new ViewStream<ObsRef>('public', (seat) => match.teamOf(seat))]]);
+      this.views.set(match.id, views);
+    }
     if (views) {
       const rooms = this.o.io.sockets.adapter.rooms;
-      for (const [key, seq] of views) {
+      for (const [key, stream] of views) {
         const room = matchRoom(match.id, key);
-        if (!rooms.has(room)) {
+        const watched = rooms.has(room);
+        if (!watched && !stream.phased) {
           views.delete(key);
           continue;
         }
         // `stepped`: the previous step is complete; its observation goes out before this event.
-        const point = stepped ? match.tracker?.latest(seq.viewer, seq.last) : null;
-        if (point) {
-          const obs: ObsMessage = { matchId: match.id, view: key, ...point };
-          this.o.io.to(room).emit('obs', obs);
-        }
-        const visible = seq.next(event);
-        if (visible) {
-          const msg: EventMessage = { matchId: match.id, view: key, event: match.captions ? match.captions.attach(visible) : visible };
-          this.o.io.to(room).emit('event', msg);
-        }
+        const point = stepped && match.tracker ? { index: match.tracker.closedSteps - 1, seq: stream.last } : undefined;
+        const out = stream.push(event, point);
+        if (watched) for (const r of out) this.send(match, room, key, stream.viewer, r);
       }
       if (event.type === 'match.ended') this.views.delete(match.id);
     }
     if (event.type === 'match.started' || event.type === 'match.ended') {
       this.o.io.to('lobby').emit('lobby', { kind: event.type === 'match.started' ? 'started' : 'ended', match: this.o.live.summary(match) });
+    }
+  }
+
+  /** Sends one released item of a view to its room: an event (with its caption) or a step's observation. */
+  private send(match: LiveMatch, room: string, key: string, viewer: Viewer, r: Released<ObsRef>): void {
+    if (r.event) {
+      const msg: EventMessage = { matchId: match.id, view: key, event: match.captions ? match.captions.attach(r.event) : r.event };
+      this.o.io.to(room).emit('event', msg);
+      return;
+    }
+    const point = match.tracker?.observeAt(r.extra.index, viewer, r.extra.seq);
+    if (point) {
+      const obs: ObsMessage = { matchId: match.id, view: key, ...point };
+      this.o.io.to(room).emit('obs', obs);
     }
   }
 
@@ -182,7 +206,7 @@ export class SpectatorHub implements LiveMatchListener {
       let views = this.views.get(matchId);
       if (!views) this.views.set(matchId, (views = new Map()));
       const live = src.liveMatch;
-      if (!views.has(key)) views.set(key, new ViewSequence(viewer, (seat) => (live ? live.teamOf(seat) : src.teamOf(seat)), snapshot.events.length));
+      if (!views.has(key)) views.set(key, ViewStream.resume<ObsRef>(src.events, viewer, (seat) => (live ? live.teamOf(seat) : src.teamOf(seat))));
       void socket.join(room); // synchronous with the in-memory adapter: no event can slip in before the copy above
     }
     reply('snapshot', snapshot);

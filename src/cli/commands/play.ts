@@ -2,7 +2,8 @@ import { EventBus } from '../../bus/event-bus';
 import { teamsFromCreated } from '../../bus/view-filter';
 import { isMatchEvent } from '../../core/events';
 import type { Registry } from '../../core/registry';
-import { canSee, parseViewer } from '../../core/visibility';
+import { parseViewer } from '../../core/visibility';
+import { ViewStream } from '../../core/phase-release';
 import { FaultPolicyError, parseFaultPolicy, type FaultPolicy } from '../../match/fault-policy';
 import { runMatch } from '../../match/runner';
 import { SeriesTally } from '../../match/summary';
@@ -71,11 +72,16 @@ export async function playCommand(registry: Registry, ref: string, args: PlayArg
   if (viewer !== null) {
     const watched = viewer;
     let teams = teamsFromCreated(undefined);
+    // One view stream per match: the public view of a hidden-role match prints a phase when it ends (src/core/phase-release.ts).
+    let stream = new ViewStream(watched, (seat) => teams(seat));
     bus.events$.subscribe((e) => {
       if (!isMatchEvent(e)) return;
-      if (e.type === 'match.created') teams = teamsFromCreated(e);
+      if (e.type === 'match.created') {
+        teams = teamsFromCreated(e);
+        stream = new ViewStream(watched, (seat) => teams(seat));
+      }
       // On stdout with the episode lines, so a pipe keeps them in order; --json keeps stdout JSON.
-      if (canSee(e.visibility, watched, teams)) (args.json ? process.stderr : process.stdout).write(formatEvent(e) + '\n');
+      for (const r of stream.push(e)) (args.json ? process.stderr : process.stdout).write(formatEvent(r.event!) + '\n');
     });
   }
   const progress = createProgress('play', args.episodes, { quiet: !!args.watch });
