@@ -21,6 +21,7 @@ import { MemoryRecorder } from '../../src/bus/recorder';
 import { defaultRegistry } from '../../src/catalog';
 import type { Agent } from '../../src/core/agent';
 import type { MatchCreated, MatchEvent, MatchStarted } from '../../src/core/events';
+import { releasedView } from '../../src/core/phase-release';
 import { Rng } from '../../src/core/rng';
 import { runMatch } from '../../src/match/runner';
 import type { EventMessage, LobbyMessage, SnapshotMessage } from '../../src/server/protocol';
@@ -274,4 +275,96 @@ export function score(run: AttackRun, rounds = 2000): { live: AttackScore; api: 
     return { ...accuracy(guesses, truth), p: permutationP(guesses, truth, rounds, seed) };
   };
   return { live: on((g) => g.live, 1), api: on((g) => g.api, 2) };
+}
+
+/**
+ * A stronger attacker, for what the release per phase leaves visible: each phase's total duration.
+ * A step takes about as long as its slowest actor, and who acts at each step is public (`turn`
+ * events), so a phase lasts about a + b × (its steps with a slow seat among the actors). The
+ * attacker tries every deal the public composition allows (which `wolves` of the `seats` seats are
+ * wolves, and whether the slow agent holds the wolves or the villagers), fits a and b ≥ 0 by least
+ * squares to the phases' durations (between the ends of consecutive phases: the latest time among
+ * a phase's events, which for a released phase is its release), and takes the best fit. Given
+ * the slow agent's decision time (`slowMs`, a prior an attacker may have), b is fixed to it.
+ */
+export function phaseAttack(stream: readonly Seen[], wolves: number, seats: number, slowMs?: number): Guess {
+  // each phase's end: the latest time among its events (a stamped phase has one time, its release)
+  const phases: { end: number; actors: number[][] }[] = [];
+  let label: string | undefined | null = null;
+  for (const { event: e, at } of stream) {
+    if (e.type === 'turn' && (e.phase !== label || phases.length === 0)) {
+      phases.push({ end: at, actors: [] });
+      label = e.phase;
+    }
+    const p = phases[phases.length - 1];
+    if (!p) continue;
+    if (e.type === 'turn') p.actors.push(e.toAct);
+    p.end = Math.max(p.end, at);
+  }
+  const rows = phases.slice(1).map((p, i) => ({ duration: p.end - phases[i].end, actors: p.actors }));
+  const guess: Guess = new Map();
+  if (rows.length < 3) return guess;
+  let best = { err: Infinity, wolfSet: [] as number[] };
+  const combos = (from: number, k: number): number[][] => (k === 0 ? [[]] : from >= seats ? [] : [...combos(from + 1, k - 1).map((c) => [from, ...c]), ...combos(from + 1, k)]);
+  for (const wolfSet of combos(0, wolves)) {
+    for (const slowIsWolves of [true, false]) {
+      const slow = (s: number) => s >= 0 && wolfSet.includes(s) === slowIsWolves;
+      const xs = rows.map((r) => r.actors.filter((toAct) => toAct.some(slow)).length);
+      const ys = rows.map((r) => r.duration);
+      const mx = xs.reduce((acc, x) => acc + x, 0) / xs.length;
+      const my = ys.reduce((acc, y) => acc + y, 0) / ys.length;
+      const sxx = xs.reduce((acc, x) => acc + (x - mx) ** 2, 0);
+      const b = slowMs ?? (sxx > 0 ? Math.max(0, xs.reduce((acc, x, i) => acc + (x - mx) * (ys[i] - my), 0) / sxx) : 0);
+      const a = my - b * mx;
+      const err = ys.reduce((acc, y, i) => acc + (y - a - b * xs[i]) ** 2, 0);
+      if (err < best.err) best = { err, wolfSet };
+    }
+  }
+  for (let s = 0; s < seats; s++) guess.set(s, best.wolfSet.includes(s));
+  return guess;
+}
+
+/**
+ * The same games on a simulated clock (jest's fake timers, or any clock that setTimeout and
+ * Date.now share): no spectator, no server; the public stream is what `releasedView` makes of the
+ * log — the function behind the HTTP API and every live view. The slow agent takes `slowMs` ±
+ * `jitterMs` (uniform, seeded) per decision, the fast one no time at all. `advance(ms)` moves the
+ * simulated clock. Returns per game the truth, the released public stream (`api`) and the public
+ * events with their exact times (`control`); `live` is left empty.
+ */
+export async function playSimulated(o: { games: number; slowMs: number; jitterMs: number; seed?: number; advance: (ms: number) => Promise<void> }): Promise<AttackRun> {
+  const env = defaultRegistry.env('werewolf-v1');
+  const params = env.resolveParams({ preset: 'arena' });
+  const wolvesPerGame = (params.composition as { werewolf: number } | undefined)?.werewolf ?? 2;
+  const slowName = 'slow-llm';
+  const fast = ruleBasedAgent.create({ env, params, seed: 1 }) as Agent;
+  const jitter = Rng.fromSeed(o.seed ?? 7);
+  const slow: Agent = {
+    name: slowName,
+    act: (obs, legal, ctx) => new Promise((r) => setTimeout(() => r(fast.act(obs, legal, ctx)), o.slowMs + (jitter.next() * 2 - 1) * o.jitterMs)),
+  };
+  const bus = new EventBus();
+  const recorder = new MemoryRecorder(bus);
+  const games: ObservedGame[] = [];
+  for (let g = 0; g < o.games; g++) {
+    const id = `sim-${g}`;
+    const slowIsWolves = g % 2 === 0;
+    let done = false;
+    const match = runMatch({ env, params, seed: (o.seed ?? 0) * 1000 + g, matchId: id, bus, agents: (seats) => seats.map((s) => ((s.team === 'werewolves') === slowIsWolves ? slow : { ...fast, name: 'rule-based' })) }).finally(() => (done = true));
+    while (!done) await o.advance(o.slowMs);
+    await match;
+    const all = recorder.events(id);
+    const created = all.find((e): e is MatchCreated => e.type === 'match.created')!;
+    const teamOf = (seat: number) => created.seats[seat]?.team;
+    games.push({
+      id,
+      wolves: created.seats.map((s) => s.role === 'werewolf'),
+      slow: created.seats.map((s) => s.agent === slowName),
+      live: [],
+      api: releasedView(all, 'public', teamOf).events.map((event) => ({ event, at: event.time })),
+      control: all.filter((e) => e.visibility === 'public').map((event) => ({ event, at: event.time })),
+    });
+  }
+  recorder.stop();
+  return { games, slowName, wolvesPerGame };
 }

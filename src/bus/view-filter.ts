@@ -1,7 +1,8 @@
-import { concatMap, type OperatorFunction } from 'rxjs';
+import { Observable, type OperatorFunction } from 'rxjs';
 import type { MatchEvent } from '../core/events';
 import { ViewStream, releasedView } from '../core/phase-release';
 import type { TeamOf, Viewer } from '../core/visibility';
+import { TimedRelease } from './timed-release';
 
 /**
  * The events `viewer` may see by now, numbered in the view's own sequence (0, 1, 2...; see
@@ -15,12 +16,27 @@ export function visibleTo(events: readonly MatchEvent[], viewer: Viewer, teamOf:
   return releasedView(events, viewer, teamOf).events;
 }
 
-/** RxJS form of {@link visibleTo} for ONE match's events (a fresh view stream per subscription: it may hold a phase and release it later). */
+/**
+ * RxJS form of {@link visibleTo} for ONE match's live events (a fresh view stream per
+ * subscription): a hidden-role match's public phases come out when they are due, on the wall
+ * clock; the output completes once the source has and nothing waits.
+ */
 export function filterForViewer(viewer: Viewer, teamOf: TeamOf): OperatorFunction<MatchEvent, MatchEvent> {
-  return (source) => {
-    const stream = new ViewStream(viewer, teamOf);
-    return source.pipe(concatMap((e) => stream.push(e).map((r) => r.event!)));
-  };
+  return (source) =>
+    new Observable<MatchEvent>((out) => {
+      const release = new TimedRelease(new ViewStream(viewer, teamOf), (batch) => {
+        for (const r of batch.items) out.next(r.event!);
+      });
+      const sub = source.subscribe({
+        next: (e) => release.push(e),
+        error: (err: unknown) => out.error(err),
+        complete: () => void release.drained().then(() => out.complete()),
+      });
+      return () => {
+        sub.unsubscribe();
+        release.stop();
+      };
+    });
 }
 
 /** Seat -> team lookup from a match's `match.created` event. */

@@ -1,28 +1,32 @@
 /**
  * No role from timing. In a hidden-role game (`meta.hiddenRoles`, announced by `match.started`'s
  * `seatsHidden`) how long a seat took is a secret: a slow agent (a language model) holding some
- * seats and a fast one holding the others would show, through per-seat decision times, which
- * seats share an agent — and agents fill whole teams. So the PUBLIC view of such a match is
- * released per *phase* (the public label an env puts on its steps with `phase(state)`, carried by
- * each `turn` event; Werewolf: "night 2", "day 2"), never per decision:
+ * seats and a fast one holding the others would show, through decision times, which seats share
+ * an agent — and agents fill whole teams. So the PUBLIC view of such a match is released per
+ * *phase* (the public label an env puts on its steps with `phase(state)`, carried by each `turn`
+ * event; Werewolf: "night 2", "day 2") on a clock that no seat's decision time moves:
  *
  * - a phase is a maximal run of steps with the same label; the events before the first `turn`
  *   (`match.started`) form an opening phase; a `turn` with another label, or `match.ended`,
  *   closes the current phase;
- * - the view's events of a phase are held until the phase closes, then released together, each
- *   stamped with the closing moment (`time` = the time of the event that closed it); so neither
- *   the arrival of a public event nor its `time` says which seat took how long inside a phase;
+ * - the view's events of a phase are held until the phase is *due*, then released together, each
+ *   stamped with that due time. The opening is due when it closes; phase k is due
+ *   `due(k-1) + steps(k) × pace(k)`, where `steps(k)` is its number of steps (public: its `turn`
+ *   events) and `pace(k)` the longest step of the match so far, every seat's steps alike (a
+ *   step lasts from its `turn` to the next `turn` or the end). A phase never closes after it is
+ *   due (each of its steps took at most the pace), so release times are a function of public step
+ *   counts and of the match's slowest step — not of which seats were slow, nor of when a phase
+ *   really ended. Only a new longest step moves the clock (rarely, and in any step);
  * - an env without `phase` is one phase from its first turn to its end (nothing public is shown
  *   live until the match ends: the safe default);
  * - a log whose `match.started` was never seen (a server that joined mid-match) is treated as
  *   hidden-role: timing is hidden when in doubt.
  *
- * Seat and omniscient views are not held: they are entitled to exact timing (a player sees the
- * others speak as they speak). What stays visible publicly is each phase's total duration and
- * the match's; docs/architecture.md says what that can and cannot reveal.
- *
- * Live broadcast, late-join snapshots, stored replays and `arena play --watch` all use
- * {@link ViewStream} (a replay runs the log through one), so they agree event for event.
+ * Seat and omniscient views are never held: they are entitled to exact timing (a player sees the
+ * others speak as they speak). This module is pure (no timers): {@link ViewStream} says what to
+ * release and after how long; src/bus/timed-release.ts waits. Live broadcast, late-join
+ * snapshots, stored replays and `arena play --watch` all run the same stream, so they agree event
+ * for event and stamp for stamp.
  */
 import type { MatchEvent } from './events';
 import { canSee, type TeamOf, type Viewer } from './visibility';
@@ -46,47 +50,77 @@ export class PhaseBoundaries {
   }
 }
 
+/**
+ * The release clock of a match's public view (see the module comment): fed the match's events in
+ * global order, it answers, for an event that closes a phase, when that phase is due (in the
+ * events' clock, milliseconds); null for any other event.
+ */
+export class PhaseClock {
+  private readonly bounds = new PhaseBoundaries();
+  /** Time of the turn of the step in progress; null between steps. */
+  private stepStart: number | null = null;
+  /** Steps of the phase in progress. */
+  private steps = 0;
+  /** The longest step so far (ms). */
+  private pace = 0;
+  /** When the last closed phase is due; null before the opening closes. */
+  private due: number | null = null;
+
+  feed(e: MatchEvent): number | null {
+    if (this.stepStart !== null && (e.type === 'turn' || e.type === 'reward' || e.type === 'match.ended')) {
+      this.pace = Math.max(this.pace, e.time - this.stepStart);
+      this.stepStart = null;
+    }
+    let due: number | null = null;
+    if (this.bounds.closes(e)) {
+      // never before the phase closed (a clock set back between two events could say otherwise)
+      due = this.due = this.due === null ? e.time : Math.max(e.time, this.due + this.steps * this.pace);
+      this.steps = 0;
+    }
+    if (e.type === 'turn') {
+      this.steps++;
+      this.stepStart = e.time;
+    }
+    return due;
+  }
+}
+
 /** What a view receives: one of its events, or an item the caller queued with it (an observation). */
 export type Released<X> = { event: MatchEvent; extra?: undefined } | { event?: undefined; extra: X };
+
+/**
+ * Items a view receives together: `through` is the global seq up to which the match's log is
+ * now out for this view; `delay` how long after the event that released them (ms, in the events'
+ * clock) they are due: 0 but for a phase of a hidden-role match.
+ */
+export interface Batch<X> {
+  items: Released<X>[];
+  through: number;
+  delay: number;
+}
 
 /** How a stream releases: at once, per phase, or not known yet (a public view before `match.started`). */
 type Mode = 'exact' | 'phase' | 'undecided';
 
 /**
  * One view of one match as a stream: numbers the view's events 0, 1, 2... (its own sequence,
- * see view-stream.ts) and, for the public view of a hidden-role match, holds them until their
- * phase closes (see the module comment). Feed every event of the match in global order with
- * {@link push}; it answers what the view receives now, in order. `X` is the type of extra items
- * the caller sends along (the hub's observation points): they are held and released with the
- * events around them, never stamped.
+ * see view-stream.ts) and, for the public view of a hidden-role match, holds them per phase and
+ * releases each phase stamped with its due time (see the module comment). Feed every event of
+ * the match in global order with {@link push}. `X` is the type of extra items the caller sends
+ * along (the server's observation points): they are held and released with the events around
+ * them, never stamped.
  */
 export class ViewStream<X = never> {
-  private count: number;
+  private count = 0;
   private mode: Mode;
   private held: Released<X>[] = [];
-  private readonly phases = new PhaseBoundaries();
-  private through = -1;
+  private readonly clock = new PhaseClock();
 
-  /** `seen`: how many events of this view were already delivered (a snapshot's length). */
   constructor(
     readonly viewer: Viewer,
     private readonly teamOf: TeamOf,
-    seen = 0,
   ) {
-    this.count = seen;
     this.mode = viewer === 'public' ? 'undecided' : 'exact';
-  }
-
-  /**
-   * A stream that has followed `events` (a live match's log so far, global order) and continues
-   * after it: what a view opened mid-match needs (its numbering, whether it is held per phase).
-   * What the log released is not returned (the caller sent it as a snapshot); a held phase's
-   * events stay held, its observations are not rebuilt.
-   */
-  static resume<X>(events: readonly MatchEvent[], viewer: Viewer, teamOf: TeamOf): ViewStream<X> {
-    const stream = new ViewStream<X>(viewer, teamOf);
-    for (const e of events) stream.push(e);
-    return stream;
   }
 
   /** The view's sequence number of its last numbered event, held ones included (-1 when none). */
@@ -99,52 +133,55 @@ export class ViewStream<X = never> {
     return this.mode !== 'exact';
   }
 
-  /** Global seq of the last event whose part of this view has been released (-1 when none). */
-  get releasedThrough(): number {
-    return this.through;
-  }
-
   /**
    * Feeds the match's next event (global order) with an extra item that goes before the event's
-   * own (an observation of the step this event completed); returns what the view receives now,
-   * in order. An event that closes a phase releases the phase's items and the extra item (the
-   * phase's last observation), then opens the next phase with its own part.
+   * own (an observation of the step this event completed). Returns what the view receives because
+   * of it — every event in exact mode; a closed phase, with the extra item (its last observation),
+   * in phase mode, after which the event opens the next phase — or null while a phase is held.
    */
-  push(e: MatchEvent, extra?: X): Released<X>[] {
+  push(e: MatchEvent, extra?: X): Batch<X> | null {
     if (this.mode === 'undecided' && e.type !== 'match.created') this.mode = e.type === 'match.started' && !e.seatsHidden ? 'exact' : 'phase';
-    const closes = this.phases.closes(e);
+    const due = this.clock.feed(e);
     const visible: Released<X> | null = canSee(e.visibility, this.viewer, this.teamOf) ? { event: { ...e, seq: this.count++ } } : null;
     if (this.mode === 'exact') {
-      const out = this.held.splice(0);
-      if (extra !== undefined) out.push({ extra });
-      if (visible) out.push(visible);
-      this.through = e.seq;
-      return out;
+      const items = this.held.splice(0);
+      if (extra !== undefined) items.push({ extra });
+      if (visible) items.push(visible);
+      return { items, through: e.seq, delay: 0 };
     }
-    if (!closes) {
+    if (due === null) {
       if (extra !== undefined) this.held.push({ extra });
       if (visible) this.held.push(visible);
-      return [];
+      return null;
     }
-    const out = this.held.map((r) => (r.event ? { event: { ...r.event, time: e.time } } : r));
+    const items = this.held.map((r) => (r.event ? { event: { ...r.event, time: due } } : r));
     this.held = [];
-    if (extra !== undefined) out.push({ extra });
+    if (extra !== undefined) items.push({ extra });
     const ended = e.type === 'match.ended';
-    if (visible) (ended ? out : this.held).push(visible);
-    this.through = ended ? e.seq : e.seq - 1;
-    return out;
+    if (visible) {
+      if (ended) items.push({ event: { ...visible.event!, time: due } });
+      else this.held.push(visible);
+    }
+    return { items, through: ended ? e.seq : e.seq - 1, delay: due - e.time };
   }
 }
 
 /**
- * A match log (global order, possibly still growing) as `viewer` receives it by now: the events
- * released so far (view numbering, phase-stamped times where held per phase) and the global seq
- * of the last event whose part of the view is released (`through`: observations up to it may be
- * shown). A finished match is released whole.
+ * A match log (global order, possibly still growing) as `viewer` receives it: its released events
+ * (view numbering; per phase, with due-time stamps, for the public view of a hidden-role match)
+ * and `through`, the global seq up to which the log is out (observations up to it may be shown).
+ * `upTo`: only what was out by the release that made the log out through that seq (a live
+ * server's public view, whose phases wait for their due time); default: everything released.
  */
-export function releasedView(events: readonly MatchEvent[], viewer: Viewer, teamOf: TeamOf): { events: MatchEvent[]; through: number } {
+export function releasedView(events: readonly MatchEvent[], viewer: Viewer, teamOf: TeamOf, upTo = Infinity): { events: MatchEvent[]; through: number } {
   const stream = new ViewStream(viewer, teamOf);
   const out: MatchEvent[] = [];
-  for (const e of events) for (const r of stream.push(e)) out.push(r.event!);
-  return { events: out, through: stream.releasedThrough };
+  let through = -1;
+  for (const e of events) {
+    const batch = stream.push(e);
+    if (!batch || batch.through > upTo) continue;
+    for (const r of batch.items) out.push(r.event!);
+    through = batch.through;
+  }
+  return { events: out, through };
 }

@@ -1,9 +1,9 @@
 import type { Server, Socket } from 'socket.io';
 import type { LeagueEvent, MatchEvent } from '../core/events';
-import { ViewStream, type Released } from '../core/phase-release';
-import type { Viewer } from '../core/visibility';
+import type { Released } from '../core/phase-release';
+import { ViewSequence } from '../core/view-stream';
 import type { Store } from '../store/store';
-import type { LiveMatch, LiveMatches, LiveMatchListener } from './live-matches';
+import type { LiveMatch, LiveMatches, LiveMatchListener, ObsRef } from './live-matches';
 import { findMatch } from './match-source';
 import {
   CLIENT_MESSAGES,
@@ -22,7 +22,7 @@ import {
   type SubscribedMessage,
 } from './protocol';
 import { TokenBucket, type RateLimit } from './rate-limiter';
-import type { EnvResolver } from './state-tracker';
+import type { EnvResolver, ObservationPoint } from './state-tracker';
 import { authorizeView, type ViewPolicy } from './view-policy';
 import { viewSnapshot } from './view-snapshot';
 
@@ -40,12 +40,6 @@ export interface SpectatorHubOptions {
 
 type Ack = (reply: unknown) => void;
 
-/** A step's observation for one view: the tracker's closed step `index`, labelled `seq` in the view; computed when sent. */
-interface ObsRef {
-  index: number;
-  seq: number;
-}
-
 interface Connection {
   bucket: TokenBucket;
   rooms: Set<string>;
@@ -59,25 +53,24 @@ export const matchRoom = (matchId: string, key: string): string => `m:${matchId}
 
 /**
  * The socket.io side of spectating. Each joined (match, view) pair is a room; every bus event
- * of a live match is projected once per view room (its own ViewStream) and
- * broadcast to that room, so each frame is encoded once however many spectators watch.
+ * of a live match is projected once per view room and broadcast to that room, so each frame is
+ * encoded once however many spectators watch.
  *
  * Every view has its own event numbering (src/core/view-stream.ts): a view sees its events
  * numbered 0, 1, 2... so no number reveals how many hidden events happened in between.
  *
- * The public view of a hidden-role match is released per phase (src/core/phase-release.ts): its
- * stream is followed from the match's first event whether or not anyone watches, and holds the
- * phase in progress (events and observations), which every spectator of the room — late joiners
- * included — receives when the phase closes.
+ * Public rooms receive what the match's public view releases (LiveMatches: for a hidden-role
+ * match per phase, when the phase is due — src/core/phase-release.ts — events and observations
+ * together); seat and omniscient rooms receive every event as it happens (their own ViewSequence).
  *
- * Late join without gap or duplicate: `join` runs synchronously between two bus events — it
+ * Late join without gap or duplicate: `join` runs synchronously between two releases — it
  * enters the room and copies the match buffer in the same tick — so the snapshot holds exactly
  * the view's released events up to its number N and every later broadcast has a number > N. The
  * snapshot carries `upTo = N` so clients can also drop anything at or below it.
  */
 export class SpectatorHub implements LiveMatchListener {
-  /** matchId -> (view key -> the room's view stream): every joined view, and the public view of every live match. */
-  private readonly views = new Map<string, Map<string, ViewStream<ObsRef>>>();
+  /** matchId -> (view key -> the room's view sequence) for every joined seat or omniscient view. */
+  private readonly views = new Map<string, Map<string, ViewSequence>>();
   private readonly detach: () => void;
 
   constructor(private readonly o: SpectatorHubOptions) {
@@ -90,45 +83,51 @@ export class SpectatorHub implements LiveMatchListener {
   }
 
   onMatchEvent(match: LiveMatch, event: MatchEvent, stepped: boolean): void {
-    let views = this.views.get(match.id);
-    if (!views && match.events.length === 1) {
-      // Followed from the first event: a held phase must reach spectators who join during it.
-      views = new Map([['public', new ViewStream<ObsRef>('public', (seat) => match.teamOf(seat))]]);
-      this.views.set(match.id, views);
-    }
-    if (views) {
-      const rooms = this.o.io.sockets.adapter.rooms;
-      for (const [key, stream] of views) {
-        const room = matchRoom(match.id, key);
-        const watched = rooms.has(room);
-        if (!watched && !stream.phased) {
-          views.delete(key);
-          continue;
-        }
-        // `stepped`: the previous step is complete; its observation goes out before this event.
-        const point = stepped && match.tracker ? { index: match.tracker.closedSteps - 1, seq: stream.last } : undefined;
-        const out = stream.push(event, point);
-        if (watched) for (const r of out) this.send(match, room, key, stream.viewer, r);
+    const views = this.views.get(match.id);
+    if (!views) return;
+    const rooms = this.o.io.sockets.adapter.rooms;
+    for (const [key, seq] of views) {
+      const room = matchRoom(match.id, key);
+      if (!rooms.has(room)) {
+        views.delete(key);
+        continue;
       }
-      if (event.type === 'match.ended') this.views.delete(match.id);
+      // `stepped`: the previous step is complete; its observation goes out before this event.
+      const point = stepped ? match.tracker?.latest(seq.viewer, seq.last) : null;
+      if (point) this.emitObs(match, room, key, point);
+      const visible = seq.next(event);
+      if (visible) this.emitEvent(match, room, key, visible);
     }
-    if (event.type === 'match.started' || event.type === 'match.ended') {
-      this.o.io.to('lobby').emit('lobby', { kind: event.type === 'match.started' ? 'started' : 'ended', match: this.o.live.summary(match) });
+    if (event.type === 'match.ended') this.views.delete(match.id);
+  }
+
+  onPublicRelease(match: LiveMatch, items: readonly Released<ObsRef>[]): void {
+    const room = matchRoom(match.id, 'public');
+    if (this.o.io.sockets.adapter.rooms.has(room)) {
+      for (const r of items) {
+        if (r.event) this.emitEvent(match, room, 'public', r.event);
+        else {
+          const point = match.tracker?.observeAt(r.extra.index, 'public', r.extra.seq);
+          if (point) this.emitObs(match, room, 'public', point);
+        }
+      }
+    }
+    for (const r of items) {
+      const type = r.event?.type;
+      if (type === 'match.started' || type === 'match.ended') {
+        this.o.io.to('lobby').emit('lobby', { kind: type === 'match.started' ? 'started' : 'ended', match: this.o.live.summary(match) });
+      }
     }
   }
 
-  /** Sends one released item of a view to its room: an event (with its caption) or a step's observation. */
-  private send(match: LiveMatch, room: string, key: string, viewer: Viewer, r: Released<ObsRef>): void {
-    if (r.event) {
-      const msg: EventMessage = { matchId: match.id, view: key, event: match.captions ? match.captions.attach(r.event) : r.event };
-      this.o.io.to(room).emit('event', msg);
-      return;
-    }
-    const point = match.tracker?.observeAt(r.extra.index, viewer, r.extra.seq);
-    if (point) {
-      const obs: ObsMessage = { matchId: match.id, view: key, ...point };
-      this.o.io.to(room).emit('obs', obs);
-    }
+  private emitEvent(match: LiveMatch, room: string, key: string, event: MatchEvent): void {
+    const msg: EventMessage = { matchId: match.id, view: key, event: match.captions ? match.captions.attach(event) : event };
+    this.o.io.to(room).emit('event', msg);
+  }
+
+  private emitObs(match: LiveMatch, room: string, key: string, point: ObservationPoint): void {
+    const obs: ObsMessage = { matchId: match.id, view: key, ...point };
+    this.o.io.to(room).emit('obs', obs);
   }
 
   onLeagueEvent(event: LeagueEvent): void {
@@ -203,10 +202,13 @@ export class SpectatorHub implements LiveMatchListener {
         if (conn.rooms.size >= this.o.maxRoomsPerSocket) return fail('too-many-rooms', `join: at most ${this.o.maxRoomsPerSocket} rooms per connection`);
         conn.rooms.add(room);
       }
-      let views = this.views.get(matchId);
-      if (!views) this.views.set(matchId, (views = new Map()));
       const live = src.liveMatch;
-      if (!views.has(key)) views.set(key, ViewStream.resume<ObsRef>(src.events, viewer, (seat) => (live ? live.teamOf(seat) : src.teamOf(seat))));
+      // the public room follows the match's public view (LiveMatches); other views their own sequence
+      if (key !== 'public' && src.events[src.events.length - 1]?.type !== 'match.ended') {
+        let views = this.views.get(matchId);
+        if (!views) this.views.set(matchId, (views = new Map()));
+        if (!views.has(key)) views.set(key, new ViewSequence(viewer, (seat) => (live ? live.teamOf(seat) : src.teamOf(seat)), snapshot.events.length));
+      }
       void socket.join(room); // synchronous with the in-memory adapter: no event can slip in before the copy above
     }
     reply('snapshot', snapshot);

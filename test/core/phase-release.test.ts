@@ -1,8 +1,7 @@
-import { PhaseBoundaries, ViewStream, releasedView, type Released } from '../../src/core/phase-release';
+import { PhaseBoundaries, PhaseClock, ViewStream, releasedView, type Batch, type Released } from '../../src/core/phase-release';
 import type { MatchEvent } from '../../src/core/events';
 import type { Visibility } from '../../src/core/visibility';
-import { filterForViewer, visibleTo } from '../../src/bus/view-filter';
-import { from, lastValueFrom, toArray } from 'rxjs';
+import { visibleTo } from '../../src/bus/view-filter';
 
 const teamOf = (seat: number) => (seat === 0 ? 'wolves' : 'villagers');
 let seq = 0;
@@ -58,56 +57,87 @@ describe('PhaseBoundaries', () => {
   });
 });
 
+describe('PhaseClock', () => {
+  test('the opening is due when it closes; phase k is due (k-1) + steps × the longest step so far, never before it closes', () => {
+    const log = hiddenLog();
+    const clock = new PhaseClock();
+    expect(log.map((e) => clock.feed(e))).toEqual([null, null, 102, null, 131, null, null, null, 451, null, null, 611]);
+  });
+
+  test('a clock set back between two events: a negative step sets no pace; a long step raises it for its own phase', () => {
+    seq = 0;
+    const clock = new PhaseClock();
+    clock.feed(turn(1000, 0, 'a'));
+    expect(clock.feed(turn(900, 1, 'b'))).toBe(1000); // pace 0 (a step of -100 ms): due 1000 + 1 × 0
+    expect(clock.feed(turn(950, 2, 'c'))).toBe(1050); // pace 50 from now on
+    expect(clock.feed(turn(5000, 3, 'd'))).toBe(5100); // the 4,050 ms step is the pace of its own phase: due after it closed
+  });
+
+  test('the last step ends at the reward and counts toward the pace; the end is never due before it happens', () => {
+    seq = 0;
+    const clock = new PhaseClock();
+    clock.feed(turn(0, 0, 'a'));
+    clock.feed(turn(10, 1, 'b')); // due 10, pace 10
+    clock.feed(reward(110)); // the step of turn 1 took 100
+    expect(clock.feed(ended(111))).toBe(111); // 10 + 1 × 100 = 110 is before the end (the runner's closing work)
+    const quick = new PhaseClock();
+    quick.feed(turn(0, 0, 'a'));
+    quick.feed(turn(100, 1, 'b')); // pace 100
+    quick.feed(reward(110));
+    expect(quick.feed(ended(111))).toBe(200);
+  });
+});
+
 describe('ViewStream', () => {
-  test('the public view of a hidden-role match: a phase is held, then released whole, stamped with its closing time', () => {
+  test('the public view of a hidden-role match: a phase is held, then released whole, stamped with its due time', () => {
     const log = hiddenLog();
     const s = new ViewStream('public', teamOf);
-    const got = log.map((e) => brief(events(s.push(e))));
+    const got = log.map((e) => {
+      const b = s.push(e);
+      return b && { items: brief(events(b.items)), through: b.through, delay: b.delay };
+    });
     expect(got).toEqual([
-      [], // created: not public
-      [], // started: the opening phase, held
-      [['match.started', 0, 102]], // night 1 opens: the opening is out, stamped with this turn's time
-      [], // a private night action: nothing public
-      [['turn', 1, 131]], // day 1 opens: night 1 (its turn) is out; the private action never
-      [],
-      [],
-      [],
-      [
-        ['turn', 2, 301],
-        ['action', 3, 301],
-        ['turn', 4, 301],
-        ['action', 5, 301],
-      ], // night 2 opens: the whole day at one time, its end; no decision's duration shows
-      [],
-      [],
-      [
-        ['turn', 6, 322],
-        ['reward', 7, 322],
-        ['match.ended', 8, 322],
-      ], // the end releases the last phase and itself
+      null, // created: not public (the view is undecided until match.started)
+      null, // started: the opening phase, held
+      { items: [['match.started', 0, 102]], through: 1, delay: 0 }, // night 1 opens: the opening is out
+      null, // a private night action
+      { items: [['turn', 1, 131]], through: 3, delay: 0 }, // day 1 opens: night 1 (its turn) is out, due at once (its step set the pace)
+      null,
+      null,
+      null,
+      {
+        items: [
+          ['turn', 2, 451],
+          ['action', 3, 451],
+          ['turn', 4, 451],
+          ['action', 5, 451],
+        ],
+        through: 7,
+        delay: 150,
+      }, // night 2 opens: the whole day at one time, 2 steps x 160 ms after night 1, not when it really ended
+      null,
+      null,
+      {
+        items: [
+          ['turn', 6, 611],
+          ['reward', 7, 611],
+          ['match.ended', 8, 611],
+        ],
+        through: 11,
+        delay: 289,
+      }, // the end releases the last phase and itself
     ]);
     expect(s.last).toBe(8);
     expect(s.phased).toBe(true);
     expect(log[5].time).toBe(140); // the log is untouched
   });
 
-  test('releasedThrough: the global seq up to which the view is out', () => {
-    const log = hiddenLog();
-    const s = new ViewStream('public', teamOf);
-    const through: number[] = [];
-    for (const e of log) {
-      s.push(e);
-      through.push(s.releasedThrough);
-    }
-    expect(through).toEqual([-1, -1, 1, 1, 3, 3, 3, 3, 7, 7, 7, 11]);
-  });
-
   test('extras (observations) are held with their phase; the one a closing event carries goes out with the closed phase', () => {
     const log = hiddenLog();
     const s = new ViewStream<string>('public', teamOf);
     const out: string[] = [];
-    const show = (rs: Released<string>[]) => {
-      for (const r of rs) out.push(r.event ? `${r.event.type}@${r.event.time}` : `obs:${r.extra}`);
+    const show = (b: Batch<string> | null) => {
+      for (const r of b?.items ?? []) out.push(r.event ? `${r.event.type}@${r.event.time}` : `obs:${r.extra}`);
     };
     show(s.push(log[0]));
     show(s.push(log[1]));
@@ -120,27 +150,33 @@ describe('ViewStream', () => {
     expect(out).toHaveLength(4);
     show(s.push(log[7]));
     show(s.push(log[8], 'after-day'));
-    expect(out.slice(4)).toEqual(['turn@301', 'action@301', 'obs:after-step-1', 'turn@301', 'action@301', 'obs:after-day']);
+    expect(out.slice(4)).toEqual(['turn@451', 'action@451', 'obs:after-step-1', 'turn@451', 'action@451', 'obs:after-day']);
     show(s.push(log[9]));
     show(s.push(log[10], 'last'));
     show(s.push(log[11]));
-    expect(out.slice(10)).toEqual(['turn@322', 'obs:last', 'reward@322', 'match.ended@322']);
+    expect(out.slice(10)).toEqual(['turn@611', 'obs:last', 'reward@611', 'match.ended@611']);
   });
 
   test('a match whose seats are not hidden streams the public view at once, exact times', () => {
     seq = 0;
     const log = [created(1), started(2), turn(3, 0, 'night 1'), action(4, 0, 0), turn(5, 1, 'day 1'), ended(6)];
     const s = new ViewStream('public', teamOf);
-    expect(log.map((e) => brief(events(s.push(e))))).toEqual([[], [['match.started', 0, 2]], [['turn', 1, 3]], [['action', 2, 4]], [['turn', 3, 5]], [['match.ended', 4, 6]]]);
+    expect(s.push(log[0])).toBeNull(); // undecided until match.started
+    expect(log.slice(1).map((e) => s.push(e)).map((b) => [brief(events(b!.items)), b!.through, b!.delay])).toEqual([
+      [[['match.started', 0, 2]], 1, 0],
+      [[['turn', 1, 3]], 2, 0],
+      [[['action', 2, 4]], 3, 0],
+      [[['turn', 3, 5]], 4, 0],
+      [[['match.ended', 4, 6]], 5, 0],
+    ]);
     expect(s.phased).toBe(false);
-    expect(s.releasedThrough).toBe(5);
   });
 
   test('seat and omniscient views of a hidden-role match are exact: a player sees the game as it happens', () => {
     for (const viewer of [0, 1, 'omniscient'] as const) {
       const log = hiddenLog();
       const s = new ViewStream(viewer, teamOf);
-      const got = log.flatMap((e) => events(s.push(e)).map((x) => [x.time, e.time]));
+      const got = log.flatMap((e) => events(s.push(e)!.items).map((x) => [x.time, e.time]));
       for (const [shown, real] of got) expect(shown).toBe(real);
       expect(s.phased).toBe(false);
     }
@@ -152,58 +188,52 @@ describe('ViewStream', () => {
     seq = 5;
     const s = new ViewStream('public', teamOf);
     expect(s.phased).toBe(true);
-    expect(events(s.push(turn(10, 2, 'day 1')))).toEqual([]);
-    expect(events(s.push(action(20, 2, 1)))).toEqual([]);
-    expect(brief(events(s.push(turn(30, 3, 'night 2'))))).toEqual([
+    expect(s.push(turn(10, 2, 'day 1'))).toMatchObject({ items: [], through: 4, delay: 0 });
+    expect(s.push(action(20, 2, 1))).toBeNull();
+    expect(brief(events(s.push(turn(30, 3, 'night 2'))!.items))).toEqual([
       ['turn', 0, 30],
       ['action', 1, 30],
     ]);
     // before match.started a public stream is undecided, and holds
     const u = new ViewStream('public', teamOf);
     seq = 0;
-    expect(u.push(created(1))).toEqual([]);
+    expect(u.push(created(1))).toBeNull();
     expect(u.phased).toBe(true);
   });
 
   test('what an undecided stream held goes out at once when match.started shows open seats', () => {
     seq = 0;
     const s = new ViewStream<string>('public', teamOf);
-    expect(s.push(created(1), 'early')).toEqual([]);
-    const out = s.push(started(2));
-    expect(out.map((r) => r.extra ?? r.event!.type)).toEqual(['early', 'match.started']);
+    expect(s.push(created(1), 'early')).toBeNull();
+    const out = s.push(started(2))!;
+    expect(out.items.map((r) => r.extra ?? r.event!.type)).toEqual(['early', 'match.started']);
   });
+});
 
-  test('resume: a stream that followed a live log continues its numbering and its held phase', () => {
+describe('releasedView', () => {
+  test('a finished match releases everything; a live one up to the phase in progress, or to what was out (upTo)', () => {
     const log = hiddenLog();
-    const cut = 6; // inside day 1
-    const snapshot = releasedView(log.slice(0, cut), 'public', teamOf);
-    expect(brief(snapshot.events)).toEqual([
+    expect(releasedView(log, 'public', teamOf)).toMatchObject({ through: 11 });
+    expect(releasedView(log, 'public', teamOf).events).toHaveLength(9);
+    expect(brief(releasedView(log.slice(0, 9), 'public', teamOf).events)).toEqual([
       ['match.started', 0, 102],
       ['turn', 1, 131],
+      ['turn', 2, 451],
+      ['action', 3, 451],
+      ['turn', 4, 451],
+      ['action', 5, 451],
     ]);
-    expect(snapshot.through).toBe(3);
-    const s = ViewStream.resume(log.slice(0, cut), 'public', teamOf);
-    expect(s.last).toBe(3); // day 1's turn and action are numbered, and held
-    const rest = log.slice(cut).flatMap((e) => events(s.push(e)));
-    expect(brief([...snapshot.events, ...rest])).toEqual(brief(releasedView(log, 'public', teamOf).events));
-    // an exact view resumes after what it already delivered
-    const seat = ViewStream.resume(log.slice(0, cut), 1, teamOf);
-    expect(seat.last).toBe(releasedView(log.slice(0, cut), 1, teamOf).events.length - 1);
-  });
-
-  test('releasedView of a finished match releases everything; of a live one, up to the phase in progress', () => {
-    const log = hiddenLog();
-    expect(releasedView(log, 'public', teamOf).events).toHaveLength(9);
-    expect(releasedView(log, 'public', teamOf).through).toBe(11);
-    expect(releasedView(log.slice(0, 9), 'public', teamOf).events).toHaveLength(6);
     expect(releasedView(log.slice(0, 9), 'public', teamOf).through).toBe(7);
+    // the day closed but is not due yet on a live server: out through seq 3 only
+    expect(releasedView(log.slice(0, 9), 'public', teamOf, 3)).toEqual({ events: releasedView(log.slice(0, 5), 'public', teamOf).events, through: 3 });
+    expect(releasedView(log, 'public', teamOf, 0)).toEqual({ events: [], through: -1 });
     expect(releasedView([], 'public', teamOf)).toEqual({ events: [], through: -1 });
+    // exact views: upTo cuts at that seq
+    expect(releasedView(log, 1, teamOf, 5).events.map((e) => e.type)).toEqual(['match.started', 'turn', 'turn', 'action']);
   });
 
-  test('visibleTo and filterForViewer (the public API) release the same way', async () => {
+  test('visibleTo (the public API) is releasedView', () => {
     const log = hiddenLog();
     expect(visibleTo(log, 'public', teamOf)).toEqual(releasedView(log, 'public', teamOf).events);
-    const streamed = await lastValueFrom(from(log).pipe(filterForViewer('public', teamOf), toArray()));
-    expect(streamed).toEqual(releasedView(log, 'public', teamOf).events);
   });
 });

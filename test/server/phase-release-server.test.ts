@@ -2,7 +2,7 @@
  * The public view of a live hidden-role match, through the server (src/core/phase-release.ts):
  * a Werewolf game held in the middle of its first day. The public API and a spectator who joins
  * then see the game up to the night before; the day reaches the spectator — events and
- * observations — when it ends, all stamped with its end; the live summary moves per phase; the
+ * observations — when it is due, all stamped with that time; the live summary moves per phase; the
  * agent list has no counts; a seat view (entitled) sees every move as it happens.
  */
 import type { Socket } from 'socket.io-client';
@@ -122,10 +122,14 @@ describe('a live hidden-role match, public view', () => {
     expect(pub.all().map(({ caption: _c, ...e }: MatchEvent & { caption?: string }) => e)).toEqual(replay);
     const replayApi = (await (await fetch(`${server.url}api/matches/${matchId}/events?view=public`)).json()) as MatchEventsResponse;
     expect(replayApi.events).toEqual(pub.all());
-    // the first day came in one release, stamped with its end (the turn that opened night 2)
+    // the first day came in one release, stamped with its due time: not before it ended
     const night2 = full.find((e) => e.type === 'turn' && e.phase === 'night 2')!;
-    const day = arrivals.filter(({ event: e }) => e.time === night2.time);
+    const dayTurns = arrivals.filter(({ event: e }) => e.type === 'turn' && e.phase === 'day 1');
+    const stamp = dayTurns[0].event.time;
+    expect(stamp).toBeGreaterThanOrEqual(night2.time);
+    const day = arrivals.filter(({ event: e }) => e.time === stamp);
     expect(day.length).toBeGreaterThan(dayEnd - dayStart);
+    expect(day.map(({ event: e }) => e.type === 'turn' && e.phase)).toContain('day 1');
     expect(day.every(({ event: e }) => e.type !== 'turn' || e.phase === 'day 1')).toBe(true);
     // its observations came with it, numbered after the events they follow
     const dayObs = obs.filter((o) => o.step > dayStart && o.step <= dayEnd);

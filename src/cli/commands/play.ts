@@ -4,6 +4,8 @@ import { isMatchEvent } from '../../core/events';
 import type { Registry } from '../../core/registry';
 import { parseViewer } from '../../core/visibility';
 import { ViewStream } from '../../core/phase-release';
+import { TimedRelease } from '../../bus/timed-release';
+import type { MatchEvent } from '../../core/events';
 import { FaultPolicyError, parseFaultPolicy, type FaultPolicy } from '../../match/fault-policy';
 import { runMatch } from '../../match/runner';
 import { SeriesTally } from '../../match/summary';
@@ -48,6 +50,7 @@ export async function playCommand(registry: Registry, ref: string, args: PlayArg
   const seats = env.seats(env.init(params, args.seed)).length;
   const faultPolicy = args.faults ? parseFaultOption(args.faults) : undefined;
   let viewer: ReturnType<typeof parseViewer> = null;
+  const watch: { release: TimedRelease | null } = { release: null };
   if (args.watch) {
     viewer = parseViewer(args.watch);
     if (viewer === null) throw new UsageError(`--watch: expected public, omniscient or a seat number, got "${oneLine(args.watch, 40)}"`);
@@ -71,17 +74,18 @@ export async function playCommand(registry: Registry, ref: string, args: PlayArg
   }
   if (viewer !== null) {
     const watched = viewer;
-    let teams = teamsFromCreated(undefined);
-    // One view stream per match: the public view of a hidden-role match prints a phase when it ends (src/core/phase-release.ts).
-    let stream = new ViewStream(watched, (seat) => teams(seat));
+    const write = (e: MatchEvent) => (args.json ? process.stderr : process.stdout).write(formatEvent(e) + '\n');
+    // One view stream per match: the public view of a hidden-role match prints each phase when it is due (src/core/phase-release.ts).
     bus.events$.subscribe((e) => {
       if (!isMatchEvent(e)) return;
       if (e.type === 'match.created') {
-        teams = teamsFromCreated(e);
-        stream = new ViewStream(watched, (seat) => teams(seat));
+        const teams = teamsFromCreated(e);
+        watch.release = new TimedRelease(new ViewStream(watched, teams), (batch) => {
+          // On stdout with the episode lines, so a pipe keeps them in order; --json keeps stdout JSON.
+          for (const r of batch.items) write(r.event!);
+        });
       }
-      // On stdout with the episode lines, so a pipe keeps them in order; --json keeps stdout JSON.
-      for (const r of stream.push(e)) (args.json ? process.stderr : process.stdout).write(formatEvent(r.event!) + '\n');
+      watch.release?.push(e);
     });
   }
   const progress = createProgress('play', args.episodes, { quiet: !!args.watch });
@@ -95,6 +99,7 @@ export async function playCommand(registry: Registry, ref: string, args: PlayArg
       if (stop.signal.aborted) break;
       const seed = args.seed + k;
       const r = await runMatch({ env, params, seed, agents, bus, deadlineMs: args.deadline, faultPolicy, signal: stop.signal, effects: registry.effects() });
+      await watch.release?.drained(); // the watched view's last phase before the episode's line
       if (r.code === 'aborted' && stop.signal.aborted) break;
       tally.add(r);
       addReports(usage, r.reports, (seat) => `seat ${seat} ${r.agents[seat]}`);

@@ -1,0 +1,103 @@
+import { from, lastValueFrom, toArray } from 'rxjs';
+import { TimedRelease } from '../../src/bus/timed-release';
+import { filterForViewer } from '../../src/bus/view-filter';
+import type { MatchEvent } from '../../src/core/events';
+import { ViewStream, releasedView, type Batch } from '../../src/core/phase-release';
+import type { Visibility } from '../../src/core/visibility';
+
+let seq = 0;
+const base = (time: number, visibility: Visibility = 'public') => ({ matchId: 'm', seq: seq++, time, visibility });
+const started = (time: number, seatsHidden: boolean): MatchEvent => ({ ...base(time), type: 'match.started', env: 'e', params: {}, agents: ['a'], ...(seatsHidden ? { seatsHidden, seats: 1 } : {}) });
+const turn = (time: number, step: number, phase: string): MatchEvent => ({ ...base(time), type: 'turn', step, toAct: [0], phase });
+const ended = (time: number): MatchEvent => ({ ...base(time), type: 'match.ended', returns: [], outcome: 'x', code: 'ok', length: 3, faults: 0 });
+const teamOf = () => undefined;
+
+/** A hidden-role log: the opening, phase a (one 100 ms step), phase b (two steps, 10 ms each), the end. */
+function log(): MatchEvent[] {
+  seq = 0;
+  return [started(0, true), turn(0, 0, 'a'), turn(100, 1, 'b'), turn(110, 2, 'b'), ended(120)];
+}
+
+describe('TimedRelease', () => {
+  let clock = 0;
+  const now = () => clock;
+  beforeEach(() => {
+    jest.useFakeTimers();
+    clock = 0;
+  });
+  afterEach(() => jest.useRealTimers());
+  const advance = (ms: number) => {
+    clock += ms;
+    jest.advanceTimersByTime(ms);
+  };
+
+  test('batches without delay go out at once; a phase waits for its due time; order is kept', async () => {
+    const got: [number, string[]][] = [];
+    const r = new TimedRelease(new ViewStream('public', teamOf), (b: Batch<never>) => got.push([clock, b.items.map((i) => `${i.event!.type}@${i.event!.time}`)]), now);
+    const [s, t0, t1, t2, end] = log();
+    r.push(s);
+    r.push(t0); // the opening: due now
+    expect(got).toEqual([[0, ['match.started@0']]]);
+    clock = 100;
+    r.push(t1); // phase a closes at 100, due 0 + 1 × 100: now
+    expect(got).toHaveLength(2);
+    clock = 110;
+    r.push(t2);
+    clock = 120;
+    r.push(end); // phase b closes at 120 (steps 10 and 10, pace 100): due 100 + 2 × 100 = 300, 180 ms from now
+    expect(r.pending).toBe(true);
+    const drained = r.drained();
+    advance(179);
+    expect(got).toHaveLength(2);
+    advance(1);
+    await drained;
+    expect(got).toEqual([
+      [0, ['match.started@0']],
+      [100, ['turn@100']],
+      [300, ['turn@300', 'turn@300', 'match.ended@300']],
+    ]);
+    expect(r.pending).toBe(false);
+  });
+
+  test('an exact batch behind a waiting one waits too (FIFO); drained resolves at once when nothing waits', async () => {
+    const got: number[] = [];
+    let delay = 50;
+    const stream = { push: (e: MatchEvent) => ({ items: [], through: e.seq, delay }) } as unknown as ViewStream<never>;
+    const r = new TimedRelease(stream, (b) => got.push(b.through), now);
+    await r.drained();
+    seq = 0;
+    r.push(turn(0, 0, 'x'));
+    delay = 0;
+    r.push(turn(0, 1, 'x'));
+    expect(got).toEqual([]);
+    advance(50);
+    expect(got).toEqual([0, 1]);
+    // a timer that fires a little early re-arms for the rest
+    delay = 10;
+    r.push(turn(0, 2, 'x'));
+    clock += 5; // the clock lags the timer
+    jest.advanceTimersByTime(10);
+    expect(got).toEqual([0, 1]);
+    advance(5);
+    expect(got).toEqual([0, 1, 2]);
+  });
+
+  test('stop drops what waits and resolves drained()', async () => {
+    const got: unknown[] = [];
+    const r = new TimedRelease(new ViewStream('public', teamOf), (b) => got.push(b), now);
+    for (const e of log()) r.push(e);
+    expect(r.pending).toBe(true);
+    const drained = r.drained();
+    r.stop();
+    await drained;
+    advance(1000);
+    expect(got).toHaveLength(2); // the opening and phase a only
+  });
+});
+
+test('filterForViewer releases on the wall clock and completes once nothing waits', async () => {
+  const events = log();
+  const got = await lastValueFrom(from(events).pipe(filterForViewer('public', teamOf), toArray()));
+  expect(got).toEqual(releasedView(events, 'public', teamOf).events);
+  expect(got.map((e) => e.time)).toEqual([0, 100, 300, 300, 300]);
+});
