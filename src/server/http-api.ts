@@ -15,7 +15,7 @@ import type {
   TrainingResponse,
 } from './api-types';
 import type { BusMetrics } from '../bus/metrics';
-import type { Store } from '../store/store';
+import { StoreError, type Store } from '../store/store';
 import type { LeaderboardProvider } from './leaderboard';
 import type { LiveMatches } from './live-matches';
 import type { TournamentSource } from './tournament-source';
@@ -227,6 +227,7 @@ export function createApi(deps: ApiDeps): (req: IncomingMessage, res: ServerResp
         send(res, body instanceof Status ? body.status : 200, body instanceof Status ? body.body : body);
       } catch (e) {
         if (e instanceof HttpError) send(res, e.status, { error: e.message });
+        else if (e instanceof StoreError) send(res, 503, { error: e.message }); // the database, named, and what to do
         else send(res, 500, { error: `server error: ${e instanceof Error ? e.message : String(e)}` });
       }
       return true;
