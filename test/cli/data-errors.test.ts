@@ -6,12 +6,17 @@
  * finds it), the file truncated, a file that is no database, a folder, and a file this user may
  * not read. chmod 000 does not stop root: when the tests run as root the unreadable case runs
  * the command as `nobody` (uid 65534), which it does stop.
+ *
+ * The commands run in this process through `runCli` (what the bin's worker thread runs: the same
+ * error printing), since starting the bin costs seconds each on a loaded machine; the bin itself
+ * runs one command per kind, and every command of the unreadable case when it must run as nobody.
  */
 import { spawn } from 'node:child_process';
 import { chmodSync, closeSync, copyFileSync, mkdirSync, mkdtempSync, openSync, rmSync, statSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { arena, ROOT } from './helpers';
+import { runCli } from '../../src/cli/main';
 
 const asRoot = process.getuid?.() === 0;
 const dir = mkdtempSync(join(tmpdir(), 'arena-data-errors-'));
@@ -73,22 +78,49 @@ function spoiled(name: string, how: (path: string) => void): string {
 
 const quote = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
-/** Runs every command on `db` (4 at a time) and checks its one line and exit code 2. */
-async function everyCommand(db: string, expected: RegExp, nobody = false): Promise<void> {
-  const results: [string, { code: number; stderr: string }][] = [];
-  const queue = [...COMMANDS];
-  await Promise.all(
-    Array.from({ length: 4 }, async () => {
-      for (let c = queue.shift(); c; c = queue.shift()) results.push([c[0], await run([...c[1], '--db', db], nobody)]);
-    }),
-  );
-  for (const [name, r] of results) {
-    const lines = r.stderr.trim().split('\n');
-    expect([name, lines.length, r.code]).toEqual([name, 1, 2]);
-    expect([name, lines[0]]).toEqual([name, expect.stringMatching(/^arena: /)]);
-    expect([name, lines[0]]).toEqual([name, expect.stringMatching(expected)]);
+/** Runs the command line in this process; its exit code and what it wrote on stderr. */
+async function inProcess(args: string[]): Promise<{ code: number; stderr: string }> {
+  let stderr = '';
+  const spy = jest.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    stderr += chunk.toString();
+    return true;
+  });
+  const out = jest.spyOn(process.stdout, 'write').mockImplementation(() => true);
+  try {
+    return { code: await runCli(['node', 'arena', ...args]), stderr };
+  } finally {
+    spy.mockRestore();
+    out.mockRestore();
   }
-  expect(results).toHaveLength(COMMANDS.length);
+}
+
+/** Checks one line, naming what `expected` says, and exit code 2. */
+function oneLine(name: string, r: { code: number; stderr: string }, expected: RegExp): void {
+  const lines = r.stderr.trim().split('\n');
+  expect([name, lines.length, r.code]).toEqual([name, 1, 2]);
+  expect([name, lines[0]]).toEqual([name, expect.stringMatching(/^arena: /)]);
+  expect([name, lines[0]]).toEqual([name, expect.stringMatching(expected)]);
+}
+
+/**
+ * Runs every command on `db` and checks its one line and exit code 2: in this process, and
+ * `league run` through the bin; with `nobody`, every command through the bin as nobody (4 at a time).
+ */
+async function everyCommand(db: string, expected: RegExp, nobody = false): Promise<void> {
+  if (nobody) {
+    const queue = [...COMMANDS];
+    const results: [string, { code: number; stderr: string }][] = [];
+    await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        for (let c = queue.shift(); c; c = queue.shift()) results.push([c[0], await run([...c[1], '--db', db], true)]);
+      }),
+    );
+    for (const [name, r] of results) oneLine(name, r, expected);
+    expect(results).toHaveLength(COMMANDS.length);
+    return;
+  }
+  for (const [name, args] of COMMANDS) oneLine(name, await inProcess([...args, '--db', db]), expected);
+  oneLine('league run (bin)', await run([...COMMANDS[0][1], '--db', db]), expected);
 }
 
 test('one page of match events overwritten with garbage: every command names the damage', async () => {
