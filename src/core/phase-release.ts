@@ -12,11 +12,12 @@
  * - the view's events of a phase are held until the phase is *due*, then released together, each
  *   stamped with that due time. The opening is due when it closes; phase k is due
  *   `due(k-1) + steps(k) × pace(k)`, where `steps(k)` is its number of steps (public: its `turn`
- *   events) and `pace(k)` the longest step of the match so far, every seat's steps alike (a
- *   step lasts from its `turn` to the next `turn` or the end). A phase never closes after it is
- *   due (each of its steps took at most the pace), so release times are a function of public step
- *   counts and of the match's slowest step — not of which seats were slow, nor of when a phase
- *   really ended. Only a new longest step moves the clock (rarely, and in any step);
+ *   events) and `pace(k)` the largest mean step time of the phases so far, every seat's steps
+ *   alike (capped at {@link STALL_FACTOR} × their median). Such a phase is never due before it
+ *   ends, so release times are a function of public step counts and of the match's slowest
+ *   phase — not of which seats were slow, nor of when a phase really ended. What leaks: a phase
+ *   that sets a new slowest mean is released when it ends (its mean is the new pace), and so is
+ *   a stalled one (slower than the cap: a timeout), which does not slow the phases after it;
  * - an env without `phase` is one phase from its first turn to its end (nothing public is shown
  *   live until the match ends: the safe default);
  * - a log whose `match.started` was never seen (a server that joined mid-match) is treated as
@@ -51,38 +52,69 @@ export class PhaseBoundaries {
 }
 
 /**
+ * How far above the typical phase (the median of the phases' mean step times) the pace may go:
+ * a phase slower than that (a stalled seat, a timeout) is released when it ends instead of
+ * slowing every later phase to its pace.
+ */
+export const STALL_FACTOR = 3;
+
+/**
  * The release clock of a match's public view (see the module comment): fed the match's events in
  * global order, it answers, for an event that closes a phase, when that phase is due (in the
- * events' clock, milliseconds); null for any other event.
+ * events' clock, milliseconds); null for any other event. The opening is due when it closes;
+ * phase k is due `due(k-1) + steps(k) × pace(k)`, where pace(k) is the largest mean step time of
+ * the phases so far (phase k included), capped at {@link STALL_FACTOR} × their median; never
+ * before the phase closed.
  */
 export class PhaseClock {
   private readonly bounds = new PhaseBoundaries();
-  /** Time of the turn of the step in progress; null between steps. */
-  private stepStart: number | null = null;
+  /** Time of the turn that opened the phase in progress (the opening has none). */
+  private start = 0;
   /** Steps of the phase in progress. */
   private steps = 0;
-  /** The longest step so far (ms). */
-  private pace = 0;
+  /** Mean step time of every closed phase, ascending. */
+  private readonly means: number[] = [];
+  /** The largest of them. */
+  private max = -Infinity;
   /** When the last closed phase is due; null before the opening closes. */
   private due: number | null = null;
 
   feed(e: MatchEvent): number | null {
-    if (this.stepStart !== null && (e.type === 'turn' || e.type === 'reward' || e.type === 'match.ended')) {
-      this.pace = Math.max(this.pace, e.time - this.stepStart);
-      this.stepStart = null;
-    }
     let due: number | null = null;
     if (this.bounds.closes(e)) {
-      // never before the phase closed (a clock set back between two events could say otherwise)
-      due = this.due = this.due === null ? e.time : Math.max(e.time, this.due + this.steps * this.pace);
+      if (this.due === null) due = e.time;
+      else {
+        const mean = (e.time - this.start) / this.steps;
+        this.means.splice(sortedIndex(this.means, mean), 0, mean);
+        this.max = Math.max(this.max, mean);
+        const pace = Math.min(this.max, STALL_FACTOR * median(this.means));
+        due = Math.max(e.time, this.due + this.steps * pace);
+      }
+      this.due = due;
       this.steps = 0;
+      this.start = e.time;
     }
-    if (e.type === 'turn') {
-      this.steps++;
-      this.stepStart = e.time;
-    }
+    if (e.type === 'turn') this.steps++;
     return due;
   }
+}
+
+/** Where `x` goes in the ascending list `xs`. */
+function sortedIndex(xs: readonly number[], x: number): number {
+  let lo = 0;
+  let hi = xs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (xs[mid] < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Median of a non-empty ascending list. */
+function median(xs: readonly number[]): number {
+  const m = xs.length >> 1;
+  return xs.length % 2 ? xs[m] : (xs[m - 1] + xs[m]) / 2;
 }
 
 /** What a view receives: one of its events, or an item the caller queued with it (an observation). */

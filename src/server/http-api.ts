@@ -114,6 +114,8 @@ export function createApi(deps: ApiDeps): (req: IncomingMessage, res: ServerResp
           out.push(s);
         };
         for (const m of live.ended()) push(live.summary(m));
+        // a match still live here is not recent yet, even when stored: its public view has not shown the end
+        for (const m of live.live()) seen.add(m.id);
         if (store) for (const r of store.recentMatches(env ? limit * 4 : limit)) push(storedSummary(r, deps.resolveEnv));
         out.sort((a, b) => (b.endedAt ?? 0) - (a.endedAt ?? 0));
         return { matches: out.slice(0, limit) };

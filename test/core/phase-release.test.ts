@@ -1,4 +1,4 @@
-import { PhaseBoundaries, PhaseClock, ViewStream, releasedView, type Batch, type Released } from '../../src/core/phase-release';
+import { PhaseBoundaries, PhaseClock, STALL_FACTOR, ViewStream, releasedView, type Batch, type Released } from '../../src/core/phase-release';
 import type { MatchEvent } from '../../src/core/events';
 import type { Visibility } from '../../src/core/visibility';
 import { visibleTo } from '../../src/bus/view-filter';
@@ -13,22 +13,25 @@ const action = (time: number, step: number, seat: number, visibility: Visibility
 const ended = (time: number): MatchEvent => ({ ...base(time), type: 'match.ended', returns: [], outcome: 'x', code: 'ok', length: 3, faults: 0 });
 const reward = (time: number): MatchEvent => ({ ...base(time), type: 'reward', returns: [] });
 
-/** A hidden-role log: opening, night 1 (steps 0), day 1 (steps 1-2), night 2 (step 3), then the end. */
+/**
+ * A hidden-role log: the opening, night 1 (step 0, 98 ms: the slowest phase, so its mean sets the
+ * pace), day 1 (steps 1-2, 60 ms), night 2 (step 3, 42 ms), then the end.
+ */
 function hiddenLog(): MatchEvent[] {
   seq = 0;
   return [
     created(100), // 0
     started(101, true), // 1
     turn(102, 0, 'night 1'), // 2
-    action(130, 0, 0, { seat: 0 }), // 3
-    turn(131, 1, 'day 1'), // 4
-    action(140, 1, 1), // 5
-    turn(141, 2, 'day 1'), // 6
-    action(300, 2, 0), // 7
-    turn(301, 3, 'night 2'), // 8
-    action(320, 3, 1, { seat: 1 }), // 9
-    reward(321), // 10
-    ended(322), // 11
+    action(190, 0, 0, { seat: 0 }), // 3
+    turn(200, 1, 'day 1'), // 4
+    action(205, 1, 1), // 5
+    turn(210, 2, 'day 1'), // 6
+    action(250, 2, 0), // 7
+    turn(260, 3, 'night 2'), // 8
+    action(300, 3, 1, { seat: 1 }), // 9
+    reward(301), // 10
+    ended(302), // 11
   ];
 }
 const events = (rs: Released<unknown>[]) => rs.map((r) => r.event!);
@@ -58,33 +61,36 @@ describe('PhaseBoundaries', () => {
 });
 
 describe('PhaseClock', () => {
-  test('the opening is due when it closes; phase k is due (k-1) + steps × the longest step so far, never before it closes', () => {
+  test('the opening is due when it closes; phase k is due (k-1) + steps × the slowest phase mean so far, never before it closes', () => {
     const log = hiddenLog();
     const clock = new PhaseClock();
-    expect(log.map((e) => clock.feed(e))).toEqual([null, null, 102, null, 131, null, null, null, 451, null, null, 611]);
+    // night 1 (mean 98) is due when it ends; day 1 (2 steps, mean 30) 2 × 98 after it; night 2 (mean 42) 98 after that
+    expect(log.map((e) => clock.feed(e))).toEqual([null, null, 102, null, 200, null, null, null, 396, null, null, 494]);
   });
 
-  test('a clock set back between two events: a negative step sets no pace; a long step raises it for its own phase', () => {
+  test('a stalled phase (slower than STALL_FACTOR × the median phase) is released when it ends and does not slow the phases after it', () => {
+    expect(STALL_FACTOR).toBe(3);
+    seq = 0;
+    const clock = new PhaseClock();
+    const dues = [turn(0, 0, 'a'), turn(100, 1, 'b'), turn(200, 2, 'c'), turn(10_200, 3, 'd'), turn(10_300, 4, 'e'), ended(10_350)].map((e) => clock.feed(e));
+    // a: 100 ms; b: 100; c: 10 s, capped at 3 × 100 (due 500): released when it ends; d: paced at 300, not 10 s; e (50 ms): mean 100 (of 50, 100, 100, 100, 10000) → cap 300
+    expect(dues).toEqual([0, 100, 200, 10_200, 10_500, 10_800]);
+  });
+
+  test('an even number of phases: the median is the mean of the two middle ones', () => {
+    seq = 0;
+    const clock = new PhaseClock();
+    // means a 20, b 100, c 30, d 10 (one step each). At d's close: median (20 + 30) / 2 = 25, cap 75 < 100: pace 75
+    const dues = [turn(0, 0, 'a'), turn(20, 1, 'b'), turn(120, 2, 'c'), turn(150, 3, 'd'), ended(160)].map((e) => clock.feed(e));
+    expect(dues).toEqual([0, 20, 120, 210, 285]);
+  });
+
+  test('a clock set back between two events: the phase is never due before it closes', () => {
     seq = 0;
     const clock = new PhaseClock();
     clock.feed(turn(1000, 0, 'a'));
-    expect(clock.feed(turn(900, 1, 'b'))).toBe(1000); // pace 0 (a step of -100 ms): due 1000 + 1 × 0
-    expect(clock.feed(turn(950, 2, 'c'))).toBe(1050); // pace 50 from now on
-    expect(clock.feed(turn(5000, 3, 'd'))).toBe(5100); // the 4,050 ms step is the pace of its own phase: due after it closed
-  });
-
-  test('the last step ends at the reward and counts toward the pace; the end is never due before it happens', () => {
-    seq = 0;
-    const clock = new PhaseClock();
-    clock.feed(turn(0, 0, 'a'));
-    clock.feed(turn(10, 1, 'b')); // due 10, pace 10
-    clock.feed(reward(110)); // the step of turn 1 took 100
-    expect(clock.feed(ended(111))).toBe(111); // 10 + 1 × 100 = 110 is before the end (the runner's closing work)
-    const quick = new PhaseClock();
-    quick.feed(turn(0, 0, 'a'));
-    quick.feed(turn(100, 1, 'b')); // pace 100
-    quick.feed(reward(110));
-    expect(quick.feed(ended(111))).toBe(200);
+    expect(clock.feed(turn(900, 1, 'b'))).toBe(900); // mean -100: due max(900, 1000 - 100)
+    expect(clock.feed(turn(950, 2, 'c'))).toBe(950);
   });
 });
 
@@ -101,35 +107,35 @@ describe('ViewStream', () => {
       null, // started: the opening phase, held
       { items: [['match.started', 0, 102]], through: 1, delay: 0 }, // night 1 opens: the opening is out
       null, // a private night action
-      { items: [['turn', 1, 131]], through: 3, delay: 0 }, // day 1 opens: night 1 (its turn) is out, due at once (its step set the pace)
+      { items: [['turn', 1, 200]], through: 3, delay: 0 }, // day 1 opens: night 1 (its turn) is out, due when it ended (the slowest phase so far)
       null,
       null,
       null,
       {
         items: [
-          ['turn', 2, 451],
-          ['action', 3, 451],
-          ['turn', 4, 451],
-          ['action', 5, 451],
+          ['turn', 2, 396],
+          ['action', 3, 396],
+          ['turn', 4, 396],
+          ['action', 5, 396],
         ],
         through: 7,
-        delay: 150,
-      }, // night 2 opens: the whole day at one time, 2 steps x 160 ms after night 1, not when it really ended
+        delay: 136,
+      }, // night 2 opens: the whole day at one time, 2 steps x 98 ms after night 1, not when it really ended
       null,
       null,
       {
         items: [
-          ['turn', 6, 611],
-          ['reward', 7, 611],
-          ['match.ended', 8, 611],
+          ['turn', 6, 494],
+          ['reward', 7, 494],
+          ['match.ended', 8, 494],
         ],
         through: 11,
-        delay: 289,
+        delay: 192,
       }, // the end releases the last phase and itself
     ]);
     expect(s.last).toBe(8);
     expect(s.phased).toBe(true);
-    expect(log[5].time).toBe(140); // the log is untouched
+    expect(log[5].time).toBe(205); // the log is untouched
   });
 
   test('extras (observations) are held with their phase; the one a closing event carries goes out with the closed phase', () => {
@@ -144,17 +150,17 @@ describe('ViewStream', () => {
     show(s.push(log[2], 'initial'));
     show(s.push(log[3]));
     show(s.push(log[4], 'after-night'));
-    expect(out).toEqual(['match.started@102', 'obs:initial', 'turn@131', 'obs:after-night']);
+    expect(out).toEqual(['match.started@102', 'obs:initial', 'turn@200', 'obs:after-night']);
     show(s.push(log[5]));
     show(s.push(log[6], 'after-step-1'));
     expect(out).toHaveLength(4);
     show(s.push(log[7]));
     show(s.push(log[8], 'after-day'));
-    expect(out.slice(4)).toEqual(['turn@451', 'action@451', 'obs:after-step-1', 'turn@451', 'action@451', 'obs:after-day']);
+    expect(out.slice(4)).toEqual(['turn@396', 'action@396', 'obs:after-step-1', 'turn@396', 'action@396', 'obs:after-day']);
     show(s.push(log[9]));
     show(s.push(log[10], 'last'));
     show(s.push(log[11]));
-    expect(out.slice(10)).toEqual(['turn@611', 'obs:last', 'reward@611', 'match.ended@611']);
+    expect(out.slice(10)).toEqual(['turn@494', 'obs:last', 'reward@494', 'match.ended@494']);
   });
 
   test('a match whose seats are not hidden streams the public view at once, exact times', () => {
@@ -217,11 +223,11 @@ describe('releasedView', () => {
     expect(releasedView(log, 'public', teamOf).events).toHaveLength(9);
     expect(brief(releasedView(log.slice(0, 9), 'public', teamOf).events)).toEqual([
       ['match.started', 0, 102],
-      ['turn', 1, 131],
-      ['turn', 2, 451],
-      ['action', 3, 451],
-      ['turn', 4, 451],
-      ['action', 5, 451],
+      ['turn', 1, 200],
+      ['turn', 2, 396],
+      ['action', 3, 396],
+      ['turn', 4, 396],
+      ['action', 5, 396],
     ]);
     expect(releasedView(log.slice(0, 9), 'public', teamOf).through).toBe(7);
     // the day closed but is not due yet on a live server: out through seq 3 only

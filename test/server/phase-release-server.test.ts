@@ -5,6 +5,9 @@
  * observations — when it is due, all stamped with that time; the live summary moves per phase; the
  * agent list has no counts; a seat view (entitled) sees every move as it happens.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Socket } from 'socket.io-client';
 import { randomAgent } from '../../agents/random';
 import { EventBus } from '../../src/bus/event-bus';
@@ -18,7 +21,7 @@ import type { MatchEventsResponse, MatchListResponse, MatchResponse } from '../.
 import type { EventMessage, ObsMessage } from '../../src/server/protocol';
 import { storedSummary } from '../../src/server/match-source';
 import { startServer, type ArenaServer } from '../../src/server/start-server';
-import type { MatchRecord } from '../../src/store/store';
+import { Store, type MatchRecord } from '../../src/store/store';
 import { connect, watch } from './helpers';
 
 const env = defaultRegistry.env('werewolf-v1');
@@ -139,6 +142,39 @@ describe('a live hidden-role match, public view', () => {
     const real = new Map(full.map((e) => [`${e.type}/${'step' in e ? e.step : ''}/${'seat' in e ? e.seat : ''}`, e.time]));
     for (const e of seat.all()) expect(e.time).toBe(real.get(`${e.type}/${'step' in e ? e.step : ''}/${'seat' in e ? e.seat : ''}`));
     expect(result.code).toBe('ok');
+  });
+
+  test('a match stored while its public view still waits is not in the recent list yet', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'arena-phase-'));
+    const store = new Store(join(dir, 'a.db'));
+    const b = new EventBus();
+    const srv = await startServer({ bus: b, store, port: 0 });
+    try {
+      // a hidden-role log whose last phase is due well after its end: the runner is done, the public view is not
+      const t = 1_000_000;
+      const base = (seq: number, time: number) => ({ matchId: 'w', seq, time, visibility: 'public' as const });
+      const log: MatchEvent[] = [
+        { ...base(0, t), visibility: 'omniscient', type: 'match.created', env: 'werewolf-v1', params: {}, seed: 1, seats: [{ role: 'werewolf', team: 'werewolves', agent: 'a' }, { role: 'villager', team: 'villagers', agent: 'b' }] },
+        { ...base(1, t), type: 'match.started', env: 'werewolf-v1', params: {}, agents: ['a', 'b'], seatsHidden: true, seats: 2 },
+        { ...base(2, t), type: 'turn', step: 0, toAct: [0, 1], phase: 'night 1' },
+        { ...base(3, t + 60_000), type: 'turn', step: 1, toAct: [0], phase: 'day 1' }, // a one-minute night sets the pace
+        { ...base(4, t + 60_001), type: 'turn', step: 2, toAct: [1], phase: 'day 1' },
+        { ...base(5, t + 60_002), type: 'match.ended', returns: [1, -1], outcome: 'werewolves', code: 'ok', length: 3, faults: 0 },
+      ];
+      for (const e of log) b.publish(e);
+      store.ensureLeague('L', {});
+      store.recordMatch({ league: 'L', idx: 0, id: 'w', env: 'werewolf-v1', params: {}, seed: 1, seats: [{ player: 'a', role: 'werewolf', team: 'werewolves' }, { player: 'b', role: 'villager', team: 'villagers' }], returns: [1, -1], outcome: 'werewolves', code: 'ok', length: 3, faults: [], summary: null, startedAt: t, endedAt: t + 60_002 }, log, [], []);
+      const recent = (await (await fetch(`${srv.url}api/matches/recent`)).json()) as MatchListResponse;
+      expect(recent.matches.map((m) => m.id)).toEqual([]);
+      const one = (await (await fetch(`${srv.url}api/matches/w`)).json()) as MatchResponse;
+      expect(one.match).toMatchObject({ live: true, outcome: null, step: 1, agents: ['a', 'b'] });
+      const events = (await (await fetch(`${srv.url}api/matches/w/events?view=public`)).json()) as MatchEventsResponse;
+      expect(events.events.map((e) => e.type)).toEqual(['match.started', 'turn']); // night 1 only; the day is due in 2 minutes
+    } finally {
+      await srv.close();
+      store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test('a stored hidden-role match lists its players once each; others by seat', () => {
