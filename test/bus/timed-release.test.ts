@@ -12,6 +12,9 @@ const turn = (time: number, step: number, phase: string): MatchEvent => ({ ...ba
 const ended = (time: number): MatchEvent => ({ ...base(time), type: 'match.ended', returns: [], outcome: 'x', code: 'ok', length: 3, faults: 0 });
 const teamOf = () => undefined;
 
+/** Hangs fail in this long, not the default minute (a mutant that never releases is cheap to find). */
+const SHORT = 5000;
+
 /** A hidden-role log: the opening, phase a (one 100 ms step), phase b (two steps, 10 ms each), the end. */
 function log(): MatchEvent[] {
   seq = 0;
@@ -57,7 +60,7 @@ describe('TimedRelease', () => {
       [300, ['turn@300', 'turn@300', 'match.ended@300']],
     ]);
     expect(r.pending).toBe(false);
-  });
+  }, SHORT);
 
   test('an exact batch behind a waiting one waits too (FIFO); drained resolves at once when nothing waits', async () => {
     const got: number[] = [];
@@ -80,7 +83,7 @@ describe('TimedRelease', () => {
     expect(got).toEqual([0, 1]);
     advance(5);
     expect(got).toEqual([0, 1, 2]);
-  });
+  }, SHORT);
 
   test('stop drops what waits and resolves drained()', async () => {
     const got: unknown[] = [];
@@ -92,7 +95,7 @@ describe('TimedRelease', () => {
     await drained;
     advance(1000);
     expect(got).toHaveLength(2); // the opening and phase a only
-  });
+  }, SHORT);
 });
 
 test('filterForViewer releases on the wall clock and completes once nothing waits', async () => {
@@ -100,4 +103,4 @@ test('filterForViewer releases on the wall clock and completes once nothing wait
   const got = await lastValueFrom(from(events).pipe(filterForViewer('public', teamOf), toArray()));
   expect(got).toEqual(releasedView(events, 'public', teamOf).events);
   expect(got.map((e) => e.time)).toEqual([0, 100, 300, 300, 300]);
-});
+}, SHORT);
