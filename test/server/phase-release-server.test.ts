@@ -99,6 +99,11 @@ describe('a live hidden-role match, public view', () => {
     const summary = ((await (await fetch(`${server.url}api/matches/${matchId}`)).json()) as MatchResponse).match;
     expect(summary.step).toBe(dayStart);
     expect(summary.agents).toEqual(['villager-bot', 'wolf-bot']);
+    // the health counters move per phase too: the day's decisions so far are not counted yet
+    const health = (await (await fetch(`${server.url}api/health`)).json()) as { stream: { decisions: number; matchesStarted: number } };
+    const nightActions = log.filter((e) => e.type === 'action' && e.seq < firstDayTurn.seq).length;
+    expect(log.filter((e) => e.type === 'action').length).toBeGreaterThan(nightActions);
+    expect(health.stream).toMatchObject({ decisions: nightActions, matchesStarted: 1 });
     const liveList = (await (await fetch(`${server.url}api/matches/live`)).json()) as MatchListResponse;
     expect(liveList.matches.find((m) => m.id === matchId)).toMatchObject({ step: dayStart, agents: ['villager-bot', 'wolf-bot'] });
 
