@@ -13,11 +13,11 @@
  *   stamped with that due time. The opening is due when it closes; phase k is due
  *   `due(k-1) + steps(k) × pace(k)`, where `steps(k)` is its number of steps (public: its `turn`
  *   events) and `pace(k)` the largest mean step time of the phases so far, every seat's steps
- *   alike (capped at {@link STALL_FACTOR} × their median). Such a phase is never due before it
- *   ends, so release times are a function of public step counts and of the match's slowest
- *   phase — not of which seats were slow, nor of when a phase really ended. What leaks: a phase
- *   that sets a new slowest mean is released when it ends (its mean is the new pace), and so is
- *   a stalled one (slower than the cap: a timeout), which does not slow the phases after it;
+ *   alike, leaving out stalls (a mean above {@link STALL_FACTOR} × the lower median: a timeout).
+ *   Such a phase is never due before it ends, so release times are a function of public step
+ *   counts and of the match's slowest phase — not of which seats were slow, nor of when a phase
+ *   really ended. What leaks: a phase that sets a new slowest mean is released when it ends (its
+ *   mean is the new pace), and so is a stalled one, which does not slow the phases after it;
  * - an env without `phase` is one phase from its first turn to its end (nothing public is shown
  *   live until the match ends: the safe default);
  * - a log whose `match.started` was never seen (a server that joined mid-match) is treated as
@@ -52,9 +52,9 @@ export class PhaseBoundaries {
 }
 
 /**
- * How far above the typical phase (the median of the phases' mean step times) the pace may go:
- * a phase slower than that (a stalled seat, a timeout) is released when it ends instead of
- * slowing every later phase to its pace.
+ * How far above the typical phase (the lower median of the phases' mean step times) a phase's
+ * mean may be and still set the pace: a slower phase (a stalled seat, a timeout) is released
+ * when it ends instead of slowing every later phase to its pace.
  */
 export const STALL_FACTOR = 3;
 
@@ -62,9 +62,9 @@ export const STALL_FACTOR = 3;
  * The release clock of a match's public view (see the module comment): fed the match's events in
  * global order, it answers, for an event that closes a phase, when that phase is due (in the
  * events' clock, milliseconds); null for any other event. The opening is due when it closes;
- * phase k is due `due(k-1) + steps(k) × pace(k)`, where pace(k) is the largest mean step time of
- * the phases so far (phase k included), capped at {@link STALL_FACTOR} × their median; never
- * before the phase closed.
+ * phase k is due `due(k-1) + steps(k) × pace(k)` but never before it closed, where pace(k) is the
+ * largest mean step time among the phases so far (phase k included) that are at most
+ * {@link STALL_FACTOR} × the lower median of them all.
  */
 export class PhaseClock {
   private readonly bounds = new PhaseBoundaries();
@@ -74,8 +74,6 @@ export class PhaseClock {
   private steps = 0;
   /** Mean step time of every closed phase, ascending. */
   private readonly means: number[] = [];
-  /** The largest of them. */
-  private max = -Infinity;
   /** When the last closed phase is due; null before the opening closes. */
   private due: number | null = null;
 
@@ -86,9 +84,7 @@ export class PhaseClock {
       else {
         const mean = (e.time - this.start) / this.steps;
         this.means.splice(sortedIndex(this.means, mean), 0, mean);
-        this.max = Math.max(this.max, mean);
-        const pace = Math.min(this.max, STALL_FACTOR * median(this.means));
-        due = Math.max(e.time, this.due + this.steps * pace);
+        due = Math.max(e.time, this.due + this.steps * this.pace());
       }
       this.due = due;
       this.steps = 0;
@@ -97,24 +93,25 @@ export class PhaseClock {
     if (e.type === 'turn') this.steps++;
     return due;
   }
+
+  /** The largest phase mean within STALL_FACTOR × the lower median (0 when none is). */
+  private pace(): number {
+    const cap = STALL_FACTOR * this.means[(this.means.length - 1) >> 1];
+    const k = sortedIndex(this.means, cap, true);
+    return k > 0 ? this.means[k - 1] : 0;
+  }
 }
 
-/** Where `x` goes in the ascending list `xs`. */
-function sortedIndex(xs: readonly number[], x: number): number {
+/** Where `x` goes in the ascending list `xs` (before equal values; after them with `after`). */
+function sortedIndex(xs: readonly number[], x: number, after = false): number {
   let lo = 0;
   let hi = xs.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (xs[mid] < x) lo = mid + 1;
+    if (xs[mid] < x || (after && xs[mid] === x)) lo = mid + 1;
     else hi = mid;
   }
   return lo;
-}
-
-/** Median of a non-empty ascending list. */
-function median(xs: readonly number[]): number {
-  const m = xs.length >> 1;
-  return xs.length % 2 ? xs[m] : (xs[m - 1] + xs[m]) / 2;
 }
 
 /** What a view receives: one of its events, or an item the caller queued with it (an observation). */

@@ -15,10 +15,10 @@ const teamOf = () => undefined;
 /** Hangs fail in this long, not the default minute (a mutant that never releases is cheap to find). */
 const SHORT = 5000;
 
-/** A hidden-role log: the opening, phase a (one 100 ms step), phase b (two steps, 10 ms each), the end. */
+/** A hidden-role log: the opening, phase a (one 30 ms step), phase b (two steps, 10 ms each), the end. */
 function log(): MatchEvent[] {
   seq = 0;
-  return [started(0, true), turn(0, 0, 'a'), turn(100, 1, 'b'), turn(110, 2, 'b'), ended(120)];
+  return [started(0, true), turn(0, 0, 'a'), turn(30, 1, 'b'), turn(40, 2, 'b'), ended(50)];
 }
 
 describe('TimedRelease', () => {
@@ -41,23 +41,23 @@ describe('TimedRelease', () => {
     r.push(s);
     r.push(t0); // the opening: due now
     expect(got).toEqual([[0, ['match.started@0']]]);
-    clock = 100;
-    r.push(t1); // phase a closes at 100, due 0 + 1 × 100: now
+    clock = 30;
+    r.push(t1); // phase a closes at 30, due 0 + 1 × 30: now
     expect(got).toHaveLength(2);
-    clock = 110;
+    clock = 40;
     r.push(t2);
-    clock = 120;
-    r.push(end); // phase b closes at 120 (steps 10 and 10, pace 100): due 100 + 2 × 100 = 300, 180 ms from now
+    clock = 50;
+    r.push(end); // phase b closes at 50 (steps 10 and 10, pace 30): due 30 + 2 × 30 = 90, 40 ms from now
     expect(r.pending).toBe(true);
     const drained = r.drained();
-    advance(179);
+    advance(39);
     expect(got).toHaveLength(2);
     advance(1);
     await drained;
     expect(got).toEqual([
       [0, ['match.started@0']],
-      [100, ['turn@100']],
-      [300, ['turn@300', 'turn@300', 'match.ended@300']],
+      [30, ['turn@30']],
+      [90, ['turn@90', 'turn@90', 'match.ended@90']],
     ]);
     expect(r.pending).toBe(false);
   }, SHORT);
@@ -102,5 +102,5 @@ test('filterForViewer releases on the wall clock and completes once nothing wait
   const events = log();
   const got = await lastValueFrom(from(events).pipe(filterForViewer('public', teamOf), toArray()));
   expect(got).toEqual(releasedView(events, 'public', teamOf).events);
-  expect(got.map((e) => e.time)).toEqual([0, 100, 300, 300, 300]);
+  expect(got.map((e) => e.time)).toEqual([0, 30, 90, 90, 90]);
 }, SHORT);

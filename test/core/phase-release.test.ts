@@ -15,7 +15,7 @@ const reward = (time: number): MatchEvent => ({ ...base(time), type: 'reward', r
 
 /**
  * A hidden-role log: the opening, night 1 (step 0, 98 ms: the slowest phase, so its mean sets the
- * pace), day 1 (steps 1-2, 60 ms), night 2 (step 3, 42 ms), then the end.
+ * pace), day 1 (steps 1-2, 80 ms), night 2 (step 3, 22 ms), then the end.
  */
 function hiddenLog(): MatchEvent[] {
   seq = 0;
@@ -28,7 +28,7 @@ function hiddenLog(): MatchEvent[] {
     action(205, 1, 1), // 5
     turn(210, 2, 'day 1'), // 6
     action(250, 2, 0), // 7
-    turn(260, 3, 'night 2'), // 8
+    turn(280, 3, 'night 2'), // 8
     action(300, 3, 1, { seat: 1 }), // 9
     reward(301), // 10
     ended(302), // 11
@@ -64,33 +64,45 @@ describe('PhaseClock', () => {
   test('the opening is due when it closes; phase k is due (k-1) + steps × the slowest phase mean so far, never before it closes', () => {
     const log = hiddenLog();
     const clock = new PhaseClock();
-    // night 1 (mean 98) is due when it ends; day 1 (2 steps, mean 30) 2 × 98 after it; night 2 (mean 42) 98 after that
+    // night 1 (mean 98) is due when it ends; day 1 (2 steps, mean 40) 2 × 98 after it; night 2 (mean 22) 98 after that
     expect(log.map((e) => clock.feed(e))).toEqual([null, null, 102, null, 200, null, null, null, 396, null, null, 494]);
   });
 
-  test('a stalled phase (slower than STALL_FACTOR × the median phase) is released when it ends and does not slow the phases after it', () => {
+  test('a stalled phase (over STALL_FACTOR × the lower median) is released when it ends and does not slow the phases after it', () => {
     expect(STALL_FACTOR).toBe(3);
     seq = 0;
     const clock = new PhaseClock();
+    // a, b: 100 ms; c: 10 s (over 3 × 100): released at its end; d, e paced at 100, not 10 s
     const dues = [turn(0, 0, 'a'), turn(100, 1, 'b'), turn(200, 2, 'c'), turn(10_200, 3, 'd'), turn(10_300, 4, 'e'), ended(10_350)].map((e) => clock.feed(e));
-    // a: 100 ms; b: 100; c: 10 s, capped at 3 × 100 (due 500): released when it ends; d: paced at 300, not 10 s; e (50 ms): mean 100 (of 50, 100, 100, 100, 10000) → cap 300
-    expect(dues).toEqual([0, 100, 200, 10_200, 10_500, 10_800]);
+    expect(dues).toEqual([0, 100, 200, 10_200, 10_300, 10_400]);
   });
 
-  test('an even number of phases: the median is the mean of the two middle ones', () => {
+  test('a stall in the first phase sets the pace only until a typical phase shows it up', () => {
     seq = 0;
     const clock = new PhaseClock();
-    // means a 20, b 100, c 30, d 10 (one step each). At d's close: median (20 + 30) / 2 = 25, cap 75 < 100: pace 75
-    const dues = [turn(0, 0, 'a'), turn(20, 1, 'b'), turn(120, 2, 'c'), turn(150, 3, 'd'), ended(160)].map((e) => clock.feed(e));
-    expect(dues).toEqual([0, 20, 120, 210, 285]);
+    const dues = [turn(0, 0, 'a'), turn(10_000, 1, 'b'), turn(10_100, 2, 'c'), turn(10_200, 3, 'd'), ended(10_250)].map((e) => clock.feed(e));
+    expect(dues).toEqual([0, 10_000, 10_100, 10_200, 10_300]);
+  });
+
+  test('an even number of phases takes the lower median: of two, the slower does not set the pace when it is over 3 × the other', () => {
+    seq = 0;
+    const clock = new PhaseClock();
+    // a: 100 ms (one step); b: 2 steps, 10 ms each. Means 10 and 100: the lower median is 10, so the pace is 10, not 100
+    const dues = [turn(0, 0, 'a'), turn(100, 1, 'b'), turn(110, 2, 'b'), ended(120)].map((e) => clock.feed(e));
+    expect(dues).toEqual([0, 100, null, 120]);
+    // within 3 ×: the slower sets the pace (2 × 25 after b's start: due after the phase really ended)
+    seq = 0;
+    const near = new PhaseClock();
+    expect([turn(0, 0, 'a'), turn(25, 1, 'b'), turn(35, 2, 'b'), ended(45)].map((e) => near.feed(e))).toEqual([0, 25, null, 75]);
   });
 
   test('a clock set back between two events: the phase is never due before it closes', () => {
     seq = 0;
     const clock = new PhaseClock();
     clock.feed(turn(1000, 0, 'a'));
-    expect(clock.feed(turn(900, 1, 'b'))).toBe(900); // mean -100: due max(900, 1000 - 100)
-    expect(clock.feed(turn(950, 2, 'c'))).toBe(950);
+    expect(clock.feed(turn(900, 1, 'b'))).toBe(1000); // mean -100: pace 0 (no mean within a negative cap): due max(900, 1000 + 0)
+    expect(clock.feed(turn(950, 2, 'c'))).toBe(1000);
+    expect(clock.feed(turn(5000, 3, 'd'))).toBe(5000); // closes after it would be due: never before it closed
   });
 });
 
@@ -119,7 +131,7 @@ describe('ViewStream', () => {
           ['action', 5, 396],
         ],
         through: 7,
-        delay: 136,
+        delay: 116,
       }, // night 2 opens: the whole day at one time, 2 steps x 98 ms after night 1, not when it really ended
       null,
       null,
