@@ -163,18 +163,18 @@ describe('a live hidden-role match, public view', () => {
         { ...base(1, t), type: 'match.started', env: 'werewolf-v1', params: {}, agents: ['a', 'b'], seatsHidden: true, seats: 2 },
         { ...base(2, t), type: 'turn', step: 0, toAct: [0, 1], phase: 'night 1' },
         { ...base(3, t + 60_000), type: 'turn', step: 1, toAct: [0], phase: 'day 1' }, // a one-minute night sets the pace
-        { ...base(4, t + 60_001), type: 'turn', step: 2, toAct: [1], phase: 'day 1' },
-        { ...base(5, t + 60_002), type: 'match.ended', returns: [1, -1], outcome: 'werewolves', code: 'ok', length: 3, faults: 0 },
+        { ...base(4, t + 90_000), type: 'turn', step: 2, toAct: [1], phase: 'day 1' },
+        { ...base(5, t + 120_000), type: 'match.ended', returns: [1, -1], outcome: 'werewolves', code: 'ok', length: 3, faults: 0 }, // the day is due at +180 s
       ];
       for (const e of log) b.publish(e);
       store.ensureLeague('L', {});
-      store.recordMatch({ league: 'L', idx: 0, id: 'w', env: 'werewolf-v1', params: {}, seed: 1, seats: [{ player: 'a', role: 'werewolf', team: 'werewolves' }, { player: 'b', role: 'villager', team: 'villagers' }], returns: [1, -1], outcome: 'werewolves', code: 'ok', length: 3, faults: [], summary: null, startedAt: t, endedAt: t + 60_002 }, log, [], []);
+      store.recordMatch({ league: 'L', idx: 0, id: 'w', env: 'werewolf-v1', params: {}, seed: 1, seats: [{ player: 'a', role: 'werewolf', team: 'werewolves' }, { player: 'b', role: 'villager', team: 'villagers' }], returns: [1, -1], outcome: 'werewolves', code: 'ok', length: 3, faults: [], summary: null, startedAt: t, endedAt: t + 120_000 }, log, [], []);
       const recent = (await (await fetch(`${srv.url}api/matches/recent`)).json()) as MatchListResponse;
       expect(recent.matches.map((m) => m.id)).toEqual([]);
       const one = (await (await fetch(`${srv.url}api/matches/w`)).json()) as MatchResponse;
       expect(one.match).toMatchObject({ live: true, outcome: null, step: 1, agents: ['a', 'b'] });
       const events = (await (await fetch(`${srv.url}api/matches/w/events?view=public`)).json()) as MatchEventsResponse;
-      expect(events.events.map((e) => e.type)).toEqual(['match.started', 'turn']); // night 1 only; the day is due in 2 minutes
+      expect(events.events.map((e) => e.type)).toEqual(['match.started', 'turn']); // night 1 only; the day is due in a minute
     } finally {
       await srv.close();
       store.close();
