@@ -1,5 +1,5 @@
 /**
- * The Werewolf timing attack of issue 23 (bench/timing-attack/attack.ts): a slow agent (a fixed
+ * The Werewolf timing attack of issue 23 (bench/timing-attack/games.ts, attackers.ts): a slow agent (a fixed
  * delay per decision) and a fast scripted one, each holding one team, N games watched by a
  * spectator live (socket.io arrival times) and from the HTTP API over SQLite (`time` fields).
  * Prints, per attacker (the issue's per-seat decision times; the phase-duration fit) and channel,
@@ -8,7 +8,8 @@
  * Usage: node dist/bench/timing-attack.js [--games 10] [--slow-ms 150]
  */
 import { loadavg } from 'node:os';
-import { accuracy, attack, permutationP, phaseAttack, playObserved, type AttackRun, type Guess, type Seen } from './timing-attack/attack';
+import { accuracy, attack, permutationP, phaseAttack, type Guess, type Seen } from './timing-attack/attackers';
+import { playObserved, type AttackRun } from './timing-attack/games';
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(name);

@@ -1,6 +1,6 @@
 /**
  * Issue 23, item 4: Werewolf roles must not be readable from public timing
- * (bench/timing-attack/attack.ts). Games between a slow agent (a delay per decision, as a
+ * (bench/timing-attack/games.ts, attackers.ts). Games between a slow agent (a delay per decision, as a
  * language model takes) and a fast scripted one, each filling one team (each holds the wolves in
  * half of them).
  *
@@ -17,7 +17,8 @@
  * games' public events with the exact times of the log, i.e. the public stream without the
  * release clock — so the games separate the agents and the attack works where time is exact.
  */
-import { accuracy, attack, permutationP, phaseAttack, playObserved, playSimulated, score, type AttackRun, type Guess, type Seen } from '../../bench/timing-attack/attack';
+import { accuracy, attack, permutationP, phaseAttack, type Guess, type Seen } from '../../bench/timing-attack/attackers';
+import { playObserved, playSimulated, score, type AttackRun } from '../../bench/timing-attack/games';
 
 /** Accuracy and permutation p of an attacker on one channel of a run. */
 function judge(run: AttackRun, channel: (g: AttackRun['games'][0]) => Seen[], attacker: (s: Seen[]) => Guess, seed: number) {

@@ -1,14 +1,10 @@
 /**
- * The timing attack of issue 23 (item 4), replayed through the real entry points: Werewolf games
- * between a slow agent (a fixed delay per decision, as a language model takes) and a fast
- * scripted one, each filling one team, watched by an outside spectator — live over socket.io
- * (arrival times) and afterwards from the HTTP API over SQLite (the events' `time` fields).
- * The attacker knows which agent is slow (its name) and uses only what a spectator gets: per
- * seat, the median of (action − preceding turn) over the seat's public actions; and
- * `match.started`'s agent list (with counts: the agent holding as many seats as there are
- * wolves holds the wolf team; without counts, the smaller group of seats is taken as the wolves).
- *
- * Used by test/server/timing-attack.test.ts (which asserts the attack is at chance) and by
+ * The games of the Werewolf timing attack (issue 23, item 4), played through the real entry
+ * points: a slow agent (a delay per decision, as a language model takes) and a fast scripted
+ * one, each filling one team, watched by an outside spectator — live over socket.io (arrival
+ * times) and afterwards from the HTTP API over SQLite (the events' `time` fields); or, on a
+ * simulated clock, the public view as `releasedView` makes it. Used by
+ * test/server/timing-attack.test.ts (which asserts the attacks are at chance) and by
  * bench/timing-attack.ts (which prints the figures).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -20,19 +16,14 @@ import { EventBus } from '../../src/bus/event-bus';
 import { MemoryRecorder } from '../../src/bus/recorder';
 import { defaultRegistry } from '../../src/catalog';
 import type { Agent } from '../../src/core/agent';
-import type { MatchCreated, MatchEvent, MatchStarted } from '../../src/core/events';
+import type { MatchCreated, MatchEvent } from '../../src/core/events';
 import { releasedView } from '../../src/core/phase-release';
 import { Rng } from '../../src/core/rng';
 import { runMatch } from '../../src/match/runner';
 import type { EventMessage, LobbyMessage, SnapshotMessage } from '../../src/server/protocol';
 import { startServer } from '../../src/server/start-server';
 import { Store } from '../../src/store/store';
-
-/** An event as the spectator saw it: `at` is its arrival (live) or its `time` field (API). */
-export interface Seen {
-  event: MatchEvent;
-  at: number;
-}
+import { accuracy, attack, permutationP, type Seen } from './attackers';
 
 /** One game as the attacker and the judge see it. */
 export interface ObservedGame {
@@ -58,91 +49,6 @@ export interface AttackRun {
   slowName: string;
   /** Werewolves per game (public: the preset's composition). */
   wolvesPerGame: number;
-}
-
-/** The attacker's guess per seat (wolf or not) for the seats it has timings of. */
-export type Guess = Map<number, boolean>;
-
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
-
-/** Per seat, the median of (public action − the turn before it): the seat's apparent decision time. */
-export function seatDelays(stream: readonly Seen[]): Map<number, number> {
-  const deltas = new Map<number, number[]>();
-  let turnAt: number | null = null;
-  for (const { event: e, at } of stream) {
-    if (e.type === 'turn') turnAt = at;
-    else if (e.type === 'action' && turnAt !== null && e.seat >= 0) {
-      const list = deltas.get(e.seat) ?? [];
-      list.push(at - turnAt);
-      deltas.set(e.seat, list);
-    }
-  }
-  return new Map([...deltas].map(([seat, d]) => [seat, median(d)]));
-}
-
-/**
- * The attacker of issue 23: splits the seats it has timings of at the midpoint of their delays
- * (slow above), then calls wolves the slow group when `match.started` shows the slow agent holding
- * exactly `wolves` seats, the fast group when it shows the slow agent holding another count, and
- * the smaller group when the list has no counts (each name once).
- */
-export function attack(stream: readonly Seen[], slowName: string, wolves: number): Guess {
-  const delays = seatDelays(stream);
-  const started = stream.map((s) => s.event).find((e): e is MatchStarted => e.type === 'match.started');
-  const values = [...delays.values()];
-  const mid = (Math.min(...values) + Math.max(...values)) / 2;
-  const slowSeats = new Set([...delays].filter(([, d]) => d > mid).map(([seat]) => seat));
-  const count = started ? started.agents.filter((a) => a === slowName).length : 0;
-  const counted = started !== undefined && new Set(started.agents).size < started.agents.length;
-  let wolvesAreSlow: boolean;
-  if (counted) wolvesAreSlow = count === wolves;
-  else wolvesAreSlow = slowSeats.size * 2 < delays.size;
-  const guess: Guess = new Map();
-  for (const seat of delays.keys()) guess.set(seat, slowSeats.has(seat) === wolvesAreSlow);
-  return guess;
-}
-
-/** Accuracy of guesses against the truth, over every guessed seat of every game. */
-export function accuracy(guesses: readonly Guess[], truth: readonly boolean[][]): { right: number; total: number } {
-  let right = 0;
-  let total = 0;
-  guesses.forEach((g, i) => {
-    for (const [seat, wolf] of g) {
-      total++;
-      if (truth[i][seat] === wolf) right++;
-    }
-  });
-  return { right, total };
-}
-
-/**
- * One-sided permutation test of "the attacker does better than chance": the truth is shuffled
- * among each game's guessed seats (so each game keeps its number of wolves), `rounds` times; the
- * p-value is the share of shuffles whose accuracy is at least the observed one (with the usual +1).
- */
-export function permutationP(guesses: readonly Guess[], truth: readonly boolean[][], rounds: number, seed: number): number {
-  const observed = accuracy(guesses, truth).right;
-  const rng = Rng.fromSeed(seed);
-  let atLeast = 0;
-  for (let r = 0; r < rounds; r++) {
-    const shuffled = guesses.map((g, i) => {
-      const seats = [...g.keys()];
-      const labels = seats.map((s) => truth[i][s]);
-      for (let k = labels.length - 1; k > 0; k--) {
-        const j = rng.int(k + 1);
-        [labels[k], labels[j]] = [labels[j], labels[k]];
-      }
-      const t: boolean[] = [];
-      seats.forEach((s, k) => (t[s] = labels[k]));
-      return t;
-    });
-    if (accuracy(guesses, shuffled).right >= observed) atLeast++;
-  }
-  return (atLeast + 1) / (rounds + 1);
 }
 
 function connect(url: string): Promise<Socket> {
@@ -275,53 +181,6 @@ export function score(run: AttackRun, rounds = 2000): { live: AttackScore; api: 
     return { ...accuracy(guesses, truth), p: permutationP(guesses, truth, rounds, seed) };
   };
   return { live: on((g) => g.live, 1), api: on((g) => g.api, 2) };
-}
-
-/**
- * A stronger attacker, for what the release per phase leaves visible: each phase's total duration.
- * A step takes about as long as its slowest actor, and who acts at each step is public (`turn`
- * events), so a phase lasts about a + b × (its steps with a slow seat among the actors). The
- * attacker tries every deal the public composition allows (which `wolves` of the `seats` seats are
- * wolves, and whether the slow agent holds the wolves or the villagers), fits a and b ≥ 0 by least
- * squares to the phases' durations (between the ends of consecutive phases: the latest time among
- * a phase's events, which for a released phase is its release), and takes the best fit. Given
- * the slow agent's decision time (`slowMs`, a prior an attacker may have), b is fixed to it.
- */
-export function phaseAttack(stream: readonly Seen[], wolves: number, seats: number, slowMs?: number): Guess {
-  // each phase's end: the latest time among its events (a stamped phase has one time, its release)
-  const phases: { end: number; actors: number[][] }[] = [];
-  let label: string | undefined | null = null;
-  for (const { event: e, at } of stream) {
-    if (e.type === 'turn' && (e.phase !== label || phases.length === 0)) {
-      phases.push({ end: at, actors: [] });
-      label = e.phase;
-    }
-    const p = phases[phases.length - 1];
-    if (!p) continue;
-    if (e.type === 'turn') p.actors.push(e.toAct);
-    p.end = Math.max(p.end, at);
-  }
-  const rows = phases.slice(1).map((p, i) => ({ duration: p.end - phases[i].end, actors: p.actors }));
-  const guess: Guess = new Map();
-  if (rows.length < 3) return guess;
-  let best = { err: Infinity, wolfSet: [] as number[] };
-  const combos = (from: number, k: number): number[][] => (k === 0 ? [[]] : from >= seats ? [] : [...combos(from + 1, k - 1).map((c) => [from, ...c]), ...combos(from + 1, k)]);
-  for (const wolfSet of combos(0, wolves)) {
-    for (const slowIsWolves of [true, false]) {
-      const slow = (s: number) => s >= 0 && wolfSet.includes(s) === slowIsWolves;
-      const xs = rows.map((r) => r.actors.filter((toAct) => toAct.some(slow)).length);
-      const ys = rows.map((r) => r.duration);
-      const mx = xs.reduce((acc, x) => acc + x, 0) / xs.length;
-      const my = ys.reduce((acc, y) => acc + y, 0) / ys.length;
-      const sxx = xs.reduce((acc, x) => acc + (x - mx) ** 2, 0);
-      const b = slowMs ?? (sxx > 0 ? Math.max(0, xs.reduce((acc, x, i) => acc + (x - mx) * (ys[i] - my), 0) / sxx) : 0);
-      const a = my - b * mx;
-      const err = ys.reduce((acc, y, i) => acc + (y - a - b * xs[i]) ** 2, 0);
-      if (err < best.err) best = { err, wolfSet };
-    }
-  }
-  for (let s = 0; s < seats; s++) guess.set(s, best.wolfSet.includes(s));
-  return guess;
 }
 
 /**
