@@ -95,6 +95,33 @@ describe('TimedRelease', () => {
     await drained;
     advance(1000);
     expect(got).toHaveLength(2); // the opening and phase a only
+    expect(jest.getTimerCount()).toBe(0); // no timer left behind
+  }, SHORT);
+
+  test('one timer per wait (no polling); drained() waits for the last batch, not the first', async () => {
+    const got: number[] = [];
+    let delay = 0;
+    const stream = { push: (e: MatchEvent) => ({ items: [], through: e.seq, delay }) } as unknown as ViewStream<never>;
+    const r = new TimedRelease(stream, (b) => got.push(b.through), now);
+    const timers = jest.spyOn(global, 'setTimeout');
+    seq = 0;
+    delay = 30;
+    r.push(turn(0, 0, 'x'));
+    delay = 60;
+    r.push(turn(0, 1, 'x'));
+    let drained = false;
+    void r.drained().then(() => (drained = true));
+    advance(30);
+    await Promise.resolve();
+    expect(got).toEqual([0]);
+    expect(drained).toBe(false);
+    advance(30);
+    await Promise.resolve();
+    expect(got).toEqual([0, 1]);
+    expect(drained).toBe(true);
+    expect(timers).toHaveBeenCalledTimes(2); // one per batch, each set for its due time
+    expect(timers.mock.calls.map((c) => c[1])).toEqual([30, 30]);
+    timers.mockRestore();
   }, SHORT);
 });
 

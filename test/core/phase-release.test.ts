@@ -219,6 +219,17 @@ describe('ViewStream', () => {
     expect(u.phased).toBe(true);
   });
 
+  test('an exact view sends an extra item before the event it came with', () => {
+    const log = hiddenLog();
+    const s = new ViewStream<string>(1, teamOf);
+    s.push(log[0]);
+    s.push(log[1]);
+    s.push(log[2], 'initial');
+    const out = s.push(log[3], 'after-night')!;
+    expect(out.items.map((r) => r.extra ?? r.event!.type)).toEqual(['after-night']); // the seat does not see the night action of seat 0
+    expect(s.push(log[4], 'x')!.items.map((r) => r.extra ?? r.event!.type)).toEqual(['x', 'turn']);
+  });
+
   test('what an undecided stream held goes out at once when match.started shows open seats', () => {
     seq = 0;
     const s = new ViewStream<string>('public', teamOf);
