@@ -178,6 +178,8 @@ export const werewolfEnv: EnvDefinition<WerewolfState, WerewolfAction, WerewolfO
   },
   // A fixed deal (`roles`) is hidden information: spectators see every other param.
   publicParams: ({ roles: _dealt, ...rest }: Params) => rest,
+  // Public views of this hidden-role game are released per phase (a night, a day): no decision's duration shows.
+  phase: (s) => `${s.phase === PH_NIGHT ? 'night' : 'day'} ${s.pub.round}`,
   init,
   seats: (s) => s.seats,
   toAct: (s) => s.act,

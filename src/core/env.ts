@@ -275,6 +275,16 @@ export interface EnvDefinition<S = any, A = any, O = any> {
    */
   privateVariants?(state: S, seat: number, rng: Rng): S[];
 
+  /**
+   * The game's public phase in `state` ("night 2", "day 2"), carried by each `turn` event. For
+   * hidden-role envs the public view is released per phase: a phase's events reach spectators
+   * together when it ends, stamped with that moment, so no decision's duration shows (see
+   * src/core/phase-release.ts). Must depend on public information only (the conformance kit's
+   * view-stream check compares it across private variants). Default: none — a hidden-role
+   * match is then one phase, shown publicly when it ends.
+   */
+  phase?(state: S): string;
+
   /** Neural encoding, when the env supports neural agents. */
   encoder?: Encoder<O, A>;
 
@@ -298,6 +308,7 @@ type OptionalMembers =
   | 'forfeitReturns'
   | 'aggregate'
   | 'publicParams'
+  | 'phase'
   | 'sampleEffectResult'
   | 'prompt'
   | 'exploits';

@@ -31,7 +31,9 @@ export interface MatchCreated extends EventBase {
 }
 /**
  * Public: the match begins; who plays. `agents` is the agent name per seat, or — when the env
- * has hidden roles (`meta.hiddenRoles`) — the sorted names without seats (`seatsHidden: true`).
+ * has hidden roles (`meta.hiddenRoles`) — each name once, sorted, without seats or counts
+ * (`seatsHidden: true`, and `seats` the number of seats): how many seats an agent holds would
+ * say which team it fills.
  */
 export interface MatchStarted extends EventBase {
   type: 'match.started';
@@ -39,12 +41,19 @@ export interface MatchStarted extends EventBase {
   params: Params;
   agents: string[];
   seatsHidden?: boolean;
+  /** Number of seats, when `seatsHidden` (the agents list no longer tells it). */
+  seats?: number;
 }
-/** Public: which seats must act at this step. */
+/**
+ * Public: which seats must act at this step, and the game's public phase when the env names
+ * one (`env.phase(state)`: "night 2"); public views of hidden-role matches are released per
+ * phase (src/core/phase-release.ts).
+ */
 export interface TurnEvent extends EventBase {
   type: 'turn';
   step: number;
   toAct: number[];
+  phase?: string;
 }
 /** An accepted action (visibility chosen by the env; private to the actor by default). */
 export interface ActionEvent extends EventBase {

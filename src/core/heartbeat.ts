@@ -25,7 +25,7 @@ export type Phase = (typeof Phase)[keyof typeof Phase];
 export const ENV_MEMBERS = [
   'init', 'seats', 'toAct', 'effect', 'sampleEffectResult', 'legalActions', 'validateAction', 'step', 'isTerminal',
   'returns', 'outcome', 'observe', 'render', 'sampleAction', 'summary', 'aggregate', 'publicParams', 'actionVisibility',
-  'defaultAction', 'forfeitReturns', 'privateVariants', 'resolveParams', 'utilityFor', 'maxLengthFor',
+  'defaultAction', 'forfeitReturns', 'privateVariants', 'resolveParams', 'utilityFor', 'maxLengthFor', 'phase',
 ] as const;
 
 const COUNT = 0;

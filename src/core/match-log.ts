@@ -33,20 +33,24 @@ export class MatchLogBuilder {
     return { ...this.base('omniscient'), type: 'match.created', env, params, seed, seats: seats.map((s, i) => ({ role: s.role, team: s.team, agent: agents[i] })) };
   }
 
-  /** Public: who plays; with hidden roles, the agent names sorted and without seats. */
+  /**
+   * Public: who plays. With hidden roles each agent name once, sorted, without seats or counts
+   * (how many seats an agent holds would tell which team it fills), and the seat count.
+   */
   started(env: string, publicParams: Params, agents: readonly string[], hiddenRoles: boolean): MatchEvent {
     return {
       ...this.base('public'),
       type: 'match.started',
       env,
       params: publicParams,
-      agents: hiddenRoles ? [...agents].sort() : [...agents],
-      ...(hiddenRoles ? { seatsHidden: true } : {}),
+      agents: hiddenRoles ? [...new Set(agents)].sort() : [...agents],
+      ...(hiddenRoles ? { seatsHidden: true, seats: agents.length } : {}),
     };
   }
 
-  turn(step: number, toAct: readonly number[]): MatchEvent {
-    return { ...this.base('public'), type: 'turn', step, toAct: [...toAct] };
+  /** Public: who acts at `step`; `phase`: the env's public phase label, when it names one. */
+  turn(step: number, toAct: readonly number[], phase?: string): MatchEvent {
+    return { ...this.base('public'), type: 'turn', step, toAct: [...toAct], ...(phase !== undefined ? { phase } : {}) };
   }
 
   action(step: number, seat: number, action: JsonValue, visibility: Visibility): MatchEvent {

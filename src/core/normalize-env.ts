@@ -117,6 +117,7 @@ export function normalizeEnv<S, A, O>(def: EnvDefinition<S, A, O>): Env<S, A, O>
     prompt: def.prompt,
     exploits: def.exploits,
     publicParams: def.publicParams?.bind(def),
+    phase: def.phase?.bind(def),
     resolveParams: (raw?: unknown) => {
       const params = resolveParams(id, meta.params, raw);
       meta.checkParams?.(params);

@@ -235,7 +235,7 @@ class MatchRun implements DecisionHost {
       }
       this.member = 'toAct';
       const toAct = env.toAct(this.state);
-      if (this.bus?.active) this.emit(this.log.turn(this.step, toAct));
+      if (this.bus?.active) this.emit(this.log.turn(this.step, toAct, this.phaseLabel()));
       const actions: ActionMap<unknown> = {};
       let forfeit = -1;
       if (toAct.length === 1) {
@@ -258,6 +258,13 @@ class MatchRun implements DecisionHost {
       this.apply(toAct, actions);
     }
     return null;
+  }
+
+  /** The env's public phase label of the current state (carried by `turn` events), or undefined when it names none. */
+  private phaseLabel(): string | undefined {
+    if (!this.env.phase) return undefined;
+    this.member = 'phase';
+    return this.env.phase(this.state);
   }
 
   /** Publishes the accepted actions, steps the env and publishes its events; keeps its rewards. */
@@ -284,7 +291,7 @@ class MatchRun implements DecisionHost {
    */
   private async performEffect(effect: EffectRequest): Promise<Stop | null> {
     const { env, o } = this;
-    if (this.bus?.active) this.emit(this.log.turn(this.step, [EFFECT_SEAT]));
+    if (this.bus?.active) this.emit(this.log.turn(this.step, [EFFECT_SEAT], this.phaseLabel()));
     const handler = o.effects?.[effect.kind];
     let problem: string;
     if (!handler) {

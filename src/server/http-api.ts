@@ -17,7 +17,7 @@ import type {
   TrainingResponse,
 } from './api-types';
 import type { BusMetrics } from '../bus/metrics';
-import type { Store } from '../store/store';
+import { StoreError, type Store } from '../store/store';
 import type { LeaderboardProvider } from './leaderboard';
 import type { LiveMatches } from './live-matches';
 import type { TournamentSource } from './tournament-source';
@@ -101,7 +101,9 @@ export function createApi(deps: ApiDeps): (req: IncomingMessage, res: ServerResp
           out.push(s);
         };
         for (const m of live.ended()) push(live.summary(m));
-        if (store) for (const r of store.recentMatches(env ? limit * 4 : limit)) push(storedSummary(r));
+        // a match still live here is not recent yet, even when stored: its public view has not shown the end
+        for (const m of live.live()) seen.add(m.id);
+        if (store) for (const r of store.recentMatches(env ? limit * 4 : limit)) push(storedSummary(r, deps.resolveEnv));
         out.sort((a, b) => (b.endedAt ?? 0) - (a.endedAt ?? 0));
         return { matches: out.slice(0, limit) };
       },
@@ -214,6 +216,7 @@ export function createApi(deps: ApiDeps): (req: IncomingMessage, res: ServerResp
         send(res, body instanceof Status ? body.status : 200, body instanceof Status ? body.body : body);
       } catch (e) {
         if (e instanceof HttpError) send(res, e.status, { error: e.message });
+        else if (e instanceof StoreError) send(res, 503, { error: e.message }); // the database, named, and what to do
         else send(res, 500, { error: internalError(`GET ${url.pathname}`, e) });
       }
       return true;

@@ -3,24 +3,43 @@ import type { EventBus } from '../bus/event-bus';
 import { teamsFromCreated } from '../bus/view-filter';
 import { isMatchEvent, type LeagueEvent, type MatchCreated, type MatchEnded, type MatchEvent } from '../core/events';
 import type { TeamOf } from '../core/visibility';
+import { ViewStream, type Released } from '../core/phase-release';
+import { TimedRelease } from '../bus/timed-release';
 import type { MatchSummary } from './protocol';
 import { EventCaptions } from './event-captions';
 import { StateTracker, type EnvResolver } from './state-tracker';
 
-/** One match seen on the bus: its whole event log so far (all visibilities), in seq order. */
+/** A step's observation for the public view: the tracker's closed step `index`, labelled `seq` in the view; computed when sent. */
+export interface ObsRef {
+  index: number;
+  seq: number;
+}
+
+/**
+ * One match seen on the bus: its whole event log so far (all visibilities), in seq order, and its
+ * public view as released so far. What the summary says (agents, start, step, end, outcome) is
+ * what the public view has released: a hidden-role match's public view runs per phase, on a clock
+ * no seat's decision time moves (src/core/phase-release.ts), and so does its summary.
+ */
 export interface LiveMatch {
   readonly id: string;
   env: string;
   agents: string[];
   /** The omniscient creation event (hidden seat roles); undefined when the server joined late. */
   created: MatchCreated | undefined;
+  /** The end as released to the public view (a hidden-role match's last phase may still wait when its runner is done). */
   ended: MatchEnded | undefined;
   /** Every event of the match in seq order, no gaps, no duplicates (append-only). */
   readonly events: MatchEvent[];
   startedAt: number;
   endedAt: number | null;
   lastEventAt: number;
+  /** Steps so far in the public view. */
   step: number;
+  /** The public view on the wall clock: numbering, phases, due times. */
+  readonly publicView: TimedRelease<ObsRef>;
+  /** Global seq up to which the public view has been released (-1: nothing yet). */
+  publicThrough: number;
   /** True when the first event seen was not seq 0 (the server subscribed mid-match). */
   partial: boolean;
   teamOf: TeamOf;
@@ -30,10 +49,12 @@ export interface LiveMatch {
   captions: EventCaptions | null;
 }
 
-/** Receives every match event right after it is appended, and every league event. */
+/** Receives every match event right after it is appended, the public view's releases, and every league event. */
 export interface LiveMatchListener {
   /** `stepped`: this event completed an env step (a new observation exists). */
   onMatchEvent(match: LiveMatch, event: MatchEvent, stepped: boolean): void;
+  /** What the public view of `match` receives now, in order (numbered, stamped): events and observations. */
+  onPublicRelease?(match: LiveMatch, items: readonly Released<ObsRef>[]): void;
   onLeagueEvent?(event: LeagueEvent): void;
 }
 
@@ -113,13 +134,14 @@ export class LiveMatches {
   stop(): void {
     this.sub.unsubscribe();
     this.listeners.clear();
+    for (const m of this.byId.values()) m.publicView.stop();
   }
 
   private add(e: MatchEvent): void {
     let m = this.byId.get(e.matchId);
     if (!m) {
       this.dropStale(e.time);
-      m = {
+      const created: LiveMatch = {
         id: e.matchId,
         env: '',
         agents: [],
@@ -130,11 +152,14 @@ export class LiveMatches {
         endedAt: null,
         lastEventAt: e.time,
         step: 0,
+        publicView: new TimedRelease<ObsRef>(new ViewStream<ObsRef>('public', (seat) => created.teamOf(seat)), (batch) => this.released(created, batch.items, batch.through)),
+        publicThrough: -1,
         partial: e.seq !== 0,
         teamOf: teamsFromCreated(undefined),
         tracker: null,
         captions: null,
       };
+      m = created;
       this.byId.set(e.matchId, m);
     } else {
       const last = m.events[m.events.length - 1];
@@ -146,7 +171,7 @@ export class LiveMatches {
       case 'match.created':
         m.created = e;
         m.env = e.env;
-        m.agents = e.seats.map((s) => s.agent);
+        m.agents = [...new Set(e.seats.map((s) => s.agent))].sort(); // who holds which seat is not for summaries
         m.teamOf = teamsFromCreated(e);
         if (!m.partial) m.tracker = StateTracker.start(e, this.resolveEnv);
         m.captions = this.captionsFor(e.env, m.tracker);
@@ -154,24 +179,37 @@ export class LiveMatches {
       case 'match.started':
         m.env = e.env;
         if (!m.captions) m.captions = this.captionsFor(e.env, m.tracker);
-        m.agents = e.agents;
-        m.startedAt = e.time;
-        break;
-      case 'turn':
-        m.step = e.step;
-        break;
-      case 'match.ended':
-        m.ended = e;
-        m.endedAt = e.time;
-        m.step = e.length;
-        this.endedOrder.push(m.id);
         break;
       default:
         break;
     }
     const stepped = m.tracker?.feed(e) ?? false;
     for (const l of this.listeners) l.onMatchEvent(m, e, stepped);
-    if (e.type === 'match.ended') this.trimEnded();
+    m.publicView.push(e, stepped && m.tracker ? { index: m.tracker.closedSteps - 1, seq: m.publicView.stream.last } : undefined);
+  }
+
+  /** The public view released `items` (its log out through global seq `through`): the summary follows it, then the listeners. */
+  private released(m: LiveMatch, items: readonly Released<ObsRef>[], through: number): void {
+    m.publicThrough = through;
+    let ended = false;
+    // a phase comes out complete: after its last turn, that step is done too
+    const done = m.publicView.stream.phased ? 1 : 0;
+    for (const { event: e } of items) {
+      if (!e) continue;
+      if (e.type === 'match.started') {
+        m.agents = e.agents;
+        m.startedAt = e.time;
+      } else if (e.type === 'turn') m.step = e.step + done;
+      else if (e.type === 'match.ended') {
+        m.ended = e;
+        m.endedAt = e.time;
+        m.step = e.length;
+        this.endedOrder.push(m.id);
+        ended = true;
+      }
+    }
+    if (items.length) for (const l of this.listeners) l.onPublicRelease?.(m, items);
+    if (ended) this.trimEnded();
   }
 
   private captionsFor(envId: string, tracker: StateTracker | null): EventCaptions | null {
@@ -185,7 +223,10 @@ export class LiveMatches {
 
   private dropStale(now: number): void {
     for (const m of this.byId.values()) {
-      if (!m.ended && now - m.lastEventAt > this.staleMs) this.byId.delete(m.id);
+      if (!m.ended && now - m.lastEventAt > this.staleMs) {
+        m.publicView.stop();
+        this.byId.delete(m.id);
+      }
     }
   }
 }

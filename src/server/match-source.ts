@@ -24,12 +24,16 @@ export interface MatchSource {
   liveMatch?: LiveMatch;
 }
 
-/** Public summary of a stored match. */
-export function storedSummary(m: MatchRecord): MatchSummary {
+/**
+ * Public summary of a stored match. For an env with hidden roles (when `resolveEnv` knows it) the
+ * players are listed once each, sorted, as its `match.started` lists them: no seats, no counts.
+ */
+export function storedSummary(m: MatchRecord, resolveEnv?: EnvResolver): MatchSummary {
+  const players = m.seats.map((s) => s.player);
   return {
     id: m.id,
     env: m.env,
-    agents: m.seats.map((s) => s.player),
+    agents: resolveEnv?.(m.env)?.meta.hiddenRoles ? [...new Set(players)].sort() : players,
     live: false,
     startedAt: m.startedAt,
     endedAt: m.endedAt,
@@ -60,5 +64,5 @@ export function findMatch(id: string, live: LiveMatches, store: Store | undefine
   const created = events.find((e): e is MatchCreated => e.type === 'match.created');
   const tracker = trackLog(events, resolveEnv);
   const env = tracker?.env ?? resolveEnv?.(rec.env);
-  return { live: false, events, summary: storedSummary(rec), teamOf: teamsFromCreated(created ?? rec), seats: rec.seats.length, tracker, captions: env ? new EventCaptions(env, tracker) : null };
+  return { live: false, events, summary: storedSummary(rec, resolveEnv), teamOf: teamsFromCreated(created ?? rec), seats: rec.seats.length, tracker, captions: env ? new EventCaptions(env, tracker) : null };
 }

@@ -1,9 +1,9 @@
 import type { Server, Socket } from 'socket.io';
 import type { LeagueEvent, MatchEvent } from '../core/events';
+import type { Released } from '../core/phase-release';
 import { ViewSequence } from '../core/view-stream';
-import type { Viewer } from '../core/visibility';
 import type { Store } from '../store/store';
-import type { LiveMatch, LiveMatches, LiveMatchListener } from './live-matches';
+import type { LiveMatch, LiveMatches, LiveMatchListener, ObsRef } from './live-matches';
 import { findMatch } from './match-source';
 import {
   CLIENT_MESSAGES,
@@ -23,7 +23,7 @@ import {
 } from './protocol';
 import { TokenBucket, type RateLimit } from './rate-limiter';
 import { internalError, MAX_JSON_DEPTH, nestedDeeperThan } from './http-kit';
-import type { EnvResolver } from './state-tracker';
+import type { EnvResolver, ObservationPoint } from './state-tracker';
 import { authorizeView, type ViewPolicy } from './view-policy';
 import { viewSnapshot } from './view-snapshot';
 
@@ -54,19 +54,23 @@ export const matchRoom = (matchId: string, key: string): string => `m:${matchId}
 
 /**
  * The socket.io side of spectating. Each joined (match, view) pair is a room; every bus event
- * of a live match is projected once per view room (its own ViewSequence) and
- * broadcast to that room, so each frame is encoded once however many spectators watch.
+ * of a live match is projected once per view room and broadcast to that room, so each frame is
+ * encoded once however many spectators watch.
  *
  * Every view has its own event numbering (src/core/view-stream.ts): a view sees its events
  * numbered 0, 1, 2... so no number reveals how many hidden events happened in between.
  *
- * Late join without gap or duplicate: `join` runs synchronously between two bus events — it
+ * Public rooms receive what the match's public view releases (LiveMatches: for a hidden-role
+ * match per phase, when the phase is due — src/core/phase-release.ts — events and observations
+ * together); seat and omniscient rooms receive every event as it happens (their own ViewSequence).
+ *
+ * Late join without gap or duplicate: `join` runs synchronously between two releases — it
  * enters the room and copies the match buffer in the same tick — so the snapshot holds exactly
- * the view's events up to its number N and every later broadcast has a number > N. The
+ * the view's released events up to its number N and every later broadcast has a number > N. The
  * snapshot carries `upTo = N` so clients can also drop anything at or below it.
  */
 export class SpectatorHub implements LiveMatchListener {
-  /** matchId -> (view key -> the room's view sequence) for every view room that was joined. */
+  /** matchId -> (view key -> the room's view sequence) for every joined seat or omniscient view. */
   private readonly views = new Map<string, Map<string, ViewSequence>>();
   private readonly detach: () => void;
 
@@ -81,31 +85,50 @@ export class SpectatorHub implements LiveMatchListener {
 
   onMatchEvent(match: LiveMatch, event: MatchEvent, stepped: boolean): void {
     const views = this.views.get(match.id);
-    if (views) {
-      const rooms = this.o.io.sockets.adapter.rooms;
-      for (const [key, seq] of views) {
-        const room = matchRoom(match.id, key);
-        if (!rooms.has(room)) {
-          views.delete(key);
-          continue;
-        }
-        // `stepped`: the previous step is complete; its observation goes out before this event.
-        const point = stepped ? match.tracker?.latest(seq.viewer, seq.last) : null;
-        if (point) {
-          const obs: ObsMessage = { matchId: match.id, view: key, ...point };
-          this.o.io.to(room).emit('obs', obs);
-        }
-        const visible = seq.next(event);
-        if (visible) {
-          const msg: EventMessage = { matchId: match.id, view: key, event: match.captions ? match.captions.attach(visible) : visible };
-          this.o.io.to(room).emit('event', msg);
+    if (!views) return;
+    const rooms = this.o.io.sockets.adapter.rooms;
+    for (const [key, seq] of views) {
+      const room = matchRoom(match.id, key);
+      if (!rooms.has(room)) {
+        views.delete(key);
+        continue;
+      }
+      // `stepped`: the previous step is complete; its observation goes out before this event.
+      const point = stepped ? match.tracker?.latest(seq.viewer, seq.last) : null;
+      if (point) this.emitObs(match, room, key, point);
+      const visible = seq.next(event);
+      if (visible) this.emitEvent(match, room, key, visible);
+    }
+    if (event.type === 'match.ended') this.views.delete(match.id);
+  }
+
+  onPublicRelease(match: LiveMatch, items: readonly Released<ObsRef>[]): void {
+    const room = matchRoom(match.id, 'public');
+    if (this.o.io.sockets.adapter.rooms.has(room)) {
+      for (const r of items) {
+        if (r.event) this.emitEvent(match, room, 'public', r.event);
+        else {
+          const point = match.tracker?.observeAt(r.extra.index, 'public', r.extra.seq);
+          if (point) this.emitObs(match, room, 'public', point);
         }
       }
-      if (event.type === 'match.ended') this.views.delete(match.id);
     }
-    if (event.type === 'match.started' || event.type === 'match.ended') {
-      this.o.io.to('lobby').emit('lobby', { kind: event.type === 'match.started' ? 'started' : 'ended', match: this.o.live.summary(match) });
+    for (const r of items) {
+      const type = r.event?.type;
+      if (type === 'match.started' || type === 'match.ended') {
+        this.o.io.to('lobby').emit('lobby', { kind: type === 'match.started' ? 'started' : 'ended', match: this.o.live.summary(match) });
+      }
     }
+  }
+
+  private emitEvent(match: LiveMatch, room: string, key: string, event: MatchEvent): void {
+    const msg: EventMessage = { matchId: match.id, view: key, event: match.captions ? match.captions.attach(event) : event };
+    this.o.io.to(room).emit('event', msg);
+  }
+
+  private emitObs(match: LiveMatch, room: string, key: string, point: ObservationPoint): void {
+    const obs: ObsMessage = { matchId: match.id, view: key, ...point };
+    this.o.io.to(room).emit('obs', obs);
   }
 
   onLeagueEvent(event: LeagueEvent): void {
@@ -184,10 +207,13 @@ export class SpectatorHub implements LiveMatchListener {
         if (conn.rooms.size >= this.o.maxRoomsPerSocket) return fail('too-many-rooms', `join: at most ${this.o.maxRoomsPerSocket} rooms per connection`);
         conn.rooms.add(room);
       }
-      let views = this.views.get(matchId);
-      if (!views) this.views.set(matchId, (views = new Map()));
       const live = src.liveMatch;
-      if (!views.has(key)) views.set(key, new ViewSequence(viewer, (seat) => (live ? live.teamOf(seat) : src.teamOf(seat)), snapshot.events.length));
+      // the public room follows the match's public view (LiveMatches); other views their own sequence
+      if (key !== 'public' && src.events[src.events.length - 1]?.type !== 'match.ended') {
+        let views = this.views.get(matchId);
+        if (!views) this.views.set(matchId, (views = new Map()));
+        if (!views.has(key)) views.set(key, new ViewSequence(viewer, (seat) => (live ? live.teamOf(seat) : src.teamOf(seat)), snapshot.events.length));
+      }
       void socket.join(room); // synchronous with the in-memory adapter: no event can slip in before the copy above
     }
     reply('snapshot', snapshot);

@@ -2,7 +2,7 @@ import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Server } from 'socket.io';
 import type { EventBus } from '../bus/event-bus';
-import { trackMetrics } from '../bus/metrics';
+import { trackReleasedMetrics } from './released-metrics';
 import type { Store } from '../store/store';
 import { createApi } from './http-api';
 import { internalError } from './http-kit';
@@ -103,7 +103,7 @@ export async function startServer(options: ServerOptions): Promise<ArenaServer> 
   const live = new LiveMatches(options.bus, { keepEnded: options.keepEnded, resolveEnv });
   const leaderboard = options.leaderboard ?? (options.store ? storeLeaderboard(options.store) : undefined);
   const tournaments = options.tournaments ?? (options.store ? storeTournaments(options.store) : undefined);
-  const stream = trackMetrics(options.bus);
+  const stream = trackReleasedMetrics(live);
   const serveStatic = createStatic(options.webRoot ?? defaultWebRoot(), {
     '/vendor/chart.umd.min.js': chartJsFile(),
     '/vendor/highlight.js': highlightBundle(),

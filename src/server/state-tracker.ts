@@ -115,7 +115,21 @@ export class StateTracker {
 
   /** The observation of the latest closed step for `viewer`, labelled `viewSeq` (the view's last seq), or null. */
   latest(viewer: Viewer, viewSeq: number): ObservationPoint | null {
-    const p = this.points[this.points.length - 1];
+    return this.observeAt(this.points.length - 1, viewer, viewSeq);
+  }
+
+  /** Closed steps so far (the initial state included): `closedSteps - 1` indexes the latest. */
+  get closedSteps(): number {
+    return this.points.length;
+  }
+
+  /**
+   * The observation of closed step `index` (0: the initial state) for `viewer`, labelled
+   * `viewSeq`, or null (no such point, or observe threw): how a view that holds its events
+   * (a public view released per phase) sends a step's observation later.
+   */
+  observeAt(index: number, viewer: Viewer, viewSeq: number): ObservationPoint | null {
+    const p = this.points[index];
     return p ? this.observe(p, viewer, viewSeq) : null;
   }
 

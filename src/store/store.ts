@@ -1,11 +1,14 @@
-import { accessSync, constants, existsSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import type { MatchEvent } from '../core/events';
 import type { JsonValue } from '../core/json';
 import type { FaultRecord } from '../core/events';
-import { MIGRATIONS } from './schema';
 import { looksLikePath } from '../core/registry';
+import { openDatabase } from './open-database';
+import { translateErrorsOf } from './store-errors';
+
+export { StoreError } from './store-errors';
+import { QUICK_CHECK_MAX_BYTES } from './open-database';
+export { QUICK_CHECK_MAX_BYTES };
 
 /** A player of a league as stored. */
 export interface PlayerRecord {
@@ -74,32 +77,16 @@ export class StoreConflictError extends Error {
   }
 }
 
-/** The database file cannot be used (not a database, damaged, read-only, missing); the message names the file and what to do. */
-export class StoreError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'StoreError';
-  }
-}
-
 /** Options of {@link Store}. */
 export interface StoreOptions {
   /** Open for reading only (tables, exports, serving); the file must exist. */
   readonly?: boolean;
-}
-
-/** A one-line explanation of why `path` cannot be opened, with what to do. */
-function openProblem(path: string, e: unknown, readonly: boolean): string {
-  const code = (e as { code?: string }).code ?? '';
-  const msg = (e as Error).message;
-  if (code.startsWith('SQLITE_NOTADB')) return `${path} is not an arena database (${msg}); give another --db, or move the file away`;
-  if (code.startsWith('SQLITE_CORRUPT')) return `${path} is damaged (${msg}); restore a backup, or start afresh with another --db`;
-  if (code.startsWith('SQLITE_READONLY') || code === 'EACCES') return `${path} is read-only (${msg}); make the file and its folder writable, or copy the database elsewhere`;
-  if (code.startsWith('SQLITE_CANTOPEN')) return readonly && !existsSync(path) ? `${path} does not exist` : `cannot open ${path} (${msg}); check that its folder exists and is writable`;
-  return `cannot open ${path} (${msg})`;
+  /** Files up to this many bytes (with their write-ahead log) are read whole when opened; default {@link QUICK_CHECK_MAX_BYTES}. */
+  quickCheckMaxBytes?: number;
 }
 
 const parse = <T>(text: string | null): T => (text === null ? (null as T) : (JSON.parse(text) as T));
+
 
 /**
  * The arena's SQLite store (better-sqlite3, WAL mode): leagues, tournaments (and their Swiss rounds), players, matches with their
@@ -111,37 +98,14 @@ export class Store {
   readonly db: Database.Database;
 
   /**
-   * Opens (creating and migrating when needed) the database at `path`. A file that is not a
-   * database, a damaged or read-only one throws a {@link StoreError} saying which file and what to do.
+   * Opens (creating and migrating when needed) the database at `path`, and checks it: its header
+   * and schema always, every page when the file is at most {@link QUICK_CHECK_MAX_BYTES}. A file
+   * that is not an arena database, a damaged, unreadable or read-only one throws a
+   * {@link StoreError} saying which file and what to do; so does every method of the store when
+   * SQLite reports such a problem later (see store-errors.ts).
    */
   constructor(path: string, options: StoreOptions = {}) {
-    const readonly = !!options.readonly;
-    try {
-      if (!readonly && path !== ':memory:') {
-        // better-sqlite3 opens a read-only file without complaint and fails at the first write
-        const target = existsSync(path) ? path : dirname(resolve(path));
-        accessSync(target, constants.W_OK);
-        if (existsSync(path)) accessSync(dirname(resolve(path)), constants.W_OK); // the -wal and -shm files
-      }
-      this.db = new Database(path, readonly ? { readonly: true, fileMustExist: true } : {});
-      this.db.pragma('busy_timeout = 5000');
-      const version = this.db.pragma('user_version', { simple: true }) as number;
-      if (readonly) {
-        if (version !== MIGRATIONS.length) throw new StoreError(`${path} has an older schema (version ${version}); open it once with write access to upgrade it`);
-        return;
-      }
-      this.db.pragma('journal_mode = WAL');
-      this.db.pragma('synchronous = NORMAL');
-      for (let v = version; v < MIGRATIONS.length; v++) {
-        this.db.transaction(() => {
-          this.db.exec(MIGRATIONS[v]);
-          this.db.pragma(`user_version = ${v + 1}`);
-        })();
-      }
-    } catch (e) {
-      if (e instanceof StoreError) throw e;
-      throw new StoreError(openProblem(path, e, readonly));
-    }
+    this.db = openDatabase(path, !!options.readonly, options.quickCheckMaxBytes ?? QUICK_CHECK_MAX_BYTES);
   }
 
   close(): void {
@@ -435,3 +399,7 @@ export class Store {
     return rows.map((r) => ({ iteration: r.iteration as number, role: r.role as string, metrics: parse(r.metrics as string), time: r.time as number }));
   }
 }
+
+// Every method reports a data error of the file (damage found by a query, a disk error, a lock held
+// too long) as one StoreError naming it, whatever the method.
+translateErrorsOf(Store.prototype, (store) => store.db);

@@ -75,3 +75,15 @@ test('no sampled state (states not kept): nothing compared', () => {
   const t = tracesOf(quiet, [1]).map((tr) => ({ ...tr, states: [] }));
   expect(checkViewStream(quiet, t, 1)).toEqual({ problems: [], notes: ['0 state/variant pairs played 40 steps on and compared per view'] });
 });
+
+test('a phase label (turn events) named after a secret is caught; one named after public facts passes', () => {
+  const quiet = makeSeerEnv(true);
+  type S = { seer: number; night: boolean; round: number };
+  const telling = normalizeEnv({ ...quiet, meta: { ...quiet.meta }, phase: (s: S) => (s.night ? `night, seer ${s.seer >= 0 ? 'alive' : 'gone'}` : 'day') } as never);
+  const r = checkViewStream(telling, tracesOf(telling, [1]), 1);
+  expect(r.problems[0]).toBe(
+    'episode seed 1 step 0: the public stream labels step 0 (event 0) with phase "night, seer alive" vs "night, seer gone" before that seat acted differently, when only seat 1\'s private information changes',
+  );
+  const honest = normalizeEnv({ ...quiet, meta: { ...quiet.meta }, phase: (s: S) => `${s.night ? 'night' : 'day'} ${s.round + 1}` } as never);
+  expect(checkViewStream(honest, tracesOf(honest), 1).problems).toEqual([]);
+});

@@ -33,6 +33,7 @@ describe('per-view sequences', () => {
 
   test('viewSeqAt labels a global position in a view; ViewSequence continues a snapshot', () => {
     expect(viewSeqAt(log, 'public', teamOf, 0)).toBe(-1);
+    expect(viewSeqAt(log, 'public', teamOf, 1)).toBe(0); // the event at upTo counts
     expect(viewSeqAt(log, 'public', teamOf, 3)).toBe(0);
     expect(viewSeqAt(log, 1, teamOf, 3)).toBe(1);
     const seq = new ViewSequence('public', teamOf, 1);

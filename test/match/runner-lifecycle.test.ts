@@ -72,6 +72,24 @@ describe('effects', () => {
     await expect(runMatch({ env, params: {}, seed: 5, agents: [one, two], effects: { roll: async () => 1 } })).rejects.toMatchObject({ name: 'MatchFailureError', member: 'effect', step: 0 });
   });
 
+  test('turn events carry the env\'s phase label (effect turns too); none without `phase`; a throwing phase is named', async () => {
+    type T = { moves: unknown[]; results: unknown[] };
+    const env = turnsEnv({ effect: 'roll', members: { phase: (s: T) => `round ${s.moves.length + s.results.length}` } as never });
+    const bus = new EventBus();
+    const rec = new MemoryRecorder(bus);
+    await runMatch({ env, params: {}, seed: 5, agents: [one, two], bus, matchId: 'ph', effects: { roll: async () => 1 } });
+    expect(rec.events('ph').flatMap((e) => (e.type === 'turn' ? [[e.toAct[0], e.phase]] : []))).toEqual([
+      [EFFECT_SEAT, 'round 0'],
+      [0, 'round 1'],
+      [EFFECT_SEAT, 'round 2'],
+      [1, 'round 3'],
+    ]);
+    await runMatch({ env: turnsEnv(), params: {}, seed: 5, agents: [one, two], bus, matchId: 'np' });
+    expect(rec.events('np').filter((e) => e.type === 'turn').every((e) => !('phase' in e))).toBe(true);
+    const broken = turnsEnv({ members: { phase: () => { throw new Error('no phase'); } } as never });
+    await expect(runMatch({ env: broken, params: {}, seed: 5, agents: [one, two], bus })).rejects.toMatchObject({ name: 'MatchFailureError', member: 'phase', step: 0 });
+  });
+
   const failing = async (handlers: Parameters<typeof runMatch>[0]['effects'], reason: string) => {
     const env = turnsEnv({ effect: 'roll' });
     const bus = new EventBus();

@@ -168,9 +168,15 @@ describe('events on the bus', () => {
     const a = scriptedAgent('a-bet', () => 1);
     await runMatch({ env: hidden, params: {}, seed: 4, agents: [b, a], bus, matchId: 'h' });
     await runMatch({ env: card, params: {}, seed: 4, agents: [b, a], bus, matchId: 'v' });
-    expect(rec.events('h')[1]).toMatchObject({ type: 'match.started', agents: ['a-bet', 'b-bet'], seatsHidden: true });
+    expect(rec.events('h')[1]).toMatchObject({ type: 'match.started', agents: ['a-bet', 'b-bet'], seatsHidden: true, seats: 2 });
     expect(rec.events('v')[1]).toMatchObject({ type: 'match.started', agents: ['b-bet', 'a-bet'] });
     expect(rec.events('v')[1]).not.toHaveProperty('seatsHidden');
+    expect(rec.events('v')[1]).not.toHaveProperty('seats');
+    // an agent holding several seats (a whole team) is listed once: counts would say which team it fills
+    await runMatch({ env: hidden, params: {}, seed: 4, agents: [b, b], bus, matchId: 'hh' });
+    expect(rec.events('hh')[1]).toMatchObject({ type: 'match.started', agents: ['b-bet'], seatsHidden: true, seats: 2 });
+    await runMatch({ env: card, params: {}, seed: 4, agents: [b, b], bus, matchId: 'vv' });
+    expect(rec.events('vv')[1]).toMatchObject({ type: 'match.started', agents: ['b-bet', 'b-bet'] });
   });
 
   test('validateAction is authoritative: a form beyond the legal list (free text) is accepted', async () => {

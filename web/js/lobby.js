@@ -1,7 +1,8 @@
 // @ts-check
 /**
  * The lobby: live and recent matches per env, filterable; the live list is pushed over the
- * socket. One line per match: identical agents are listed once with a count ("neural ×6"), and
+ * socket. One line per match: identical agents are listed once with a count ("neural ×6"; a
+ * hidden-role match's server lists each agent once, without counts, which say who fills which team), and
  * tags, lengths and outcomes never wrap. A live match's "watch" link asks the match page to
  * replay the game from its start should it end before the page joins. Where the server offers
  * games to visitors, the "Play a game" panel (play-launcher.js) comes first.

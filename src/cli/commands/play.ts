@@ -68,7 +68,7 @@ export async function playCommand(registry: Registry, ref: string, args: PlayArg
     throw e;
   }
   // On stdout with the episode lines, so a pipe keeps them in order; --json keeps stdout JSON.
-  const unwatch = viewer === null ? null : watchMatches(bus, env, viewer, (line) => (args.json ? process.stderr : process.stdout).write(line + '\n'));
+  const watching = viewer === null ? null : watchMatches(bus, env, viewer, (line) => (args.json ? process.stderr : process.stdout).write(line + '\n'));
   const progress = createProgress('play', args.episodes, { quiet: !!args.watch });
   const tally = new SeriesTally(env); // constant memory: play --episodes 1e12 stays flat
   const usage = new Map<string, UsageTotals>();
@@ -81,6 +81,7 @@ export async function playCommand(registry: Registry, ref: string, args: PlayArg
       if (stop.signal.aborted) break;
       const seed = args.seed + k;
       const r = await runMatch({ env, params, seed, agents, bus, deadlineMs: args.deadline, faultPolicy, signal: stop.signal, effects: registry.effects() });
+      await watching?.drained(); // the watched view's last phase before the episode's line
       if (r.code === 'aborted' && stop.signal.aborted) break;
       lastMatch = r.matchId;
       tally.add(r);
@@ -110,7 +111,7 @@ export async function playCommand(registry: Registry, ref: string, args: PlayArg
   } finally {
     progress.stop();
     stop.dispose();
-    unwatch?.();
+    watching?.stop();
   }
   const summary = tally.summary();
   if (args.json) process.stdout.write(jsonText({ summary }) + '\n');

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { EventBus } from '../../bus/event-bus';
 import { leagueLeaderboardProvider } from '../../server/league-leaderboard';
 import { startServer, type ArenaServer } from '../../server/start-server';
-import { Store } from '../../store/store';
+import { Store, StoreError } from '../../store/store';
 import { listenError, UsageError } from '../options';
 import { stopOnSignals } from '../stop-signal';
 import type { Registry } from '../../core/registry';
@@ -44,6 +44,7 @@ export async function serveCommand(args: ServeArgs, options: { onListening?: (se
     try {
       store = new Store(args.db);
     } catch (e) {
+      if (e instanceof StoreError) throw e; // one line naming the file and what to do
       throw new UsageError(`--db: cannot open ${args.db} (${(e as Error).message})`);
     }
   }

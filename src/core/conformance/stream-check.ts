@@ -7,9 +7,10 @@
  * projection the servers use (projectEvents). Then:
  * - while the two projected streams have equal content, their numbering must be equal (a
  *   global sequence number would count the hidden events: who acted at night);
- * - who is asked to act (the public `turn` events) may differ only once the owner's own actions
- *   differ, or in the step that ends the episode: an earlier difference (a `turn` that names
- *   only the seats with night roles) reveals the owner's secret. Other content may legitimately
+ * - who is asked to act and the phase label (the public `turn` events) may differ only once the
+ *   owner's own actions differ, or in the step that ends the episode: an earlier difference (a
+ *   `turn` that names only the seats with night roles, a phase named after a secret) reveals
+ *   the owner's secret. Other content may legitimately
  *   differ earlier (a doctor's pending protection changes who dies at dawn); what each state
  *   shows is the leak check's business.
  */
@@ -48,7 +49,7 @@ function continueFrom(env: Env, start: unknown, steps: Trace['steps'], owner: nu
   for (let j = 0; j < steps.length && j < HORIZON && !env.isTerminal(state); j++) {
     const actors = actorsOf(env, state);
     // Who is asked comes before anybody answers: it is compared even when this side stops here.
-    out.events.push(log.turn(j, actors));
+    out.events.push(log.turn(j, actors, env.phase?.(state)));
     out.actors.push(actors);
     const actions: ActionMap<unknown> = {};
     for (const seat of actors) {
@@ -144,8 +145,13 @@ function compareStreams(a: MatchEvent[], b: MatchEvent[], parting: number, termi
       continue;
     }
     const step = Math.min(stepOf(a[k]), stepOf(b[k]));
-    const turns = a[k].type === 'turn' && b[k].type === 'turn';
-    if (turns && step <= parting && step < terminalAt) return `asks different seats to act at step ${step} (event ${k}) before that seat acted differently,`;
+    const ta = a[k];
+    const tb = b[k];
+    if (ta.type === 'turn' && tb.type === 'turn' && step <= parting && step < terminalAt) {
+      return jsonEqual(ta.toAct, tb.toAct)
+        ? `labels step ${step} (event ${k}) with phase ${JSON.stringify(ta.phase)} vs ${JSON.stringify(tb.phase)} before that seat acted differently,`
+        : `asks different seats to act at step ${step} (event ${k}) before that seat acted differently,`;
+    }
     return null;
   }
   return null;

@@ -53,7 +53,7 @@ export function renderContext({ index, cursor, point, view, live, match, rules }
   const created = index.created(cursor);
   const started = index.started(cursor);
   const ended = index.ended(cursor);
-  const agents = created ? created.seats.map((s) => s.agent) : started ? (started.seatsHidden ? started.agents.map(() => '') : started.agents) : (match?.agents ?? []);
+  const agents = created ? created.seats.map((s) => s.agent) : started ? (started.seatsHidden ? Array.from({ length: started.seats ?? started.agents.length }, () => '') : started.agents) : (match?.agents ?? []);
   const turn = index.lastTurn(cursor);
   return {
     obs: point ? point.obs : null,
