@@ -1,5 +1,6 @@
 import type { Registry } from '../../core/registry';
 import { parseFaultPolicy } from '../../match/fault-policy';
+import { SeatAgentError, seatAgents } from '../../match/seat-agents';
 import { startEnvServer, type EnvServer } from '../../server/env-serve/env-server';
 import { envAndParams, splitAgentList, UsageError } from '../options';
 
@@ -35,7 +36,11 @@ export async function envServeCommand(registry: Registry, ref: string, args: Env
     throw new UsageError(`--agents: give 1 agent (for every other seat) or ${seats.length} (one per seat), not ${agents.length}`);
   }
   // Check the specs once now, so a typo is a usage error rather than a 422 on every reset.
-  for (const spec of new Set(agents)) await registry.createAgent(spec, { env, params, seed: 0 });
+  try {
+    await seatAgents({ registry, env, params, seats: [...new Set(agents)], seedOf: () => 0 });
+  } catch (e) {
+    throw e instanceof SeatAgentError ? e.cause : e;
+  }
   let server: EnvServer;
   try {
     server = await startEnvServer({

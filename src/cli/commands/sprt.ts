@@ -5,8 +5,9 @@ import { reportJson, tournamentReport } from '../../../league/tournament/report'
 import { parseJsonOption, UsageError } from '../options';
 import { formatSprt } from '../tournament-format';
 import { runTournamentCommand, type LiveServeArgs } from './tournament';
+import type { SchedulerRedisArgs } from '../redis-options';
 
-export interface SprtArgs extends LiveServeArgs {
+export interface SprtArgs extends LiveServeArgs, SchedulerRedisArgs {
   a: string;
   b: string;
   env: string;

@@ -18,6 +18,7 @@ import { ParamError, type Params } from '../../core/params';
 import type { Registry } from '../../core/registry';
 import { deriveSeed } from '../../core/rng';
 import type { FaultPolicy } from '../../match/fault-policy';
+import { SeatAgentError, seatAgents } from '../../match/seat-agents';
 import { EnvSession, SessionError, type StepOutput } from './env-session';
 import { ResetSchema, StepSchema, WsMessageSchema, fieldError, validationError, type ErrorBody, type ResetBody } from './env-protocol';
 import { acceptWebSocket, type WebSocketConnection } from './websocket';
@@ -133,18 +134,13 @@ export async function startEnvServer(o: EnvServerOptions): Promise<EnvServer> {
     if (seats.length > 1 && specs.length !== 1 && specs.length !== seats.length) {
       throw new HttpError(422, fieldError('agents', `give 1 agent (for every other seat) or ${seats.length} (one per seat), not ${specs.length}`));
     }
-    const agents: (Agent | null)[] = [];
-    for (let i = 0; i < seats.length; i++) {
-      if (i === seat) {
-        agents.push(null);
-        continue;
-      }
-      const spec = specs.length === 1 ? specs[0] : specs[i];
-      try {
-        agents.push((await o.registry.createAgent(spec, { env, params, seed: deriveSeed(baseSeed, 'session', created, 'agent', i) })).agent);
-      } catch (e) {
-        throw new HttpError(422, fieldError(`agents.${specs.length === 1 ? 0 : i}`, (e as Error).message));
-      }
+    let agents: (Agent | null)[];
+    try {
+      const refs = seats.map((_, i) => (i === seat ? null : specs.length === 1 ? specs[0] : specs[i]));
+      agents = await seatAgents({ registry: o.registry, env, params, seats: refs, seedOf: (i) => deriveSeed(baseSeed, 'session', created, 'agent', i) });
+    } catch (e) {
+      if (!(e instanceof SeatAgentError)) throw e;
+      throw new HttpError(422, fieldError(`agents.${specs.length === 1 ? 0 : e.seat}`, e.message));
     }
     const session = new EnvSession({ env, params, seat, agents, deadlineMs: o.deadlineMs, faultPolicy: o.faultPolicy, effects: o.registry.effects() });
     const entry: Entry = { session, index: created++, episodes: 0 };
