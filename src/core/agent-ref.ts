@@ -53,7 +53,7 @@ const quoted = (text: string) => JSON.stringify(text.length > 80 ? `${text.slice
 
 /**
  * Parses an agent reference (see the module comment). Throws {@link AgentRefError} naming the
- * reference when it is empty, its options are not a JSON object, a registered name holds a
+ * reference when it is empty, its options are not valid JSON, a registered name holds a
  * colon or whitespace, or `#export` follows something that is not a module path.
  */
 export function parseAgentRef(text: string): AgentRef {
@@ -70,8 +70,7 @@ export function parseAgentRef(text: string): AgentRef {
     } catch (e) {
       throw new AgentRefError(`agent "${head}": options are not valid JSON (${(e as Error).message})`);
     }
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new AgentRefError(`agent "${head}": options must be a JSON object`);
-    options = parsed as { [key: string]: JsonValue };
+    options = parsed as { [key: string]: JsonValue }; // text from "{" that parses is an object
   } else if (colon === 0) throw new AgentRefError(`agent reference ${quoted(spec)}: the name comes before the options (name:{...})`);
   const hash = head.indexOf('#');
   const path = hash >= 0 ? head.slice(0, hash) : head;
