@@ -93,7 +93,11 @@ export class TournamentSchedule implements Schedule<TournamentGame> {
   private readonly rounds: RoundRecord[];
   private readonly outcomes: GameOutcome[];
   private readonly book: RatingBook;
-  private readonly slots = new Map<number, GameSlot>();
+  /** The current batch of slots (the rest of a fixed schedule or Swiss round, an SPRT pair) and the next one's position in it. */
+  private batch: GameSlot[] = [];
+  private at = 0;
+  /** Plans handed out and not folded yet, with their slots. */
+  private readonly plans = new Map<number, { slot: GameSlot; plan: MatchPlan }>();
   /** The config with module paths as plans carry them. */
   private readonly planned: TournamentConfig;
   private readonly agentOf: Map<string, string>;
@@ -143,26 +147,36 @@ export class TournamentSchedule implements Schedule<TournamentGame> {
    * SPRT's next games while the test is undecided; empty when the tournament is over.
    */
   next(): MatchPlan[] {
-    const batch = nextBatch(this.o.config, { outcomes: this.outcomes, rounds: this.rounds });
-    if (!batch) return [];
-    if (batch.round) {
-      this.o.store.recordRound(this.name, batch.round);
-      this.rounds.push(batch.round);
-      this.o.onRound?.(batch.round);
+    if (this.at >= this.batch.length) {
+      const batch = nextBatch(this.o.config, { outcomes: this.outcomes, rounds: this.rounds });
+      if (!batch) return [];
+      if (batch.round) {
+        this.o.store.recordRound(this.name, batch.round);
+        this.rounds.push(batch.round);
+        this.o.onRound?.(batch.round);
+      }
+      this.batch = batch.slots;
+      this.at = 0;
     }
-    let slots = batch.slots;
+    const slots = this.batch.slice(this.at, this.at + this.window);
     // an SPRT's next slots are known ahead (slot k is a function of k): games past the decision are played but never folded
-    if (this.o.config.format === 'sprt' && this.window > slots.length) {
+    if (this.o.config.format === 'sprt') {
       const last = Math.min(this.o.config.sprt!.maxGames, this.completed + this.window);
-      slots = [...slots];
       for (let k = slots[slots.length - 1].idx + 1; k < last; k++) slots.push(sprtSlot(this.o.config, k));
     }
-    return slots.slice(0, this.window).map((slot) => this.plan(slot));
+    return slots.map((slot) => this.plan(slot));
   }
 
   private plan(slot: GameSlot): MatchPlan {
+    const made = this.plans.get(slot.idx);
+    if (made) return made.plan;
+    const plan = this.makePlan(slot);
+    this.plans.set(slot.idx, { slot, plan });
+    return plan;
+  }
+
+  private makePlan(slot: GameSlot): MatchPlan {
     const { config } = this.o;
-    this.slots.set(slot.idx, slot);
     const seats = this.env.seats(this.env.init(this.params, slot.seed));
     const holder = slot.swapped ? [slot.b, slot.a] : [slot.a, slot.b];
     const bySeat: string[] = [];
@@ -187,11 +201,12 @@ export class TournamentSchedule implements Schedule<TournamentGame> {
   /** Records the next game (played, or failed on every attempt) and scores it for its encounter. */
   fold(plan: MatchPlan, outcome: PlayOutcome): TournamentGame {
     if (plan.idx !== this.completed) throw new Error(`tournament ${this.name}: game ${plan.idx} recorded out of order (next is ${this.completed})`);
-    const slot = this.slots.get(plan.idx)!;
+    const { slot } = this.plans.get(plan.idx)!;
     const { record } = recordOutcome(plan, outcome, { store: this.o.store, book: this.book, bus: this.o.bus });
     const scored = gameOutcome(record, slot.a, slot.b);
     this.outcomes.push(scored);
-    this.slots.delete(plan.idx);
+    this.plans.delete(plan.idx);
+    if (this.batch[this.at]?.idx === plan.idx) this.at++;
     return { record, slot, outcome: scored, done: this.outcomes.length, total: this.total };
   }
 

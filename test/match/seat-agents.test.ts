@@ -20,7 +20,7 @@ async function setup() {
     description: 'records how it was made',
     create: (o) => {
       seeds.push({ name: 'spy', seed: o.seed, options: o.options });
-      return { name: `spy-${o.seed}`, act: (_obs, legal) => legal[0] };
+      return { name: `spy-${o.seed}`, act: (_obs, legal) => legal![0] };
     },
   });
   return { registry, env, params, seeds };
@@ -36,7 +36,7 @@ describe('seatAgents: the agents of a match\'s seats', () => {
 
   test('custom seeds, empty seats and ready agents', async () => {
     const { registry, env, params } = await setup();
-    const ready: Agent = { name: 'ready', act: (_o, legal) => legal[0] };
+    const ready: Agent = { name: 'ready', act: (_o, legal) => legal![0] };
     const agents = await seatAgents({ registry, env, params, seats: [null, ready, 'spy'], seedOf: (seat) => 100 + seat });
     expect(agents[0]).toBeNull();
     expect(agents[1]).toBe(ready);
