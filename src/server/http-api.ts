@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { leagueOverview } from '../../league/league-overview';
+import { defaultOnlineRatingSystem, onlineRatingSystems, ratingSystemInfos, ratingSystemNames } from '../../league/ratings/rating-systems';
 import type {
   HealthResponse,
   LeaderboardResponse,
@@ -10,6 +11,7 @@ import type {
   MatchResponse,
   OverviewResponse,
   RatingsResponse,
+  RatingSystemsResponse,
   TournamentResponse,
   TournamentsResponse,
   TrainingResponse,
@@ -57,11 +59,9 @@ const RecentQuery = z.object({
 });
 const LiveQuery = z.object({ env: z.string().max(128).optional() });
 const EventsQuery = z.object({ view: ViewSchema.default('public') });
-/** Rating systems of the leaderboard (Bradley–Terry with intervals, or the online ratings) and of the stored rating history. */
-const BOARD_SYSTEMS = ['bt', 'elo', 'openskill'] as const;
-const HISTORY_SYSTEMS = ['elo', 'openskill'] as const;
-const BoardQuery = z.object({ role: z.string().max(128).optional(), system: z.enum(BOARD_SYSTEMS).optional() });
-const HistoryQuery = z.object({ system: z.enum(HISTORY_SYSTEMS).default('elo'), limit: z.coerce.number().int().min(1).max(100_000).default(20_000) });
+/** Rating systems of the leaderboard (every registered one) and of the stored rating history (the online ones): league/ratings/rating-systems.ts. */
+const BoardQuery = z.object({ role: z.string().max(128).optional(), system: z.enum(ratingSystemNames()).optional() });
+const HistoryQuery = z.object({ system: z.enum(onlineRatingSystems()).default(defaultOnlineRatingSystem()), limit: z.coerce.number().int().min(1).max(100_000).default(20_000) });
 const TournamentQuery = z.object({ recent: z.coerce.number().int().min(0).max(500).default(20) });
 const ID = /^[A-Za-z0-9_.:-]{1,128}$/;
 const PlayQuery = z.object({ env: z.string().max(128).optional(), params: z.string().max(MAX_BODY_BYTES).optional() });
@@ -86,6 +86,7 @@ function send(res: ServerResponse, status: number, body: unknown): void {
  * - `/api/health`
  * - `/api/matches/live?env=` · `/api/matches/recent?limit=&env=` · `/api/matches/:id` · `/api/matches/:id/events?view=`
  * - `/api/leagues` · `/api/leagues/:id/leaderboard?role=&system=` · `/api/leagues/:id/ratings?system=` · `/api/leagues/:id/training`
+ *   · `/api/rating-systems` (the registered rating systems, how the page names and explains each)
  *   · `/api/leagues/:id/overview` (per learner: snapshots, training progress, Elo against the baselines, best recent games)
  * - `/api/tournaments` · `/api/tournaments/:id?recent=` (crosstable, standings, rounds, SPRT state, newest games)
  * - `/api/play?env=&params=` (what the lobby offers to play) · `POST /api/play` {env, seat, opponents, params}
@@ -146,6 +147,7 @@ export function createApi(deps: ApiDeps): (req: IncomingMessage, res: ServerResp
         leagues: (store?.leagues() ?? []).map((l) => ({ id: l.id, env: store!.leagueEnv(l.id), createdAt: l.createdAt, matches: store!.matchCount(l.id) })),
       }),
     ],
+    [/^\/api\/rating-systems$/, (): RatingSystemsResponse => ({ systems: ratingSystemInfos() })],
     [
       /^\/api\/leagues\/([^/]+)\/leaderboard$/,
       async (m, q): Promise<LeaderboardResponse> => {
