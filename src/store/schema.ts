@@ -48,10 +48,10 @@ export const MIGRATIONS: readonly string[] = [
   ) WITHOUT ROWID;
   CREATE TABLE ratings (
     league      TEXT NOT NULL,
-    system      TEXT NOT NULL,            -- a rating system of league/ratings/rating-systems.ts (the online ones)
+    system      TEXT NOT NULL,            -- elo | openskill
     player      TEXT NOT NULL,
     role        TEXT NOT NULL,            -- the role or team the rating is for
-    value       REAL NOT NULL,            -- the value the system rates (Elo points, OpenSkill ordinal)
+    value       REAL NOT NULL,            -- elo rating, or openskill ordinal
     state       TEXT NOT NULL,            -- JSON: system-specific state (mu, sigma, games)
     PRIMARY KEY (league, system, player, role)
   );
