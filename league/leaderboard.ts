@@ -98,21 +98,31 @@ export function leaderboard(store: Store, league: string, options: { resamples?:
   return rows;
 }
 
-/** One row of one rating system's board (see {@link systemBoard}). */
+/**
+ * One row of one rating system's board, as the page shows it. `lo`/`hi` are the 95 % interval
+ * of `rating` where the system has one; `rank` is a competition rank on the rating as shown, so
+ * only equal ratings share one (1, 2, 2, 4); `rankLo`/`rankHi` is the rank range from a
+ * bootstrap, where the system has one.
+ */
 export interface BoardRow {
   player: string;
+  /** The role (or team) the rating is for. */
   role: string;
   rating: number;
   lo?: number;
   hi?: number;
-  /** Competition rank within the role (batch systems rank their own rows; else 0, for the caller to rank). */
+  /** Competition rank within the role (batch systems rank their own rows; else 0 until ranked). */
   rank: number;
+  /** True when the rank is shared with another row of the same role (equal ratings). */
   tied?: boolean;
+  /** 95 % rank range within the role across the bootstrap resamples. */
   rankLo?: number;
   rankHi?: number;
-  /** A second value of the system (OpenSkill's μ − 3σ). */
+  /** A second value of the system, where it has one (its `info.ordinal` names it: OpenSkill's μ − 3σ). */
   ordinal?: number;
-  games: number;
+  games?: number;
+  /** The player's kind (baseline, snapshot, learner), where known. */
+  kind?: string;
 }
 
 /** z of a two-sided 95 % normal interval. */

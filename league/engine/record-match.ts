@@ -5,7 +5,7 @@
  */
 import type { Subscription } from 'rxjs';
 import type { EventBus } from '../../src/bus/event-bus';
-import type { FaultRecord, MatchEvent } from '../../src/core/events';
+import type { MatchEvent } from '../../src/core/events';
 import type { JsonValue } from '../../src/core/json';
 import { runMatch, type MatchOptions } from '../../src/match/runner';
 import type { MatchRecord, Store } from '../../src/store/store';
@@ -14,18 +14,8 @@ import type { RatingBook, RatingUpdate } from '../rating-book';
 import { sidesOf } from '../sides';
 import type { MatchPlan } from './match-plan';
 
-/** What a finished match produced, as the record needs it (from runMatch in this process, or from a worker). */
-export interface PlayedMatch {
-  returns: number[];
-  outcome: string;
-  code: string;
-  length: number;
-  faults: FaultRecord[];
-  summary: JsonValue;
-  reports?: (JsonValue | null)[];
-  startedAt: number;
-  endedAt: number;
-}
+/** What a finished match produced: its record's result fields (from runMatch in this process, or from a worker). */
+export type PlayedMatch = Pick<MatchRecord, 'returns' | 'outcome' | 'code' | 'length' | 'faults' | 'summary' | 'reports' | 'startedAt' | 'endedAt'>;
 
 /** How a plan's match ended: played (with its event log), or failed on every attempt (no worker could play it). */
 export type PlayOutcome = { ok: true; played: PlayedMatch; events: MatchEvent[] } | { ok: false; reason: string };

@@ -1,32 +1,10 @@
+import type { BoardRow } from '../../league/leaderboard';
 import { competitionRanks } from '../../league/ratings/rank-ranges';
 import { defaultOnlineRatingSystem } from '../../league/ratings/rating-systems';
 import type { Store } from '../store/store';
 
-/**
- * One leaderboard row as the page shows it, for one rating system of the registry
- * (league/ratings/rating-systems.ts). `lo`/`hi` are the 95 % interval of `rating` where the
- * system has one; `rank` is a competition rank on the rating as shown, so only equal ratings
- * share one (1, 2, 2, 4); `rankLo`/`rankHi` is the rank range from a bootstrap, where the system
- * has one.
- */
-export interface LeaderboardRow {
-  player: string;
-  /** The role (or team) the rating is for. */
-  role: string;
-  rating: number;
-  lo?: number;
-  hi?: number;
-  rank: number;
-  /** True when the rank is shared with another row of the same role (equal ratings). */
-  tied?: boolean;
-  /** 95 % rank range within the role across the bootstrap resamples. */
-  rankLo?: number;
-  rankHi?: number;
-  /** A system's second value, where it has one (its `info.ordinal` names it). */
-  ordinal?: number;
-  games?: number;
-  kind?: string;
-}
+/** One leaderboard row as the page shows it (league/leaderboard.ts). */
+export type LeaderboardRow = BoardRow;
 
 /** What the page asks the leaderboard for. */
 export interface LeaderboardQuery {

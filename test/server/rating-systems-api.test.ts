@@ -6,25 +6,19 @@ import { EventBus } from '../../src/bus/event-bus';
 import { ratingSystemInfos, ratingSystemNames } from '../../league/ratings/rating-systems';
 import { startServer, type ArenaServer } from '../../src/server/start-server';
 import { Store } from '../../src/store/store';
+import { getJson } from './helpers';
 
-let dir: string;
-let store: Store;
+const dir = mkdtempSync(join(tmpdir(), 'arena-rs-'));
+const store = new Store(join(dir, 'a.db'));
+store.ensureLeague('L', { env: 'rock-paper-scissors-v1' });
 let server: ArenaServer;
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'arena-rs-'));
-  store = new Store(join(dir, 'a.db'));
-  store.ensureLeague('L', { env: 'rock-paper-scissors-v1' });
-  server = await startServer({ bus: new EventBus(), store, port: 0 });
-});
+beforeAll(async () => (server = await startServer({ bus: new EventBus(), store, port: 0 })));
 afterAll(async () => {
   await server.close();
   store.close();
   rmSync(dir, { recursive: true, force: true });
 });
-const get = async (path: string) => {
-  const res = await fetch(server.url + path.replace(/^\//, ''));
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-};
+const get = (path: string) => getJson(server.url, path);
 
 test('GET /api/rating-systems: every registered system with how the page shows it, the default first', async () => {
   const r = await get('/api/rating-systems');
