@@ -25,7 +25,6 @@ import { parseRedisUrl } from '../src/scale/redis-connection';
 import { Store } from '../src/store/store';
 import { parseLeagueConfig } from '../league/config';
 import { runLeague } from '../league/league-run';
-import { runScheduledLeague } from '../league/scale/scheduler';
 
 const ROOT = resolve(__dirname, '..', '..');
 const BIN = join(ROOT, 'bin', 'arena.js');
@@ -160,7 +159,7 @@ async function main(): Promise<void> {
         const cpu0 = process.cpuUsage();
         const t0 = performance.now();
         try {
-          await runScheduledLeague({ config: parseLeagueConfig(raw), store, registry, redis: target });
+          await runLeague({ config: parseLeagueConfig(raw), store, registry, workers: { redis: target } });
         } finally {
           store.close();
         }

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { parseFaultPolicy } from '../src/match/fault-policy';
+import { configIssues } from './config-issues';
 
 const id = z.string().regex(/^[A-Za-z0-9_.:-]+$/, 'use letters, digits and _ . : -');
 
 /** A player the league starts with: a scripted baseline or a frozen snapshot (checkpoint). */
-export const PlayerSpecSchema = z.object({
+export const PlayerSpecSchema = z.strictObject({
   id,
   /** Agent spec: a registered name, `name:{json options}`, or a module path. */
   agent: z.string().min(1),
@@ -27,9 +28,9 @@ const weight = z.number().nonnegative().default(1);
  * - `generator`: the env's own problems: episodes under these params (merged over the league's).
  */
 export const SourceSpecSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('learner'), of: id, weight }).strict(),
+  z.strictObject({ kind: z.literal('learner'), of: id, weight }),
   z
-    .object({
+    .strictObject({
       kind: z.literal('snapshots'),
       of: id,
       weight,
@@ -37,13 +38,13 @@ export const SourceSpecSchema = z.discriminatedUnion('kind', [
       p: z.number().positive().default(2),
       last: z.number().int().positive().optional(),
     })
-    .strict(),
-  z.object({ kind: z.literal('players'), weight, ids: z.array(id).min(1).optional() }).strict(),
-  z.object({ kind: z.literal('generator'), weight, params: z.record(z.string(), z.unknown()).default({}) }).strict(),
+    ,
+  z.strictObject({ kind: z.literal('players'), weight, ids: z.array(id).min(1).optional() }),
+  z.strictObject({ kind: z.literal('generator'), weight, params: z.record(z.string(), z.unknown()).default({}) }),
 ]);
 
 /** A learner: a neural policy trained during the league. */
-export const LearnerSpecSchema = z.object({
+export const LearnerSpecSchema = z.strictObject({
   id,
   roles: z.array(z.string()).min(1),
   /** Where its training episodes come from (absent: `options.opponents`, default baselines and self-play). */
@@ -52,12 +53,12 @@ export const LearnerSpecSchema = z.object({
   init: z.string().min(1).optional(),
   /** The proposer reward over each training batch (src/train/proposer-reward.ts); for a challenger. */
   reward: z
-    .object({
+    .strictObject({
       repetition: z.number().nonnegative().default(0.5),
       similarity: z.number().min(0).max(1).default(0.75),
       invalidOutcomes: z.array(z.string().min(1)).default([]),
     })
-    .strict()
+    
     .optional(),
   algorithm: z.enum(['ppo', 'grpo', 'rloo']).default('ppo'),
   /** Optional trainer settings passed through (learning rate, hidden sizes, ...). */
@@ -66,7 +67,7 @@ export const LearnerSpecSchema = z.object({
   type: z.enum(['main', 'main-exploiter', 'league-exploiter']).default('main'),
 });
 
-export const LeagueConfigSchema = z.object({
+export const LeagueConfigSchema = z.strictObject({
   /** League name: the key in the database (a resume continues the league of this name). */
   name: id,
   /** Env id or path to a JS module. */
@@ -76,7 +77,7 @@ export const LeagueConfigSchema = z.object({
   players: z.array(PlayerSpecSchema).min(1),
   learners: z.array(LearnerSpecSchema).default([]),
   matchmaking: z
-    .object({
+    .strictObject({
       mode: z.enum(['elo', 'pfsp', 'uncertainty', 'random']).default('elo'),
       /** PFSP weighting: hard = (1 - x)^p, var = x(1 - x). */
       pfsp: z.enum(['hard', 'var']).default('hard'),
@@ -84,7 +85,7 @@ export const LeagueConfigSchema = z.object({
     })
     .prefault({}),
   ratings: z
-    .object({
+    .strictObject({
       eloK: z.number().positive().default(32),
       eloInitial: z.number().default(1500),
       /** Bootstrap resamples for the Bradley–Terry leaderboard. */
@@ -92,7 +93,7 @@ export const LeagueConfigSchema = z.object({
     })
     .prefault({}),
   training: z
-    .object({
+    .strictObject({
       /** Train after every this many league matches. */
       every: z.number().int().positive().default(50),
       /** Which role trains: alternate every K iterations, or all together. */
@@ -114,17 +115,17 @@ export const LeagueConfigSchema = z.object({
   probes: z
     .array(
       z
-        .object({
+        .strictObject({
           id,
           every: z.number().int().positive().default(5),
           episodes: z.number().int().positive().default(100),
           players: z.record(z.string(), id),
           exclude: z.array(z.string().min(1)).default([]),
         })
-        .strict(),
+        ,
     )
     .default([]),
-  budget: z.object({ matches: z.number().int().positive() }),
+  budget: z.strictObject({ matches: z.number().int().positive() }),
   /**
    * Per-decision time limit in ms, or "none" (no limit, not even for promises). Absent: none for
    * synchronous answers, the runner's default (10 minutes) for promises.
@@ -174,8 +175,7 @@ export function parseLeagueConfig(raw: unknown): LeagueConfig {
     checkReferences(r.data);
     return r.data;
   }
-  const lines = r.error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`);
-  throw new LeagueConfigError(`league config: ${lines.join('; ')}`);
+  throw new LeagueConfigError(configIssues('league config', LeagueConfigSchema, raw, r.error.issues));
 }
 
 /** Ids that sources and probes name must exist: one line naming the field. */

@@ -5,13 +5,36 @@ import { Rng, deriveSeed } from '../src/core/rng';
 import type { Registry } from '../src/core/registry';
 import type { PlayerRecord, Store } from '../src/store/store';
 import { LeagueConfigError, type LeagueConfig, type LearnerSpec } from './config';
-import type { LeagueRunOptions } from './league-run';
+import type { EventBus } from '../src/bus/event-bus';
 import { LeagueLearners } from './learners';
 import { HeadToHead } from './matchmaking/head-to-head';
 import { forEachPairResult } from './pair-results';
 import { RatingBook } from './rating-book';
 import { pickSeats } from './seat-picker';
+import { ratedAgentFactory } from './engine/rated-agent';
 import { resolveModuleRef, withResolvedModuleRefs } from './module-paths';
+
+/** What opening a league needs (the run options of league-run.ts without the run's own controls). */
+export interface LeagueOpenOptions {
+  config: LeagueConfig;
+  store: Store;
+  registry: Registry;
+  /** Live events go here (spectators, metrics); the store records each match's events itself. */
+  bus?: EventBus;
+  /** Folder for learners' checkpoints and snapshots (default: next to the database, `<db>.learners/<league>`). */
+  workDir?: string;
+  /** Training backend for learners (default: the best available). */
+  backend?: string;
+  /** Progress lines (training backend, snapshots, resume position). */
+  log?: (line: string) => void;
+  /**
+   * The folder module paths in the config (env, player agents) are relative to: the config
+   * file's (`arena league run` passes it). The league and its players are stored with the paths
+   * as written; plans carry them relative to the working directory (module-paths.ts). Default:
+   * the working directory.
+   */
+  configDir?: string;
+}
 
 /** A loaded league: env, params and its players (in the order they joined), agent factories checked. */
 export interface PreparedLeague {
@@ -38,12 +61,9 @@ export async function prepareLeague(o: { config: LeagueConfig; store: Store; reg
     }
     let factory;
     try {
-      factory = (await registry.createAgent(resolveModuleRef(p.agent, o.configDir), { env, params, seed: 0 })).factory;
+      factory = await ratedAgentFactory(registry, resolveModuleRef(p.agent, o.configDir), env, params, 'rated league matches');
     } catch (e) {
       throw new LeagueConfigError(`league config: player "${p.id}": ${(e as Error).message}`);
-    }
-    if (factory.rated === false) {
-      throw new LeagueConfigError(`league config: player "${p.id}": agent "${factory.name}" is evaluation-only (omniscient) and cannot play rated league matches`);
     }
     store.addPlayer(config.name, {
       id: p.id,
@@ -103,7 +123,7 @@ export function ratingState(config: LeagueConfig, store: Store): { book: RatingB
  * players are re-read in the order they joined, as an uninterrupted run holds them: pairings
  * depend on it), the resume position logged, ratings and head-to-head results rebuilt.
  */
-export async function openLeague(o: LeagueRunOptions): Promise<{ prepared: PreparedLeague; learners: LeagueLearners; book: RatingBook; h2h: HeadToHead }> {
+export async function openLeague(o: LeagueOpenOptions): Promise<{ prepared: PreparedLeague; learners: LeagueLearners; book: RatingBook; h2h: HeadToHead }> {
   const { config, store } = o;
   const prepared = await prepareLeague(o);
   const learners = await LeagueLearners.create({

@@ -1,5 +1,17 @@
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import { looksLikePath } from '../src/core/registry';
+import { parseAgentRef } from '../src/core/agent-ref';
+
+/**
+ * A reference (an env or an agent: src/core/agent-ref.ts) with its module path replaced by
+ * `f(path)`, the rest of the text (`#name`, `:{options}`) kept as written; registered names are
+ * returned unchanged.
+ */
+function mapPath(ref: string, f: (path: string) => string): string {
+  const r = parseAgentRef(ref);
+  if (r.kind !== 'module' || !r.path) return ref;
+  const text = ref.trim();
+  return f(r.path) + text.slice(r.path.length);
+}
 
 /**
  * A config's env or agent reference with its module path made absolute against `dir` (the config
@@ -10,13 +22,7 @@ import { looksLikePath } from '../src/core/registry';
  */
 export function resolveModuleRef(ref: string, dir: string | undefined): string {
   if (!dir) return ref;
-  const colon = ref.indexOf(':{');
-  const name = colon > 0 ? ref.slice(0, colon) : ref;
-  const rest = colon > 0 ? ref.slice(colon) : '';
-  const hash = name.indexOf('#');
-  const path = hash >= 0 ? name.slice(0, hash) : name;
-  if (!looksLikePath(path) || isAbsolute(path)) return ref;
-  return resolve(dir, path) + (hash >= 0 ? name.slice(hash) : '') + rest;
+  return mapPath(ref, (path) => (isAbsolute(path) ? path : resolve(dir, path)));
 }
 
 /** The config with {@link resolveModuleRef} applied to its env and its players' agents (the input is not changed). */
@@ -26,25 +32,22 @@ export function withResolvedModuleRefs<C extends { env: string; players: { agent
 }
 
 /**
- * Options with the config's module paths resolved against `configDir` once, up front (and
- * `configDir` dropped), for planned and scheduled leagues: their match plans carry these paths to
- * workers, which run from the same project folder on any machine. A path inside the working
- * directory is therefore written relative to it (`./examples/x.js`), others stay absolute.
+ * Options with the config's module paths resolved against `configDir` (and `configDir`
+ * dropped), as match plans carry them to workers, which run from the same project folder on any
+ * machine: a relative path inside the working directory is written relative to it
+ * (`./examples/x.js`), others absolute; absolute paths are kept.
  */
 export function withConfigPathsResolved<O extends { config: { env: string; players: { agent: string }[] }; configDir?: string }>(o: O): O {
   if (!o.configDir) return o;
+  const dir = o.configDir;
   const cwd = process.cwd();
-  const toCwd = (ref: string): string => {
-    const abs = resolveModuleRef(ref, o.configDir);
-    if (abs === ref) return ref;
-    const colon = abs.indexOf(':{');
-    const head = colon > 0 ? abs.slice(0, colon) : abs;
-    const hash = head.indexOf('#');
-    const path = hash >= 0 ? head.slice(0, hash) : head;
-    const rel = relative(cwd, path);
-    if (rel.startsWith('..') || isAbsolute(rel)) return abs;
-    return `.${sep}${rel}` + abs.slice(path.length);
-  };
+  const toCwd = (ref: string): string =>
+    mapPath(ref, (path) => {
+      if (isAbsolute(path)) return path; // written absolute: kept so
+      const abs = resolve(dir, path);
+      const rel = relative(cwd, abs);
+      return rel.startsWith('..') || isAbsolute(rel) ? abs : `.${sep}${rel}`;
+    });
   const config = { ...o.config, env: toCwd(o.config.env), players: o.config.players.map((p) => ({ ...p, agent: toCwd(p.agent) })) };
   return { ...o, config, configDir: undefined };
 }

@@ -1,7 +1,7 @@
 /** The BullMQ payloads of scale-out: a match job (a plan) and what a worker returns for it. */
 import type { MatchEvent } from '../../src/core/events';
-import type { PlayedMatch } from '../recorded-match';
-import type { MatchPlan } from '../planned/match-plan';
+import type { PlayedMatch } from '../engine/record-match';
+import type { MatchPlan } from '../engine/match-plan';
 
 /** A job's data: the plan to play and its key (`planKey(plan)`). */
 export interface MatchJob {

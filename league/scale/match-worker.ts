@@ -20,8 +20,8 @@ import { BlobStore } from '../../src/scale/blob-store';
 import { BULL_PREFIX, QUEUES_KEY, queueName, workerKey } from '../../src/scale/keys';
 import { LivePublisher } from '../../src/scale/live-publisher';
 import { connectRedis, redisOptions, type RedisTarget } from '../../src/scale/redis-connection';
-import { planKey } from '../planned/match-plan';
-import { playPlan } from '../planned/play-plan';
+import { planKey } from '../engine/match-plan';
+import { playPlan } from '../engine/play-plan';
 import type { MatchJob, MatchJobResult } from './match-job';
 
 /** How to run a worker. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { configIssues } from '../config-issues';
 
 const id = z.string().regex(/^[A-Za-z0-9_.:-]+$/, 'use letters, digits and _ . : -');
 
@@ -7,14 +8,14 @@ export const TOURNAMENT_FORMATS = ['round-robin', 'gauntlet', 'swiss', 'sprt'] a
 export type TournamentFormat = (typeof TOURNAMENT_FORMATS)[number];
 
 /** A tournament entrant: an agent spec under a name. */
-export const EntrantSchema = z.object({
+export const EntrantSchema = z.strictObject({
   id,
   /** Agent spec: a registered name, `name:{json options}`, or a module path. */
   agent: z.string().min(1),
 });
 
 /** The sequential test of the `sprt` format (see league/tournament/sprt.ts). */
-export const SprtConfigSchema = z.object({
+export const SprtConfigSchema = z.strictObject({
   elo0: z.number(),
   elo1: z.number(),
   alpha: z.number().gt(0).lt(0.5).default(0.05),
@@ -30,7 +31,7 @@ export const SprtConfigSchema = z.object({
  * block (challengers, rounds, sprt); cross-field rules are checked with the field's path named.
  */
 export const TournamentConfigSchema = z
-  .object({
+  .strictObject({
     /** Tournament name: the key in the database (a rerun resumes the tournament of this name). */
     name: id,
     format: z.enum(TOURNAMENT_FORMATS),
@@ -49,7 +50,7 @@ export const TournamentConfigSchema = z
     rounds: z.number().int().positive().optional(),
     sprt: SprtConfigSchema.optional(),
     ratings: z
-      .object({
+      .strictObject({
         eloK: z.number().positive().default(32),
         eloInitial: z.number().default(1500),
       })
@@ -99,8 +100,7 @@ export class TournamentConfigError extends Error {
 export function parseTournamentConfig(raw: unknown): TournamentConfig {
   const r = TournamentConfigSchema.safeParse(raw);
   if (r.success) return r.data;
-  const lines = r.error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`);
-  throw new TournamentConfigError(`tournament config: ${lines.join('; ')}`);
+  throw new TournamentConfigError(configIssues('tournament config', TournamentConfigSchema, raw, r.error.issues));
 }
 
 /** Swiss rounds: the configured number, or ⌈log2 players⌉ (at least 1). */

@@ -1,36 +1,29 @@
-import type { EventBus } from '../../src/bus/event-bus';
-import type { Agent } from '../../src/core/agent';
-import type { Env } from '../../src/core/env';
-import type { JsonValue } from '../../src/core/json';
-import type { Params } from '../../src/core/params';
-import { deriveSeed } from '../../src/core/rng';
-import type { Registry } from '../../src/core/registry';
-import { parseFaultPolicy, type FaultPolicy } from '../../src/match/fault-policy';
-import { pacedAgent } from '../../src/match/paced-agent';
-import type { MatchOptions } from '../../src/match/runner';
-import type { MatchRecord, Store } from '../../src/store/store';
-import { RatingBook } from '../rating-book';
-import { playRecordedMatch } from '../recorded-match';
-import { TournamentConfigError, type TournamentConfig } from './config';
-import { gameOutcome, tournamentSides, type GameOutcome } from './game-outcome';
-import { plannedGames, tournamentOutcomes } from './report';
-import { nextBatch, type GameSlot, type RoundRecord } from './schedule';
+import { drive } from '../engine/drive';
+import { localPlayer } from '../engine/local-player';
+import { servedPlayer, workerPlayer, type WorkerPlayOptions } from '../engine/worker-player';
+import { lockLeague } from '../league-lock';
+import { TournamentConfigError } from './config';
+import { TournamentSchedule, type TournamentGame, type TournamentOpenOptions } from './tournament-schedule';
+
+export type { TournamentGame } from './tournament-schedule';
 
 /** How to run (or resume) a tournament. */
-export interface TournamentRunOptions {
-  config: TournamentConfig;
-  store: Store;
-  registry: Registry;
-  /** Live events go here (spectators); the store records each game's events itself. */
-  bus?: EventBus;
-  /** Stops cleanly after the current game (Ctrl-C). */
+export interface TournamentRunOptions extends Omit<TournamentOpenOptions, 'window'> {
+  /** Stops cleanly before the next game (Ctrl-C). */
   signal?: AbortSignal;
   /** Called after every recorded game with its slot, outcome and the games done so far. */
-  onGame?: (game: { record: MatchRecord; slot: GameSlot; outcome: GameOutcome; done: number; total: number }) => void;
-  /** Called when a Swiss round has been paired and stored. */
-  onRound?: (round: RoundRecord) => void;
+  onGame?: (game: TournamentGame) => void;
   /** Play at most this many games in this call. */
   maxGames?: number;
+  /**
+   * Play the games on `arena worker` processes through Redis (`tournament run --redis`,
+   * docs/scale-out.md), at most `maxInFlight` at once (default 16). Default: in this process.
+   */
+  workers?: WorkerPlayOptions;
+  /** Progress lines (Redis outages, failed games). */
+  log?: (line: string) => void;
+  /** Called once the tournament is checked and registered, before its first game (the CLI starts its page here). */
+  onOpen?: () => Promise<void> | void;
 }
 
 /** What a run did. */
@@ -43,128 +36,32 @@ export interface TournamentRunResult {
   stopped: boolean;
 }
 
-/** Env, params and fault policy of a prepared tournament. */
-export interface PreparedTournament {
-  env: Env;
-  params: Params;
-  faultPolicy: FaultPolicy;
-}
-
-/**
- * The one place where a tournament game's runMatch options are built (effect handlers and other
- * runner options are added here).
- */
-export function tournamentMatchOptions(
-  p: PreparedTournament,
-  config: TournamentConfig,
-  game: { seed: number; agents: readonly Agent[]; matchId: string },
-  o: Pick<TournamentRunOptions, 'bus' | 'signal' | 'registry'>,
-): MatchOptions & { matchId: string } {
-  return { env: p.env, params: p.params, seed: game.seed, agents: game.agents, matchId: game.matchId, bus: o.bus, deadlineMs: config.deadlineMs, faultPolicy: p.faultPolicy, signal: o.signal, effects: o.registry.effects() };
-}
-
-/** Resolves the env, checks it has two sides and every agent can be created and rated; registers the tournament. */
-async function prepare(o: TournamentRunOptions): Promise<PreparedTournament> {
-  const { config, store, registry } = o;
-  const env = await registry.resolveEnv(config.env);
-  const params = env.resolveParams(config.params);
-  let faultPolicy: FaultPolicy;
-  try {
-    faultPolicy = parseFaultPolicy(config.faults);
-  } catch (e) {
-    throw new TournamentConfigError(`tournament config: faults: ${(e as Error).message}`);
-  }
-  try {
-    tournamentSides(env.seats(env.init(params, config.seed)));
-  } catch (e) {
-    throw new TournamentConfigError(`tournament config: env: ${env.meta.id}: ${(e as Error).message}`);
-  }
-  const roles = [...new Set(env.meta.roles.map((r) => r.name))];
-  for (const p of config.players) {
-    let factory;
-    try {
-      factory = (await registry.createAgent(p.agent, { env, params, seed: 0 })).factory;
-    } catch (e) {
-      throw new TournamentConfigError(`tournament config: player "${p.id}": ${(e as Error).message}`);
-    }
-    if (factory.rated === false) {
-      throw new TournamentConfigError(`tournament config: player "${p.id}": agent "${factory.name}" is evaluation-only (omniscient) and cannot play rated games`);
-    }
-  }
-  // Checked before anything is stored: a bad config leaves no trace in the database.
-  // The pace may change between runs; everything else defines the tournament.
-  const { paceMs: _pace, ...identity } = config;
-  store.ensureTournament(config.name, config.format, identity as unknown as JsonValue);
-  for (const p of config.players) {
-    store.addPlayer(config.name, { id: p.id, kind: 'baseline', agent: p.agent, version: 0, roles, parent: null, checkpoint: null, createdAt: 0 });
-  }
-  return { env, params, faultPolicy };
-}
+/** Games in flight on workers when `--in-flight` is not given. */
+export const DEFAULT_TOURNAMENT_IN_FLIGHT = 16;
 
 /**
  * Runs a tournament to its end (or until stopped), recording every game — the match, its event
  * log and its Elo/OpenSkill updates — in one transaction, and every Swiss round's pairings before
- * its first game. Rerunning with the same config and database resumes: the schedule, Swiss
- * pairings, seeds and seats are functions of the config and the stored results (schedule.ts),
- * so a run killed at any point ends exactly as an uninterrupted one.
+ * its first game: the tournament's schedule (tournament-schedule.ts) driven by the one loop of
+ * scheduled play (engine/drive.ts), in this process or on workers. Rerunning with the same config
+ * and database resumes: the schedule, Swiss pairings, seeds and seats are functions of the config
+ * and the stored results (schedule.ts), so a run killed at any point ends exactly as an
+ * uninterrupted one, wherever its games were played.
  */
 export async function runTournament(o: TournamentRunOptions): Promise<TournamentRunResult> {
-  const { config, store, registry } = o;
-  const prepared = await prepare(o);
-  const { env, params } = prepared;
-  const agentOf = new Map(config.players.map((p) => [p.id, p.agent]));
-  const rounds: RoundRecord[] = store.rounds(config.name);
-  const matches = store.matches(config.name);
-  const outcomes: GameOutcome[] = tournamentOutcomes(config, matches, rounds).outcomes;
-  const book = new RatingBook({ eloK: config.ratings.eloK, eloInitial: config.ratings.eloInitial }, store.ratings(config.name));
-  const total = plannedGames(config);
-  let played = 0;
-  let stopped = false;
-  for (;;) {
-    const batch = nextBatch(config, { outcomes, rounds });
-    if (!batch) break;
-    if (batch.round) {
-      store.recordRound(config.name, batch.round);
-      rounds.push(batch.round);
-      o.onRound?.(batch.round);
-    }
-    for (const slot of batch.slots) {
-      if (o.signal?.aborted || (o.maxGames !== undefined && played >= o.maxGames)) {
-        stopped = true;
-        break;
-      }
-      const seats = env.seats(env.init(params, slot.seed));
-      const sides = tournamentSides(seats);
-      const holder = slot.swapped ? [slot.b, slot.a] : [slot.a, slot.b];
-      const bySeat: string[] = [];
-      sides.forEach((side, i) => side.seats.forEach((seat) => (bySeat[seat] = holder[i])));
-      const agents: Agent[] = [];
-      for (let seat = 0; seat < seats.length; seat++) {
-        const { agent } = await registry.createAgent(agentOf.get(bySeat[seat])!, { env, params, seed: deriveSeed(slot.seed, 'agent', seat) });
-        agents.push(pacedAgent(agent, config.paceMs));
-      }
-      const matchId = `${config.name}:${slot.idx}`;
-      const done = await playRecordedMatch({
-        league: config.name,
-        idx: slot.idx,
-        match: tournamentMatchOptions(prepared, config, { seed: slot.seed, agents, matchId }, o),
-        seats,
-        players: bySeat,
-        store,
-        book,
-      });
-      if (!done) {
-        stopped = true;
-        break;
-      }
-      const { record } = done;
-      const outcome = gameOutcome(record, slot.a, slot.b);
-      outcomes.push(outcome);
-      played++;
-      o.onGame?.({ record, slot, outcome, done: outcomes.length, total });
-    }
-    if (stopped) break;
+  if (o.workers) {
+    const served = servedPlayer(o.config.players);
+    if (served) throw new TournamentConfigError(`tournament config: player "${served.id}": ${served.kind} players are served by this process and cannot play on workers; run without --redis`);
   }
-  const finished = !stopped && nextBatch(config, { outcomes, rounds }) === null;
-  return { played, completed: outcomes.length, finished, stopped };
+  const unlock = lockLeague(o.store.db.name, o.config.name);
+  try {
+    const window = o.workers ? (o.workers.maxInFlight ?? DEFAULT_TOURNAMENT_IN_FLIGHT) : 1;
+    const schedule = await TournamentSchedule.open({ ...o, window });
+    await o.onOpen?.();
+    const player = o.workers ? await workerPlayer(schedule, { ...o.workers, bus: o.bus, log: o.log }) : localPlayer(o);
+    const r = await drive(schedule, player, { signal: o.signal, maxMatches: o.maxGames, onFold: (g) => o.onGame?.(g) });
+    return { played: r.played, completed: r.completed, finished: r.finished, stopped: !r.finished };
+  } finally {
+    unlock();
+  }
 }

@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { defaultRegistry } from '../catalog';
 import { ParamError } from '../core/params';
 import { RegistryError } from '../core/registry';
+import { AgentRefError } from '../core/agent-ref';
 import { EnvDefinitionError } from '../core/normalize-env';
 import { checkCommand } from './commands/check';
 import { envsCommand } from './commands/envs';
@@ -16,6 +17,7 @@ import { TournamentConfigError } from '../../league/tournament/config';
 import { SwissPairingError } from '../../league/tournament/swiss';
 import { tournamentListCommand, tournamentRunCommand, tournamentShowCommand } from './commands/tournament';
 import { sprtCommand } from './commands/sprt';
+import { DEFAULT_TOURNAMENT_IN_FLIGHT } from '../../league/tournament/tournament-run';
 import { tasksCheckCommand } from './commands/tasks';
 import { FaultPolicyError } from '../match/fault-policy';
 import { MatchFailureError } from '../match/match-failure';
@@ -44,6 +46,7 @@ function isUserError(e: unknown): e is Error {
     e instanceof StoreConflictError ||
     e instanceof ParamError ||
     e instanceof RegistryError ||
+    e instanceof AgentRefError ||
     e instanceof EnvDefinitionError ||
     e instanceof CheckpointError ||
     e instanceof PolicyLayoutError ||
@@ -213,6 +216,9 @@ export function buildProgram(exit: (code: number) => void): Command {
     .option('--host <address>', 'interface for --port', '127.0.0.1')
     .option('--quiet', 'no progress display')
     .option('--json', 'print the report (crosstable, standings, rounds) as JSON')
+    .option('--redis <url>', 'play the games on `arena worker` processes through this Redis (redis://HOST:PORT; docs/scale-out.md)')
+    .option('--in-flight <n>', `with --redis: most game jobs queued or playing at once (default ${DEFAULT_TOURNAMENT_IN_FLIGHT})`, countOpt('--in-flight'))
+    .option('--attempts <n>', 'with --redis: tries of a job that fails with an error before it is recorded as a failed game (default 3)', countOpt('--attempts'))
     .action(async (o) => exit(await tournamentRunCommand(registry, o)));
   tournament
     .command('show')
@@ -252,6 +258,9 @@ export function buildProgram(exit: (code: number) => void): Command {
     .option('--port <n>', 'serve the web page on this port while it runs (games live)', countOpt('--port'))
     .option('--host <address>', 'interface for --port', '127.0.0.1')
     .option('--json', 'print the final result as JSON')
+    .option('--redis <url>', 'play the games on `arena worker` processes through this Redis (games past the decision may be played, never counted)')
+    .option('--in-flight <n>', `with --redis: most game jobs queued or playing at once (default ${DEFAULT_TOURNAMENT_IN_FLIGHT})`, countOpt('--in-flight'))
+    .option('--attempts <n>', 'with --redis: tries of a job that fails with an error before it is recorded as a failed game (default 3)', countOpt('--attempts'))
     .action(async (o) => exit(await sprtCommand(registry, o)));
 
   // `arena train` (src/cli/commands/train.ts); required here so tfjs-related code loads only with it.
@@ -293,7 +302,7 @@ export function buildProgram(exit: (code: number) => void): Command {
 
   program
     .command('worker')
-    .description('play league match jobs from Redis (BullMQ) until SIGTERM / Ctrl-C, for `arena league run --redis` schedulers on any machine (docs/scale-out.md)')
+    .description('play match jobs from Redis (BullMQ) until SIGTERM / Ctrl-C, for `arena league run --redis`, `arena tournament run --redis` and `arena sprt --redis` on any machine (docs/scale-out.md)')
     .requiredOption('--redis <url>', 'Redis URL (redis://HOST:PORT)')
     .option('--concurrency <n>', 'matches played at once per env', countOpt('--concurrency'), 1)
     .option('--envs <list>', 'comma-separated env ids to play (an id without -vN matches every version; default: every env a league announces)')

@@ -3,8 +3,8 @@ import { dirname } from 'node:path';
 import type { Agent } from '../core/agent';
 import type { Env } from '../core/env';
 import type { Params } from '../core/params';
-import { deriveSeed } from '../core/rng';
 import type { Registry } from '../core/registry';
+import { perSeat, SeatAgentError, seatAgents } from '../match/seat-agents';
 
 /** A usage error: printed without a stack trace, exit code 2. */
 export class UsageError extends Error {
@@ -132,25 +132,15 @@ export async function envAndParams(registry: Registry, ref: string, paramsText?:
   return { env, params: env.resolveParams(raw) };
 }
 
-/** One agent per seat from `--agents` (a single name fills every seat). */
-export async function agentsForSeats(
-  registry: Registry,
-  env: Env,
-  params: Params,
-  specs: string[],
-  seats: number,
-  seed: number,
-): Promise<Agent[]> {
-  if (specs.length !== 1 && specs.length !== seats) {
-    throw new UsageError(`--agents: ${env.meta.id} has ${seats} seats; give 1 agent (for all seats) or ${seats}, not ${specs.length}`);
+/** One agent per seat from `--agents` (a single name fills every seat), each seeded `deriveSeed(seed, 'agent', seat)`. */
+export async function agentsForSeats(registry: Registry, env: Env, params: Params, specs: string[], seats: number, seed: number): Promise<Agent[]> {
+  const refs = perSeat(specs, seats);
+  if (!refs) throw new UsageError(`--agents: ${env.meta.id} has ${seats} seats; give 1 agent (for all seats) or ${seats}, not ${specs.length}`);
+  try {
+    return await seatAgents({ registry, env, params, seats: refs, seed });
+  } catch (e) {
+    throw e instanceof SeatAgentError ? e.cause : e;
   }
-  const agents: Agent[] = [];
-  for (let seat = 0; seat < seats; seat++) {
-    const spec = specs.length === 1 ? specs[0] : specs[seat];
-    const { agent } = await registry.createAgent(spec, { env, params, seed: deriveSeed(seed, 'agent', seat) });
-    agents.push(agent);
-  }
-  return agents;
 }
 
 /** Parses a finite number option (negative and fractional allowed); names the option on error. */

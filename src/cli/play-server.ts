@@ -6,6 +6,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import type { EventBus } from '../bus/event-bus';
+import { formatAgentRef, parseAgentRef, withDefaultOptions } from '../core/agent-ref';
 import type { Registry } from '../core/registry';
 import { isPlaySpec, remoteAgentFactories, type IssuedSeat } from '../server/play/remote-agent';
 import { startServer, type ArenaServer } from '../server/start-server';
@@ -62,6 +63,7 @@ export async function startPlayServer(registry: Registry, bus: EventBus, args: P
 
 /** `human` / `remote` without a name become `human:{"name":"<name>"}`: stable slot names (seat-0, a league player's id). */
 export function nameSeatSpec(spec: string, name: string): string {
-  const s = spec.trim();
-  return s === 'human' || s === 'remote' ? `${s}:${JSON.stringify({ name })}` : spec;
+  if (!isPlaySpec(spec)) return spec;
+  const ref = parseAgentRef(spec);
+  return ref.options ? spec : formatAgentRef(withDefaultOptions(ref, { name }));
 }

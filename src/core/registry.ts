@@ -1,6 +1,7 @@
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 import type { Agent, AgentFactory, AgentOptions, AgentServices } from './agent';
+import { looksLikePath, toAgentRef, type AgentRef, type AgentRefLike } from './agent-ref';
 import type { EffectHandler, EffectHandlers } from './effects';
 import type { Env, EnvDefinition } from './env';
 import { heartbeat, Phase } from './heartbeat';
@@ -32,10 +33,7 @@ export interface ArenaModule {
   meta?: unknown;
 }
 
-/** Whether an env or agent reference names a module file (`./x.js`, `/abs/x.mjs`, `x.cjs`) rather than a registered id. */
-export function looksLikePath(ref: string): boolean {
-  return ref.startsWith('.') || ref.startsWith('/') || /\.(c|m)?js$/.test(ref);
-}
+export { looksLikePath };
 
 /**
  * Envs and agent kinds by name. Built-ins are registered by the package entry point;
@@ -123,39 +121,45 @@ export class Registry {
     return candidates[0];
   }
 
-  /** Creates an agent from a name, `name:{json options}`, or a module path exporting agents. */
-  async createAgent(spec: string, options: AgentOptions): Promise<{ agent: Agent; factory: AgentFactory }> {
-    let name = spec;
-    let opts: Record<string, unknown> | undefined;
-    const colon = spec.indexOf(':{');
-    if (colon > 0) {
-      name = spec.slice(0, colon);
-      try {
-        opts = JSON.parse(spec.slice(colon + 1)) as Record<string, unknown>;
-      } catch (e) {
-        throw new RegistryError(`agent "${name}": options are not valid JSON (${(e as Error).message})`);
-      }
-    }
-    if (looksLikePath(name.split('#')[0])) {
-      // "./module.js" (its first agent) or "./module.js#name"
-      const [path, wanted] = name.split('#');
-      const loaded = await this.loadModuleOnce(path);
-      if (!loaded.agents.length) throw new RegistryError(`module ${path} exports no agents`);
-      if (wanted && !loaded.agents.includes(wanted)) throw new RegistryError(`module ${path} has no agent "${wanted}" (has: ${loaded.agents.join(', ')})`);
-      name = wanted || loaded.agents[0];
-    }
-    const factory = this.agentFactory(name, options.env.meta.id);
-    const given = opts ?? options.options;
+  /**
+   * Creates an agent from a reference (src/core/agent-ref.ts: a name, `name:{json options}`, or
+   * a module path exporting agents), loading its module first. Throws AgentRefError for a
+   * malformed reference and RegistryError naming the agent, module or option otherwise.
+   */
+  async createAgent(ref: AgentRefLike, options: AgentOptions): Promise<{ agent: Agent; factory: AgentFactory }> {
+    const r = toAgentRef(ref);
+    if (r.kind === 'module') await this.loadModuleOnce(r.path!);
+    return this.createLoadedAgent(r, options);
+  }
+
+  /**
+   * {@link createAgent} without loading: for references whose module (if any) is loaded already
+   * (a RegistryError otherwise), so it can run in synchronous code.
+   */
+  createLoadedAgent(ref: AgentRefLike, options: AgentOptions): { agent: Agent; factory: AgentFactory } {
+    const r = toAgentRef(ref);
+    const factory = this.factoryOf(r, options.env.meta.id);
+    const given = r.options ?? options.options;
     if (factory.options) {
-      if (given !== undefined && (given === null || typeof given !== 'object' || Array.isArray(given))) throw new RegistryError(`agent "${name}": options must be a JSON object`);
+      if (given !== undefined && (given === null || typeof given !== 'object' || Array.isArray(given))) throw new RegistryError(`agent "${factory.name}": options must be a JSON object`);
       try {
-        resolveParams(`agent "${name}"`, factory.options, given ?? {});
+        resolveParams(`agent "${factory.name}"`, factory.options, given ?? {});
       } catch (e) {
         if (e instanceof ParamError) throw new RegistryError(`${e.envId}: option "${e.field}" ${e.problem.replace(/^is not a parameter/, 'is not an option')}`);
         throw e;
       }
     }
-    return { agent: factory.create({ ...options, options: given, services: options.services ?? this.services }), factory };
+    return { agent: factory.create({ ...options, options: given as Record<string, unknown> | undefined, services: options.services ?? this.services }), factory };
+  }
+
+  /** The agent kind a reference resolves to for `envId` (its module must be loaded: see {@link createAgent}). */
+  factoryOf(ref: AgentRef, envId: string): AgentFactory {
+    if (ref.kind !== 'module') return this.agentFactory(ref.name, envId);
+    const loaded = this.loadedModules.get(resolve(ref.path!));
+    if (!loaded) throw new RegistryError(`module ${ref.path} is not loaded yet`);
+    if (!loaded.agents.length) throw new RegistryError(`module ${ref.path} exports no agents`);
+    if (ref.name && !loaded.agents.includes(ref.name)) throw new RegistryError(`module ${ref.path} has no agent "${ref.name}" (has: ${loaded.agents.join(', ')})`);
+    return this.agentFactory(ref.name || loaded.agents[0], envId);
   }
 
   /** Resolves an env reference: a registered id, or a path to a JS module exporting an env. */
@@ -169,6 +173,8 @@ export class Registry {
   }
 
   private readonly loaded = new Map<string, Promise<{ envs: string[]; agents: string[] }>>();
+  /** What each loaded module added, by absolute path (for synchronous lookups once loaded). */
+  private readonly loadedModules = new Map<string, { envs: string[]; agents: string[] }>();
 
   /** {@link loadModule}, once per resolved path (agents are created per match; the module is not reloaded). */
   loadModuleOnce(path: string): Promise<{ envs: string[]; agents: string[] }> {
@@ -177,7 +183,10 @@ export class Registry {
     if (!p) {
       p = this.loadModule(abs);
       this.loaded.set(abs, p);
-      p.catch(() => this.loaded.delete(abs));
+      p.then(
+        (added) => this.loadedModules.set(abs, added),
+        () => this.loaded.delete(abs),
+      );
     }
     return p;
   }
@@ -201,7 +210,8 @@ export class Registry {
         mod = (await import(pathToFileURL(abs).href)) as ArenaModule;
       }
     } catch (e) {
-      throw new RegistryError(`cannot load module ${path}: ${(e as Error).message}`);
+      // Node's "Require stack:" lists this process's own files: the first line says what is wrong
+      throw new RegistryError(`cannot load module ${path}: ${(e as Error).message.split(/\r?\n\s*Require stack:/)[0].trim()}`);
     } finally {
       hb?.leave();
     }

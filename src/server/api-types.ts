@@ -7,6 +7,7 @@
 import type { JsonValue } from '../core/json';
 import type { Params } from '../core/params';
 import type { LeagueOverview } from '../../league/league-overview';
+import type { RatingSystemInfo } from '../../league/ratings/rating-system';
 import type { Jsonified, TournamentReport } from '../../league/tournament/report';
 import type { TournamentListing } from '../../league/tournament/stored';
 import type { RatingPoint } from '../store/store';
@@ -49,6 +50,10 @@ export interface LeaguesResponse {
 export interface LeaderboardResponse {
   league: string;
   rows: LeaderboardRow[];
+}
+/** `/api/rating-systems`: every registered rating system (league/ratings/rating-systems.ts), the leaderboard's default first. */
+export interface RatingSystemsResponse {
+  systems: RatingSystemInfo[];
 }
 /** `/api/leagues/:id/ratings?system=`: the rating history. */
 export interface RatingsResponse {

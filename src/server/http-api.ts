@@ -3,6 +3,7 @@ import { basename } from 'node:path';
 import { HttpError, internalError, publicMessage, readJson, sendJson as send } from './http-kit';
 import { z } from 'zod';
 import { leagueOverview } from '../../league/league-overview';
+import { defaultOnlineRatingSystem, onlineRatingSystems, ratingSystemInfos, ratingSystemNames } from '../../league/ratings/rating-systems';
 import type {
   HealthResponse,
   LeaderboardResponse,
@@ -12,6 +13,7 @@ import type {
   MatchResponse,
   OverviewResponse,
   RatingsResponse,
+  RatingSystemsResponse,
   TournamentResponse,
   TournamentsResponse,
   TrainingResponse,
@@ -50,11 +52,9 @@ const RecentQuery = z.object({
 });
 const LiveQuery = z.object({ env: z.string().max(128).optional() });
 const EventsQuery = z.object({ view: ViewSchema.default('public') });
-/** Rating systems of the leaderboard (Bradley–Terry with intervals, or the online ratings) and of the stored rating history. */
-const BOARD_SYSTEMS = ['bt', 'elo', 'openskill'] as const;
-const HISTORY_SYSTEMS = ['elo', 'openskill'] as const;
-const BoardQuery = z.object({ role: z.string().max(128).optional(), system: z.enum(BOARD_SYSTEMS).optional() });
-const HistoryQuery = z.object({ system: z.enum(HISTORY_SYSTEMS).default('elo'), limit: z.coerce.number().int().min(1).max(100_000).default(20_000) });
+/** Rating systems of the leaderboard (every registered one) and of the stored rating history (the online ones): league/ratings/rating-systems.ts. */
+const BoardQuery = z.object({ role: z.string().max(128).optional(), system: z.enum(ratingSystemNames()).optional() });
+const HistoryQuery = z.object({ system: z.enum(onlineRatingSystems()).default(defaultOnlineRatingSystem()), limit: z.coerce.number().int().min(1).max(100_000).default(20_000) });
 const TournamentQuery = z.object({ recent: z.coerce.number().int().min(0).max(500).default(20) });
 const ID = /^[A-Za-z0-9_.:-]{1,128}$/;
 const PlayQuery = z.object({ env: z.string().max(128).optional(), params: z.string().max(MAX_BODY_BYTES).optional() });
@@ -73,6 +73,7 @@ function parse<T>(schema: z.ZodType<T>, query: URLSearchParams, what: string): T
  * - `/api/health`
  * - `/api/matches/live?env=` · `/api/matches/recent?limit=&env=` · `/api/matches/:id` · `/api/matches/:id/events?view=`
  * - `/api/leagues` · `/api/leagues/:id/leaderboard?role=&system=` · `/api/leagues/:id/ratings?system=` · `/api/leagues/:id/training`
+ *   · `/api/rating-systems` (the registered rating systems, how the page names and explains each)
  *   · `/api/leagues/:id/overview` (per learner: snapshots, training progress, Elo against the baselines, best recent games)
  * - `/api/tournaments` · `/api/tournaments/:id?recent=` (crosstable, standings, rounds, SPRT state, newest games)
  * - `/api/play?env=&params=` (what the lobby offers to play) · `POST /api/play` {env, seat, opponents, params}
@@ -135,6 +136,7 @@ export function createApi(deps: ApiDeps): (req: IncomingMessage, res: ServerResp
         leagues: (store?.leagues() ?? []).map((l) => ({ id: l.id, env: store!.leagueEnv(l.id), createdAt: l.createdAt, matches: store!.matchCount(l.id) })),
       }),
     ],
+    [/^\/api\/rating-systems$/, (): RatingSystemsResponse => ({ systems: ratingSystemInfos() })],
     [
       /^\/api\/leagues\/([^/]+)\/leaderboard$/,
       async (m, q): Promise<LeaderboardResponse> => {

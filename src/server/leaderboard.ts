@@ -1,35 +1,15 @@
+import type { BoardRow } from '../../league/leaderboard';
 import { competitionRanks } from '../../league/ratings/rank-ranges';
+import { defaultOnlineRatingSystem } from '../../league/ratings/rating-systems';
 import type { Store } from '../store/store';
 
-/**
- * One leaderboard row as the page shows it. `lo`/`hi` are the 95 % interval of `rating`
- * (Bradley–Terry bootstrap percentiles, OpenSkill μ ± 1.96σ); `rank` is a competition rank on
- * the rating as shown, so only equal ratings share one (1, 2, 2, 4); `rankLo`/`rankHi` is the
- * rank range from the bootstrap (Bradley–Terry only).
- */
-export interface LeaderboardRow {
-  player: string;
-  /** The role (or team) the rating is for. */
-  role: string;
-  rating: number;
-  lo?: number;
-  hi?: number;
-  rank: number;
-  /** True when the rank is shared with another row of the same role (equal ratings). */
-  tied?: boolean;
-  /** 95 % rank range within the role across the bootstrap resamples. */
-  rankLo?: number;
-  rankHi?: number;
-  /** OpenSkill only: the conservative ordinal μ − 3σ (what the league's matchmaking and rating history use). */
-  ordinal?: number;
-  games?: number;
-  kind?: string;
-}
+/** One leaderboard row as the page shows it (league/leaderboard.ts). */
+export type LeaderboardRow = BoardRow;
 
 /** What the page asks the leaderboard for. */
 export interface LeaderboardQuery {
   role?: string;
-  /** Rating system ("bt", "elo", "openskill"); the provider's default when absent. */
+  /** Rating system (a name of the registry); the provider's default when absent. */
   system?: string;
 }
 
@@ -45,7 +25,7 @@ export type LeaderboardProvider = (league: string, query: LeaderboardQuery) => L
  */
 export function storeLeaderboard(store: Store): LeaderboardProvider {
   return (league, query) => {
-    const rows = store.ratings(league, query.system ?? 'elo').filter((r) => !query.role || r.role === query.role);
+    const rows = store.ratings(league, query.system ?? defaultOnlineRatingSystem()).filter((r) => !query.role || r.role === query.role);
     return rankRows(
       rows.map((r) => {
         const state = r.state && typeof r.state === 'object' && !Array.isArray(r.state) ? r.state : {};

@@ -10,6 +10,8 @@ import type { Env } from '../core/env';
 import type { Params } from '../core/params';
 import { deriveSeed } from '../core/rng';
 import type { Registry } from '../core/registry';
+import { parseAgentRef } from '../core/agent-ref';
+import { SeatAgentError, seatAgents, type SeatSpec } from '../match/seat-agents';
 
 /** Agents by spec and seat. */
 export class FixedAgents {
@@ -25,21 +27,18 @@ export class FixedAgents {
   static async create(registry: Registry, env: Env, params: Params, specs: readonly string[], seats: number, seed: number, shareFrom?: FixedAgents): Promise<FixedAgents> {
     const table = new Map<string, { factory: AgentFactory; agents: Agent[] }>();
     for (const spec of new Set(specs)) {
-      const agents: Agent[] = [];
-      let factory: AgentFactory | undefined;
       const shared = shareFrom?.table.get(spec);
-      for (let seat = 0; seat < seats; seat++) {
+      const fill = Array.from({ length: seats }, (_, seat): SeatSpec => {
         const other = shared?.agents[seat];
-        if (shared && other && !other.start) {
-          factory = shared.factory;
-          agents.push(other);
-          continue;
-        }
-        const made = await registry.createAgent(spec, { env, params, seed: deriveSeed(seed, 'fixed-agent', spec, seat) });
-        factory = made.factory;
-        agents.push(made.agent);
+        return other && !other.start ? other : spec;
+      });
+      let agents: Agent[];
+      try {
+        agents = await seatAgents({ registry, env, params, seats: fill, seedOf: (seat) => deriveSeed(seed, 'fixed-agent', spec, seat) });
+      } catch (e) {
+        throw e instanceof SeatAgentError ? e.cause : e;
       }
-      if (factory) table.set(spec, { factory, agents });
+      table.set(spec, { factory: registry.factoryOf(parseAgentRef(spec), env.meta.id), agents });
     }
     return new FixedAgents(table);
   }

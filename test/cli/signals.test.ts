@@ -1,6 +1,8 @@
 /**
- * Issue 15 item 3: Ctrl-C and SIGTERM stop every command after the current match (leagues of
- * synchronous matches yield to the event loop); a second signal ends it at once (exit 130).
+ * Issue 15 item 3: Ctrl-C and SIGTERM stop every command after the current match (leagues,
+ * tournaments and SPRTs of synchronous matches yield to the event loop: one driver loop,
+ * league/engine/drive.ts); a second signal ends it at once (exit 130). The same commands on
+ * workers: test/scale/scale-signals.test.ts.
  */
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -74,6 +76,36 @@ describe('signals stop every command after the current match', () => {
     const idx = matches(db, 'fast');
     expect(idx.length).toBeLessThan(1_000_000_000);
     expect(idx).toEqual(idx.map((_, i) => i));
+  });
+
+  test.each(['SIGINT', 'SIGTERM'] as const)('tournament run of synchronous games stops on %s after the current game, every recorded game whole', async (sig) => {
+    const dir = tmp();
+    const db = join(dir, 't.db');
+    const cfg = join(dir, 'rr.json');
+    // one encounter of 50,000 game pairs: far more than the test waits for
+    writeFileSync(cfg, JSON.stringify({ name: 'long', format: 'round-robin', env: join(ROOT, RPS), players: [{ id: 'random', agent: 'random' }, { id: 'counter', agent: 'counter-last' }], games: 100_000 }));
+    const run = start(['tournament', 'run', '--config', cfg, '--db', db, '--quiet']);
+    await until(() => matches(db, 'long').length >= 100, '100 recorded games');
+    run.child.kill(sig);
+    expect(await run.exited).toBe(0);
+    expect(run.stderr()).toMatch(/stopping after the current game/);
+    expect(run.stderr()).toMatch(/tournament "long": \d+ games \(\d+ this run\), stopped \(rerun to resume\)/);
+    const idx = matches(db, 'long');
+    expect(idx.length).toBeLessThan(100_000);
+    expect(idx).toEqual(idx.map((_, i) => i));
+  });
+
+  test('sprt stops on SIGINT after the current game, prints the test so far (undecided: exit 3)', async () => {
+    const db = join(tmp(), 's.db');
+    // equal players and narrow bounds: undecided for far longer than the test waits
+    const run = start(['sprt', '--a', 'random', '--b', 'random', '--env', RPS, '--elo0', '0', '--elo1', '1', '--max-games', '100000000', '--db', db, '--name', 'eq']);
+    await until(() => matches(db, 'eq').length >= 100, '100 recorded games');
+    run.child.kill('SIGINT');
+    expect(await run.exited).toBe(3);
+    expect(run.stderr()).toMatch(/stopping after the current game/);
+    const games = matches(db, 'eq');
+    expect(games).toEqual(games.map((_, i) => i));
+    expect(run.stdout()).toMatch(new RegExp(`: ${games.length} games, .*: running\n$`));
   });
 
   test('play --episodes 1e12 stops on SIGTERM and prints the summary of the episodes played', async () => {

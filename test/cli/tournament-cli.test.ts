@@ -81,6 +81,22 @@ describe('arena tournament / arena sprt', () => {
     expect(missing.stderr).toMatch(/^arena: --config: cannot read .*none\.json \(ENOENT\)\n$/);
   });
 
+  test('tournament configs read module paths from their own folder; a module that does not load is one line (exit 2) before any "watch live at" line', () => {
+    const dir = tmp();
+    writeFileSync(join(dir, 'bots.js'), "module.exports = { agents: [{ name: 'first', create: () => ({ name: 'first', act: (obs, legal) => legal[0] }) }] };\n");
+    writeFileSync(join(dir, 'broken.js'), "require('./not-there');\n");
+    const config = (name: string, agent: string) => JSON.stringify({ name, format: 'round-robin', env: 'deal-or-no-deal-v1', players: [{ id: 'a', agent }, { id: 'b', agent: 'random' }], games: 2 });
+    writeFileSync(join(dir, 'ok.json'), config('ok', './bots.js#first'));
+    writeFileSync(join(dir, 'bad.json'), config('bad', './broken.js'));
+    // the CLI runs from the repo root: ./bots.js exists only beside the config
+    const ok = arena(['tournament', 'run', '--config', join(dir, 'ok.json'), '--db', join(dir, 't.db'), '--quiet']);
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toMatch(/^tournament ok \(round-robin, deal-or-no-deal-v1\): 2\/2 games, finished\n/);
+    const bad = arena(['tournament', 'run', '--config', join(dir, 'bad.json'), '--db', join(dir, 't.db'), '--quiet', '--port', '0']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^arena: tournament config: player "a": cannot load module \S*broken\.js: Cannot find module '\.\/not-there'\n$/);
+  });
+
   test('sprt --db records the test (shown by tournament show); --port serves the page while it runs, a taken port is one line', async () => {
     const dir = tmp();
     const db = join(dir, 's.db');

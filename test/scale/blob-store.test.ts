@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import Redis from 'ioredis';
-import { fileRef } from '../../league/planned/match-plan';
+import { fileRef } from '../../league/engine/match-plan';
 import { BlobError, BlobStore } from '../../src/scale/blob-store';
 import { blobKey } from '../../src/scale/keys';
 import { describeRedis, startRedis, type TestRedis } from './redis-server';

@@ -13,7 +13,6 @@ import { Store } from '../../src/store/store';
 import { parseLeagueConfig } from '../../league/config';
 import { runLeague } from '../../league/league-run';
 import { MatchWorkers } from '../../league/scale/match-worker';
-import { runScheduledLeague } from '../../league/scale/scheduler';
 import { parseRedisUrl } from '../../src/scale/redis-connection';
 import { describeRedis, startRedis, type TestRedis } from './redis-server';
 
@@ -70,7 +69,7 @@ describeRedis('a league with a learner on workers', () => {
     const workers = await Promise.all([0, 1].map((i) => MatchWorkers.start({ redis: target, registry, cacheDir: join(dir, `cache-${i}`), name: `l${i}`, live: false })));
     const store = new Store(join(dir, 'scaled.db'));
     try {
-      const r = await runScheduledLeague({ config: parseLeagueConfig(config), store, registry, bus: new EventBus(), redis: target, workDir: join(dir, 'work-scaled'), backend: 'cpu', pollMs: 200 });
+      const r = await runLeague({ config: parseLeagueConfig(config), store, registry, bus: new EventBus(), workers: { redis: target, pollMs: 200 }, workDir: join(dir, 'work-scaled'), backend: 'cpu' });
       expect(r.completed).toBe(16);
     } finally {
       store.close();

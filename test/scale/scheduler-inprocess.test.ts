@@ -14,7 +14,6 @@ import { Store } from '../../src/store/store';
 import { parseLeagueConfig } from '../../league/config';
 import { runLeague } from '../../league/league-run';
 import { MatchWorkers } from '../../league/scale/match-worker';
-import { runScheduledLeague } from '../../league/scale/scheduler';
 import { formatStatus, scaleStatus } from '../../league/scale/league-status';
 import { parseRedisUrl } from '../../src/scale/redis-connection';
 import { BULL_PREFIX, queueName } from '../../src/scale/keys';
@@ -38,7 +37,7 @@ describeRedis('scheduler and workers in one process', () => {
     const ws = await Promise.all(Array.from({ length: workers }, (_, i) => MatchWorkers.start({ redis: target, registry, cacheDir: join(tmp(), 'cache'), name: `w${i}`, live: false, log: o.log })));
     const store = new Store(db);
     try {
-      const result = await runScheduledLeague({ config: parseLeagueConfig(raw), store, registry, bus: new EventBus(), redis: target, pollMs: 200, maxInFlight: o.maxInFlight, log: o.log, onMatch: (_m, done) => o.onMatch?.(done) });
+      const result = await runLeague({ config: parseLeagueConfig(raw), store, registry, bus: new EventBus(), workers: { redis: target, pollMs: 200, maxInFlight: o.maxInFlight }, log: o.log, onMatch: (_m, done) => o.onMatch?.(done) });
       return { result, workers: ws };
     } catch (e) {
       await Promise.all(ws.map((w) => w.close()));

@@ -91,3 +91,9 @@ export function afterEvents(bus: EventBus, matchId: string, n: number, ms = 30_0
     });
   });
 }
+
+/** GET `path` from a started server: the status and the JSON body. */
+export async function getJson(baseUrl: string, path: string): Promise<{ status: number; body: Record<string, unknown> }> {
+  const res = await fetch(baseUrl + path.replace(/^\//, ''));
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { EventBus } from '../../src/bus/event-bus';
 import { createRegistry } from '../../src/catalog';
-import { playRecordedMatch } from '../../league/recorded-match';
+import { playRecordedMatch } from '../fixtures/recorded-match';
 import { RatingBook } from '../../league/rating-book';
 import { leagueLeaderboardProvider } from '../../src/server/league-leaderboard';
 import { startServer, type ArenaServer } from '../../src/server/start-server';

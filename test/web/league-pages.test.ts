@@ -15,7 +15,7 @@ import { defaultRegistry } from '../../src/catalog';
 import type { JsonValue } from '../../src/core/json';
 import { Rng } from '../../src/core/rng';
 import { randomAgent } from '../../agents/random';
-import { playRecordedMatch } from '../../league/recorded-match';
+import { playRecordedMatch } from '../fixtures/recorded-match';
 import { RatingBook } from '../../league/rating-book';
 import { leagueLeaderboardProvider } from '../../src/server/league-leaderboard';
 import { startServer, type ArenaServer } from '../../src/server/start-server';

@@ -1,11 +1,11 @@
 // @ts-check
 /**
- * Leaderboard per league (= env) and role, for one rating system, each saying what it is:
- * Bradley–Terry (the default: a fit of every stored result, with 95 % bootstrap intervals and
- * rank ranges), online Elo (no interval), or OpenSkill (skill μ with μ ± 1.96σ, and the
- * conservative μ − 3σ whose scale starts at 0). Ranks are competition ranks: equal ratings share
- * one. Below: the rating over time (which system it plots is in its title) and the training
- * progress.
+ * Leaderboard per league (= env) and role, for one rating system, each saying what it is. The
+ * systems, their names, notes and columns come from the server (`/api/rating-systems`, its
+ * registry; the first is the default): intervals where a system has them, rank ranges where it
+ * bootstraps, a second value (`ordinal`) where it has one. Ranks are competition ranks: equal
+ * ratings share one. Below: the rating over time (which system it plots is in its title) and the
+ * training progress.
  */
 import { getJson, getSocket } from './api.js';
 import { leagueChannel } from './league-channel.js';
@@ -21,67 +21,54 @@ import { trainingPanels } from './training-charts.js';
 /** @typedef {import('./types.js').RatingsResponse} RatingsResponse */
 /** @typedef {import('./types.js').TrainingResponse} TrainingResponse */
 
-/** @typedef {{ name: string, table: string, note: string, history: string, historyName: string, historyAxis: string }} RatingSystem */
-/** @type {Record<string, RatingSystem>} */
-export const SYSTEMS = {
-  bt: {
-    name: 'Bradley–Terry',
-    table: 'rating',
-    note: 'Bradley–Terry: one fit of every stored result (Elo-like points, league mean 1500). The bar is the 95% bootstrap interval; the rank range is where the player ranks in 95% of the bootstrap refits (a single number: the order is sure). Equal ratings share a rank.',
-    history: 'elo',
-    historyName: 'online Elo (the table’s Bradley–Terry is one fit of all results, so it has no history)',
-    historyAxis: 'online Elo',
-  },
-  elo: {
-    name: 'Elo',
-    table: 'Elo',
-    note: 'Online Elo: updated after every match, starting at 1500. It has no interval; use Bradley–Terry to see how sure the order is. Equal ratings share a rank.',
-    history: 'elo',
-    historyName: 'online Elo',
-    historyAxis: 'online Elo',
-  },
-  openskill: {
-    name: 'OpenSkill',
-    table: 'skill μ',
-    note: 'OpenSkill (Weng–Lin, Plackett–Luce): μ is the skill estimate and σ its uncertainty; a new player starts at μ = 25, σ ≈ 8.33. The bar is μ ± 1.96σ (95%). The league’s matchmaking and the chart use the conservative μ − 3σ, which starts at 0 (25 − 3 × 8.33) and is negative while a player is uncertain or below 25. Equal ratings share a rank.',
-    history: 'openskill',
-    historyName: 'OpenSkill μ − 3σ (the conservative rating matchmaking uses)',
-    historyAxis: 'μ − 3σ',
-  },
-};
+/** @typedef {import('./types.js').RatingSystemInfo} RatingSystemInfo */
+/** @typedef {import('./types.js').RatingSystemsResponse} RatingSystemsResponse */
+
+/** @typedef {ReturnType<typeof lineChart>} LineChart */
+
+/** @type {Promise<RatingSystemInfo[]> | null} */
+let systemsLoaded = null;
+
+/** The server's rating systems (its registry; the leaderboard's default first), fetched once. */
+export function ratingSystems() {
+  systemsLoaded ??= getJson('/api/rating-systems').then((r) => /** @type {RatingSystemsResponse} */ (r).systems).catch((e) => {
+    systemsLoaded = null;
+    throw e;
+  });
+  return systemsLoaded;
+}
 
 /**
- * One role's leaderboard table for a rating system ("bt", "elo", "openskill"): ranks (with
- * the bootstrap rank range for Bradley–Terry), players, ratings, 95% intervals as text and bars
- * where the system has them ("too few games" below the minimum sample), and games.
+ * One role's leaderboard table for a rating system: ranks (with the bootstrap rank range where
+ * the system has them), players, ratings, 95% intervals as text and bars where the system has
+ * them ("too few games" below the minimum sample), a second value where it has one, and games.
  * @param {readonly LeaderboardRow[]} list
- * @param {string} systemKey
+ * @param {RatingSystemInfo} system
  * @returns {HTMLElement}
  */
-export function boardTable(list, systemKey) {
-  const system = SYSTEMS[systemKey] ?? SYSTEMS.bt;
+export function boardTable(list, system) {
   // the bars' scale spans the intervals that are shown
   const lo = Math.min(...list.map((r) => (enoughGames(r.games) ? (r.lo ?? r.rating) : r.rating)));
   const hi = Math.max(...list.map((r) => (enoughGames(r.games) ? (r.hi ?? r.rating) : r.rating)));
   /** @param {number} v */
   const pos = (v) => (hi > lo ? ((v - lo) / (hi - lo)) * 100 : 50);
-  const bt = systemKey === 'bt';
-  const os = systemKey === 'openskill';
+  const ranges = !!system.rankRanges;
+  const ordinal = system.ordinal;
   const intervals = list.some((r) => r.lo !== undefined);
-  const heads = ['rank', ...(bt ? ['rank range (95%)'] : []), 'player', system.table, ...(intervals ? ['95% interval', ''] : []), ...(os ? ['μ − 3σ'] : []), 'games'];
+  const heads = ['rank', ...(ranges ? ['rank range (95%)'] : []), 'player', system.column, ...(intervals ? ['95% interval', ''] : []), ...(ordinal ? [ordinal] : []), 'games'];
   return h('table', { class: 'board' },
     h('thead', {}, h('tr', {}, heads.map((t) => h('th', {}, t)))),
     h('tbody', {}, list.map((r) =>
       h('tr', { key: `${r.role}\u0000${r.player}`, class: r.tied ? 'tied' : '', dataset: { player: r.player } },
         h('td', { class: 'rank' }, String(r.rank)),
-        bt ? h('td', { class: 'rank-range num', title: 'where the player ranks in 95% of the bootstrap refits' }, rankRange(r.rankLo, r.rankHi, r.games)) : null,
+        ranges ? h('td', { class: 'rank-range num', title: 'where the player ranks in 95% of the bootstrap refits' }, rankRange(r.rankLo, r.rankHi, r.games)) : null,
         h('td', {}, r.player, r.kind ? h('span', { class: 'kind' }, r.kind) : null),
         h('td', { class: 'num rating' }, num(r.rating, 1)),
         intervals ? h('td', { class: 'num muted interval' }, r.lo !== undefined && r.hi !== undefined ? interval(r.lo, r.hi, r.games, (x) => num(x, 1)) : '—') : null,
         intervals ? h('td', { class: 'ci-cell' }, h('div', { class: 'ci' },
           r.lo !== undefined && r.hi !== undefined && enoughGames(r.games) ? h('div', { class: 'ci-bar', style: { left: `${pos(r.lo)}%`, width: `${Math.max(0.5, pos(r.hi) - pos(r.lo))}%` } }) : null,
           h('div', { class: 'ci-dot', style: { left: `${pos(r.rating)}%` } }))) : null,
-        os ? h('td', { class: 'num ordinal' }, r.ordinal === undefined ? '' : num(r.ordinal, 1)) : null,
+        ordinal ? h('td', { class: 'num ordinal' }, r.ordinal === undefined ? '' : num(r.ordinal, 1)) : null,
         h('td', { class: 'num' }, r.games ?? '')))));
 }
 
@@ -93,21 +80,23 @@ export function boardTable(list, systemKey) {
 export function showLeaderboard(app, params) {
   let league = params.get('league') || '';
   const role = params.get('role') || '';
-  const systemKey = SYSTEMS[params.get('system') || ''] ? /** @type {string} */ (params.get('system')) : 'bt';
-  const system = SYSTEMS[systemKey];
+  const asked = params.get('system') || '';
+  /** @type {RatingSystemInfo[]} */
+  let systems = [];
+  /** The system on show (null until the server said which it has). @type {RatingSystemInfo | null} */
+  let system = null;
   let disposed = false;
   const channel = leagueChannel();
 
   /** @param {Record<string, string>} change */
   function go(change) {
-    const next = { league, role, system: systemKey === 'bt' ? '' : systemKey, ...change };
+    const next = { league, role, system: system && system !== systems[0] ? system.name : '', ...change };
     const q = new URLSearchParams(Object.entries(next).filter(([, v]) => v));
     location.hash = `#/leaderboard?${q}`;
   }
   const leagueSelect = h('select', { id: 'league-select', onchange: (/** @type {Event} */ e) => go({ league: /** @type {HTMLSelectElement} */ (e.target).value, role: '' }) });
   const roleSelect = h('select', { id: 'role-select', onchange: (/** @type {Event} */ e) => go({ role: /** @type {HTMLSelectElement} */ (e.target).value }) });
-  const systemSelect = h('select', { id: 'system-select', onchange: (/** @type {Event} */ e) => go({ system: /** @type {HTMLSelectElement} */ (e.target).value }) },
-    Object.entries(SYSTEMS).map(([k, s]) => h('option', { value: k === 'bt' ? '' : k, selected: k === systemKey }, s.name)));
+  const systemSelect = h('select', { id: 'system-select', onchange: (/** @type {Event} */ e) => go({ system: /** @type {HTMLSelectElement} */ (e.target).value }) });
   const overviewLink = h('a', { class: 'button', id: 'overview-link', href: '#/league' }, 'league overview');
   const board = h('section', { class: 'panel', id: 'leaderboard' });
   const ratingCanvas = h('canvas', { id: 'rating-chart' });
@@ -122,15 +111,23 @@ export function showLeaderboard(app, params) {
       h('div', { class: 'charts' }, h('section', { class: 'panel chart wide' }, ratingTitle, ratingBox, ratingEmpty)),
       training.el,
     ));
-  const ratingChart = lineChart(ratingCanvas, { xLabel: 'league match', yLabel: system.historyAxis, integerX: true });
+  /** @type {LineChart | null} */
+  let ratingChart = null;
 
   async function load() {
     /** @type {LeagueListing[]} */
     let leagues;
     try {
-      leagues = (/** @type {LeaguesResponse} */ (await getJson('/api/leagues'))).leagues;
+      [leagues, systems] = await Promise.all([getJson('/api/leagues').then((r) => /** @type {LeaguesResponse} */ (r).leagues), ratingSystems()]);
     } catch (e) {
       return mount(board, h('p', { class: 'error' }, `could not load leagues: ${e instanceof Error ? e.message : String(e)}`));
+    }
+    if (disposed) return;
+    if (!system) {
+      system = systems.find((s) => s.name === asked) ?? systems[0] ?? null;
+      if (!system) return mount(board, h('p', { class: 'error' }, 'the server has no rating system'));
+      patch(systemSelect, systems.map((s, i) => h('option', { value: i === 0 ? '' : s.name, selected: s === system }, s.title)));
+      ratingChart = lineChart(ratingCanvas, { xLabel: 'league match', yLabel: system.history.axis, integerX: true });
     }
     if (disposed) return;
     if (!league && leagues.length) league = leagues[leagues.length - 1].id;
@@ -138,14 +135,15 @@ export function showLeaderboard(app, params) {
     overviewLink.setAttribute('href', `#/league?id=${encodeURIComponent(league)}`);
     if (!league) return mount(board, h('p', { class: 'muted empty' }, 'No league in this database yet.'));
     channel.follow(league);
-    await Promise.all([loadBoard(), loadRatings(), loadTraining()]);
+    await Promise.all([loadBoard(system), loadRatings(system, /** @type {LineChart} */ (ratingChart)), loadTraining()]);
   }
 
-  async function loadBoard() {
+  /** @param {RatingSystemInfo} system */
+  async function loadBoard(system) {
     /** @type {LeaderboardRow[]} */
     let rows;
     try {
-      const q = new URLSearchParams(systemKey === 'bt' ? {} : { system: systemKey });
+      const q = new URLSearchParams(system === systems[0] ? {} : { system: system.name });
       rows = (/** @type {LeaderboardResponse} */ (await getJson(`/api/leagues/${encodeURIComponent(league)}/leaderboard?${q}`))).rows;
     } catch (e) {
       return mount(board, h('p', { class: 'error' }, `leaderboard: ${e instanceof Error ? e.message : String(e)}`));
@@ -158,19 +156,23 @@ export function showLeaderboard(app, params) {
     const byRole = new Map();
     for (const r of shown) byRole.set(r.role, [...(byRole.get(r.role) ?? []), r]);
     patch(board,
-      h('h2', {}, `Leaderboard: ${system.name}`, h('span', { class: 'count' }, league)),
-      h('p', { class: 'muted rating-note', id: 'rating-note' }, system.note, systemKey === 'elo' ? '' : ` A player with fewer than ${MIN_INTERVAL_GAMES} games shows “${TOO_FEW_GAMES}” instead of an interval${systemKey === 'bt' ? ' and a rank range' : ''}.`),
+      h('h2', {}, `Leaderboard: ${system.title}`, h('span', { class: 'count' }, league)),
+      h('p', { class: 'muted rating-note', id: 'rating-note' }, system.note, system.name === 'elo' ? '' : ` A player with fewer than ${MIN_INTERVAL_GAMES} games shows “${TOO_FEW_GAMES}” instead of an interval${system.rankRanges ? ' and a rank range' : ''}.`),
       shown.length
-        ? [...byRole.entries()].map(([roleName, list]) => h('div', { key: roleName, class: 'role-board', dataset: { role: roleName } }, h('h3', {}, `role: ${roleName}`), boardTable(list, systemKey)))
+        ? [...byRole.entries()].map(([roleName, list]) => h('div', { key: roleName, class: 'role-board', dataset: { role: roleName } }, h('h3', {}, `role: ${roleName}`), boardTable(list, system)))
         : h('p', { class: 'muted empty' }, 'No ratings yet.'));
   }
 
-  async function loadRatings() {
-    ratingTitle.textContent = `Rating over time, after each league match: ${system.historyName}`;
+  /**
+   * @param {RatingSystemInfo} system
+   * @param {LineChart} chart
+   */
+  async function loadRatings(system, chart) {
+    ratingTitle.textContent = `Rating over time, after each league match: ${system.history.name}`;
     /** @type {RatingsResponse['points']} */
     let points;
     try {
-      points = (/** @type {RatingsResponse} */ (await getJson(`/api/leagues/${encodeURIComponent(league)}/ratings?system=${encodeURIComponent(system.history)}`))).points;
+      points = (/** @type {RatingsResponse} */ (await getJson(`/api/leagues/${encodeURIComponent(league)}/ratings?system=${encodeURIComponent(system.history.system)}`))).points;
     } catch {
       return;
     }
@@ -187,7 +189,7 @@ export function showLeaderboard(app, params) {
     const top = [...series.entries()].sort((a, b) => last(b[1]) - last(a[1])).slice(0, 12);
     ratingBox.hidden = !top.length;
     ratingEmpty.hidden = top.length > 0;
-    ratingChart.update(top.map(([label, pts]) => ({ label, points: pts })));
+    chart.update(top.map(([label, pts]) => ({ label, points: pts })));
   }
 
   async function loadTraining() {
@@ -221,7 +223,7 @@ export function showLeaderboard(app, params) {
     if (pendingRefresh) clearTimeout(pendingRefresh);
     socket.off('league', onLeague);
     channel.close();
-    ratingChart.destroy();
+    ratingChart?.destroy();
     training.destroy();
   };
 }

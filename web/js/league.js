@@ -11,7 +11,7 @@ import { leagueChannel } from './league-channel.js';
 import { lineChart } from './charts.js';
 import { ago, groupNames, h, mount, patch } from './dom.js';
 import { elo, num, pct } from './format.js';
-import { boardTable } from './leaderboard.js';
+import { boardTable, ratingSystems } from './leaderboard.js';
 import { trainingPanels } from './training-charts.js';
 import { opponentWords } from './training-metrics.js';
 
@@ -83,8 +83,14 @@ export function showLeague(app, params) {
   async function drawStandings() {
     /** @type {LeaderboardRow[]} */
     let rows;
+    /** @type {import('./types.js').RatingSystemInfo | undefined} */
+    let bt;
     try {
-      rows = (/** @type {LeaderboardResponse} */ (await getJson(`/api/leagues/${encodeURIComponent(league)}/leaderboard`))).rows;
+      [rows, bt] = await Promise.all([
+        getJson(`/api/leagues/${encodeURIComponent(league)}/leaderboard?system=bt`).then((r) => /** @type {LeaderboardResponse} */ (r).rows),
+        ratingSystems().then((systems) => systems.find((s) => s.name === 'bt')),
+      ]);
+      if (!bt) throw new Error('the server has no Bradley–Terry rating system');
     } catch (e) {
       return patch(learners, h('section', { class: 'panel' }, h('p', { class: 'error' }, `standings: ${e instanceof Error ? e.message : String(e)}`)));
     }
@@ -98,7 +104,7 @@ export function showLeague(app, params) {
       h('h2', {}, 'Standings', h('span', { class: 'count' }, 'Bradley–Terry, 95% intervals')),
       h('p', { class: 'muted' }, 'This league has no learner: its players are rated against each other. ', h('a', { href: `#/leaderboard?league=${encodeURIComponent(league)}` }, 'The leaderboard'), ' has the other rating systems and the rating history.'),
       rows.length
-        ? [...byRole.entries()].map(([role, list]) => h('div', { key: role, class: 'role-board', dataset: { role } }, byRole.size > 1 ? h('h3', {}, `role: ${role}`) : null, boardTable(list, 'bt')))
+        ? [...byRole.entries()].map(([role, list]) => h('div', { key: role, class: 'role-board', dataset: { role } }, byRole.size > 1 ? h('h3', {}, `role: ${role}`) : null, boardTable(list, /** @type {import('./types.js').RatingSystemInfo} */ (bt))))
         : h('p', { class: 'muted empty' }, 'No rated match yet.')));
   }
 

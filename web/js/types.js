@@ -33,6 +33,8 @@
 /** @typedef {import('../../src/server/api-types').LeagueListing} LeagueListing */
 /** @typedef {import('../../src/server/api-types').LeaderboardResponse} LeaderboardResponse */
 /** @typedef {import('../../src/server/api-types').RatingsResponse} RatingsResponse */
+/** @typedef {import('../../src/server/api-types').RatingSystemsResponse} RatingSystemsResponse */
+/** @typedef {import('../../league/ratings/rating-system').RatingSystemInfo} RatingSystemInfo */
 /** @typedef {import('../../src/server/api-types').TrainingResponse} TrainingResponse */
 /** @typedef {import('../../src/server/api-types').TrainingRecord} TrainingRecord */
 /** @typedef {import('../../src/server/api-types').OverviewResponse} OverviewResponse */

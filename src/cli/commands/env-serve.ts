@@ -1,5 +1,6 @@
 import type { Registry } from '../../core/registry';
 import { parseFaultPolicy } from '../../match/fault-policy';
+import { SeatAgentError, seatAgents } from '../../match/seat-agents';
 import { startEnvServer, type EnvServer } from '../../server/env-serve/env-server';
 import { envAndParams, splitAgentList, UsageError } from '../options';
 import { stopOnSignals } from '../stop-signal';
@@ -42,7 +43,11 @@ export async function envServeCommand(registry: Registry, ref: string, args: Env
   const clientAgents = args.clientAgents === undefined ? [] : splitAgentList(args.clientAgents);
   if (args.clientAgents !== undefined && !clientAgents.length) throw new UsageError('--client-agents: give at least one agent reference (e.g. --client-agents random,fair-split)');
   // Check the references once now, so a typo is a usage error rather than a 422 on every reset.
-  for (const spec of new Set([...agents, ...clientAgents])) await registry.createAgent(spec, { env, params, seed: 0 });
+  try {
+    await seatAgents({ registry, env, params, seats: [...new Set([...agents, ...clientAgents])], seedOf: () => 0 });
+  } catch (e) {
+    throw e instanceof SeatAgentError ? e.cause : e;
+  }
   if (args.wsIdleTimeout !== undefined && args.wsIdleTimeout < 1) throw new UsageError('--ws-idle-timeout: must be at least 1 second (leave it out to keep WebSocket sessions while connected)');
   let server: EnvServer;
   try {

@@ -14,8 +14,7 @@ import { createProgress } from '../progress';
 import { stopOnSignals } from '../stop-signal';
 import { nameSeatSpec, needsPlayServer, startPlayServer } from '../play-server';
 import type { ArenaServer } from '../../server/start-server';
-import { runScheduledLeague } from '../../../league/scale/scheduler';
-import { checkRedis, parseRedisUrl, type RedisTarget } from '../../scale/redis-connection';
+import { workerPlayArgs, type SchedulerRedisArgs } from '../redis-options';
 import { jsonText } from '../json-output';
 
 /** The database used when --db is not given: a file in the working directory. */
@@ -48,7 +47,7 @@ function pickLeague(store: Store, name?: string): string {
   return leagues[leagues.length - 1].id;
 }
 
-export interface LeagueRunArgs {
+export interface LeagueRunArgs extends SchedulerRedisArgs {
   config: string;
   db: string;
   quiet?: boolean;
@@ -57,26 +56,6 @@ export interface LeagueRunArgs {
   port?: number;
   host?: string;
   tokens?: string;
-  /** Redis URL: this process schedules the matches on `arena worker` processes (docs/scale-out.md). */
-  redis?: string;
-  /** With --redis: most match jobs in flight (default: the config's window). */
-  inFlight?: number;
-  /** With --redis: tries of a job that fails with an error before it is a recorded failure. */
-  attempts?: number;
-}
-
-/** The Redis of `--redis`, checked to answer; null without the option. Throws a one-line error. */
-async function schedulerRedis(args: LeagueRunArgs, config: LeagueConfig): Promise<RedisTarget | null> {
-  if (args.redis === undefined) {
-    if (args.inFlight !== undefined || args.attempts !== undefined) throw new UsageError('--in-flight and --attempts need --redis (they set how jobs are scheduled on workers)');
-    return null;
-  }
-  if (config.window === undefined) throw new UsageError(`--redis: league config ${args.config} has no "window"; matches k ... k+W-1 are played at once by the workers, so add "window": W (e.g. twice the workers' total concurrency; 1 plays one match at a time)`);
-  if (args.inFlight !== undefined && args.inFlight < 1) throw new UsageError('--in-flight: expected at least 1');
-  if (args.attempts !== undefined && args.attempts < 1) throw new UsageError('--attempts: expected at least 1');
-  const target = parseRedisUrl(args.redis);
-  await checkRedis(target);
-  return target;
 }
 
 /**
@@ -86,7 +65,10 @@ async function schedulerRedis(args: LeagueRunArgs, config: LeagueConfig): Promis
  */
 export async function leagueRunCommand(registry: Registry, args: LeagueRunArgs): Promise<number> {
   const config = loadConfig(args.config);
-  const redis = await schedulerRedis(args, config);
+  if (args.redis !== undefined && config.window === undefined) {
+    throw new UsageError(`--redis: league config ${args.config} has no "window"; matches k ... k+W-1 are played at once by the workers, so add "window": W (e.g. twice the workers' total concurrency; 1 plays one match at a time)`);
+  }
+  const workers = await workerPlayArgs(args);
   // Remote and human players get one named seat slot each (their player id), whose token opens every match they play.
   config.players = config.players.map((p) => ({ ...p, agent: nameSeatSpec(p.agent, p.id) }));
   const created = args.db !== ':memory:' && !existsSync(args.db);
@@ -118,8 +100,8 @@ export async function leagueRunCommand(registry: Registry, args: LeagueRunArgs):
       log: (line: string) => process.stderr.write(`${line}\n`),
       onMatch: (m: { outcome: string }) => progress.tick(1, `${m.outcome}`),
     };
-    if (redis) process.stderr.write(`arena: league "${config.name}" schedules its matches on the workers of ${redis.shown} (start them with \`arena worker --redis ${args.redis}\`)\n`);
-    const r = redis ? await runScheduledLeague({ ...options, redis, maxInFlight: args.inFlight, attempts: args.attempts }) : await runLeague(options);
+    if (workers) process.stderr.write(`arena: league "${config.name}" schedules its matches on the workers of ${workers.redis.shown} (start them with \`arena worker --redis ${args.redis}\`)\n`);
+    const r = await runLeague({ ...options, ...(workers ? { workers } : {}) });
     progress.stop();
     process.stderr.write(`league "${config.name}": ${r.completed}/${r.budget} matches (${r.played} this run)${r.stopped ? ', stopped' : ''}\n`);
     failed = false;

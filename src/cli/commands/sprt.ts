@@ -6,8 +6,9 @@ import { parseJsonOption, UsageError } from '../options';
 import { formatSprt } from '../tournament-format';
 import { runTournamentCommand, type LiveServeArgs } from './tournament';
 import { jsonText } from '../json-output';
+import type { SchedulerRedisArgs } from '../redis-options';
 
-export interface SprtArgs extends LiveServeArgs {
+export interface SprtArgs extends LiveServeArgs, SchedulerRedisArgs {
   a: string;
   b: string;
   env: string;

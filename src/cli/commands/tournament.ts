@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { EventBus } from '../../bus/event-bus';
 import type { Registry } from '../../core/registry';
 import { leagueLeaderboardProvider } from '../../server/league-leaderboard';
@@ -11,6 +12,7 @@ import { runTournament, type TournamentRunOptions, type TournamentRunResult } fr
 import { parseJsonOption, UsageError } from '../options';
 import { createProgress } from '../progress';
 import { stopOnSignals } from '../stop-signal';
+import { workerPlayArgs, type SchedulerRedisArgs } from '../redis-options';
 import { formatTournament } from '../tournament-format';
 import { DEFAULT_DB } from './league';
 import { jsonText } from '../json-output';
@@ -32,21 +34,25 @@ export interface LiveServeArgs {
 }
 
 /**
- * Runs a tournament on `store` with Ctrl-C handling, and — with `args.port` — the web page and
- * spectator sockets in this process, so its games can be watched live. Used by `arena tournament
- * run` and `arena sprt`.
+ * Runs a tournament on `store` with Ctrl-C handling (the first stops before the next game, a
+ * second exits at once), on workers with `--redis`, and — with `args.port` — the web page and
+ * spectator sockets in this process, so its games can be watched live. The page is started once
+ * the tournament is checked, so a bad env or agent fails before any "watch live at" line. Used by
+ * `arena tournament run` and `arena sprt`.
  */
 export async function runTournamentCommand(
   registry: Registry,
   config: TournamentConfig,
   store: Store,
-  args: LiveServeArgs & { quiet?: boolean },
+  args: LiveServeArgs & SchedulerRedisArgs & { quiet?: boolean; configDir?: string },
   hooks: Pick<TournamentRunOptions, 'onGame' | 'onRound'> = {},
 ): Promise<TournamentRunResult> {
+  if (args.port !== undefined && args.port > 65535) throw new UsageError(`--port: expected 0-65535, got ${args.port}`);
+  const workers = await workerPlayArgs(args);
   const bus = new EventBus();
   let server: ArenaServer | undefined;
-  if (args.port !== undefined) {
-    if (args.port > 65535) throw new UsageError(`--port: expected 0-65535, got ${args.port}`);
+  const serve = async () => {
+    if (args.port === undefined) return;
     try {
       server = await startServer({ bus, store, port: args.port, host: args.host ?? '127.0.0.1', leaderboard: leagueLeaderboardProvider(store, { resamples: 200 }) });
     } catch (e) {
@@ -54,17 +60,29 @@ export async function runTournamentCommand(
       throw e;
     }
     process.stderr.write(`watch live at ${server.url}#/tournament?name=${encodeURIComponent(config.name)}\n`);
-  }
+  };
   const stop = stopOnSignals('stopping after the current game');
   try {
-    return await runTournament({ config, store, registry, bus, signal: stop.signal, ...hooks });
+    if (workers) process.stderr.write(`arena: tournament "${config.name}" schedules its games on the workers of ${workers.redis.shown} (start them with \`arena worker --redis ${args.redis}\`)\n`);
+    return await runTournament({
+      config,
+      store,
+      registry,
+      bus,
+      signal: stop.signal,
+      configDir: args.configDir,
+      onOpen: serve,
+      log: (line) => process.stderr.write(`${line}\n`),
+      ...(workers ? { workers } : {}),
+      ...hooks,
+    });
   } finally {
     stop.dispose();
     await server?.close();
   }
 }
 
-export interface TournamentRunArgs extends LiveServeArgs {
+export interface TournamentRunArgs extends LiveServeArgs, SchedulerRedisArgs {
   config: string;
   db: string;
   quiet?: boolean;
@@ -79,7 +97,7 @@ export async function tournamentRunCommand(registry: Registry, args: TournamentR
     const done0 = store.matchCount(config.name);
     if (done0 > 0) process.stderr.write(`resuming tournament "${config.name}" at game ${done0}\n`);
     const progress = createProgress(`tournament ${config.name}`, plannedGames(config) - done0, { quiet: args.quiet, everyMs: 5000 });
-    const r = await runTournamentCommand(registry, config, store, args, {
+    const r = await runTournamentCommand(registry, config, store, { ...args, configDir: dirname(resolve(args.config)) }, {
       onRound: (rd) => {
         if (!args.quiet) process.stderr.write(`round ${rd.round + 1}: ${rd.pairings.map(([a, b]) => `${a}-${b}`).join(', ')}${rd.bye ? `; bye ${rd.bye}` : ''}\n`);
       },

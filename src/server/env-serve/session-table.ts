@@ -10,6 +10,7 @@ import { ParamError, type Params } from '../../core/params';
 import type { Registry } from '../../core/registry';
 import { deriveSeed } from '../../core/rng';
 import type { FaultPolicy } from '../../match/fault-policy';
+import { SeatAgentError, seatAgents } from '../../match/seat-agents';
 import { HttpError, publicMessage } from '../http-kit';
 import { AdmissionError, admitAgents, type Admission } from './admission';
 import type { ResetBody } from './env-protocol';
@@ -101,18 +102,14 @@ export class SessionTable {
     if (seats.length > 1 && specs.length !== 1 && specs.length !== seats.length) {
       throw new HttpError(422, 'agents', `give 1 agent (for every other seat) or ${seats.length} (one per seat), not ${specs.length}`);
     }
-    const agents: (Agent | null)[] = [];
-    for (let i = 0; i < seats.length; i++) {
-      if (i === seat) {
-        agents.push(null);
-        continue;
-      }
-      const spec = specs.length === 1 ? specs[0] : specs[i];
-      try {
-        agents.push((await this.o.registry.createAgent(spec, { env, params, seed: deriveSeed(this.o.seed, 'session', this.created, 'agent', i) })).agent);
-      } catch (e) {
-        throw new HttpError(422, `agents.${specs.length === 1 ? 0 : i}`, publicMessage(e));
-      }
+    let agents: (Agent | null)[];
+    try {
+      const refs = seats.map((_, i) => (i === seat ? null : specs.length === 1 ? specs[0] : specs[i]));
+      const index = this.created;
+      agents = await seatAgents({ registry: this.o.registry, env, params, seats: refs, seedOf: (i) => deriveSeed(this.o.seed, 'session', index, 'agent', i) });
+    } catch (e) {
+      if (!(e instanceof SeatAgentError)) throw e;
+      throw new HttpError(422, `agents.${specs.length === 1 ? 0 : e.seat}`, publicMessage(e.cause));
     }
     // the limit again: another creation may have finished while this one awaited its agents
     if (this.sessions.size >= maxSessions) throw new HttpError(429, 'session_id', `the server holds its maximum of ${maxSessions} sessions; close one or wait for idle ones to expire`);

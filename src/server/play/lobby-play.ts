@@ -19,9 +19,10 @@ import type { AgentFactory, Agent } from '../../core/agent';
 import type { Env } from '../../core/env';
 import { ParamError, type Params } from '../../core/params';
 import type { Registry } from '../../core/registry';
-import { deriveSeed } from '../../core/rng';
 import type { EventBus } from '../../bus/event-bus';
 import { runMatch } from '../../match/runner';
+import { seatAgentsNow, type SeatSpec } from '../../match/seat-agents';
+import { parseAgentRef } from '../../core/agent-ref';
 import type { PlayEnvOption, PlayOptionsResponse, PlaySeatOption, PlayStartResponse } from '../api-types';
 import type { PlayHub } from './play-hub';
 import { RemoteAgent } from './remote-agent';
@@ -51,8 +52,14 @@ export class PlayRequestError extends HttpError {
   }
 }
 
-/** Agent kinds never offered as lobby opponents (they need a person, a socket, an endpoint or a checkpoint). */
-const NOT_OFFERED = new Set(['human', 'remote', 'llm', 'neural']);
+/** Only plain registered agent kinds are offered as lobby opponents (not `human`, `remote`, `llm`, `neural`: they need a person, a socket, an endpoint or a checkpoint). */
+function offered(name: string): boolean {
+  try {
+    return parseAgentRef(name).kind === 'registered';
+  } catch {
+    return false;
+  }
+}
 const REQUEST_FIELDS = new Set(['env', 'seat', 'opponents', 'params']);
 
 /** Starts and tracks lobby matches (see the module comment). */
@@ -131,12 +138,12 @@ export class LobbyPlay {
     const matchId = `play-${randomUUID()}`;
     const seed = randomInt(0, 2 ** 31);
     const { slot, token } = this.hub.issue(label, 'human');
-    const agents: Agent[] = [];
-    agents[seat] = new RemoteAgent(this.hub, slot, 'human', label);
+    const specs: SeatSpec[] = [];
+    specs[seat] = new RemoteAgent(this.hub, slot, 'human', label);
+    others.forEach((s, i) => (specs[s.seat] = names[i]));
+    let agents: Agent[];
     try {
-      others.forEach((s, i) => {
-        agents[s.seat] = this.o.registry.agentFactory(names[i], env.meta.id).create({ env, params, seed: deriveSeed(seed, 'agent', s.seat) });
-      });
+      agents = seatAgentsNow({ registry: this.o.registry, env, params, seats: specs, seed });
     } catch (e) {
       this.hub.release(slot);
       throw new PlayRequestError(400, 'opponents', publicMessage(e));
@@ -206,7 +213,7 @@ export class LobbyPlay {
     const out: string[] = [];
     const fits = (f: AgentFactory) => (role === null ? !f.roles : true);
     for (const f of this.o.registry.agentsFor(env.meta.id, role ?? undefined)) {
-      if (NOT_OFFERED.has(f.name) || f.rated === false || !fits(f) || out.includes(f.name)) continue;
+      if (!offered(f.name) || f.rated === false || !fits(f) || out.includes(f.name)) continue;
       // the kind that wins for this env must also fit (an env-specific kind shadows a generic one)
       const chosen = this.o.registry.agentFactory(f.name, env.meta.id);
       if (chosen !== f && (chosen.rated === false || !fits(chosen) || (role !== null && chosen.roles && !chosen.roles.includes(role)))) continue;

@@ -8,6 +8,7 @@
  * slot is created, and handed to `onIssue` (the command prints it or writes it to a file).
  */
 import type { Agent, AgentContext, AgentFactory } from '../../core/agent';
+import { parseAgentRef } from '../../core/agent-ref';
 import { RegistryError } from '../../core/registry';
 import type { PlayHub } from './play-hub';
 import type { SeatKind } from './play-protocol';
@@ -78,5 +79,10 @@ export function remoteAgentFactories(hub: PlayHub, onIssue: (seat: IssuedSeat) =
 
 /** True when an agent spec names a remote or human seat (the command must serve /play). */
 export function isPlaySpec(spec: string): boolean {
-  return /^(remote|human)(:\{|$)/.test(spec.trim());
+  try {
+    const { kind } = parseAgentRef(spec);
+    return kind === 'remote' || kind === 'human';
+  } catch {
+    return false;
+  }
 }

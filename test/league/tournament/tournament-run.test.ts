@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { EventBus } from '../../../src/bus/event-bus';
@@ -64,6 +64,8 @@ function gameCount(db: string, name: string): number {
 describe('tournament run', () => {
   test('kill -9 mid-run, rerun the same command: the same pairings, results and ratings as an uninterrupted run', async () => {
     const dir = tmp();
+    // the config's module paths are read from its own folder: give it the repo's examples/ and test/ there
+    for (const sub of ['examples', 'test']) symlinkSync(join(ROOT, sub), join(dir, sub));
     const cfg = join(dir, 'swiss.json');
     writeFileSync(cfg, JSON.stringify(swissConfig('resume')));
     const full = join(dir, 'full.db');

@@ -1,7 +1,7 @@
 /**
- * Plays a planned match (league/planned/match-plan.ts): the one code path of both the league's
- * own process (a league with a pairing window) and `arena worker` processes, so a match is the
- * same wherever it is played.
+ * Plays a match plan (league/engine/match-plan.ts): the one way a scheduled match is played, in
+ * the scheduling process (league, tournament, SPRT) and in `arena worker` processes alike, so a
+ * match is the same wherever it is played.
  */
 import type { EventBus } from '../../src/bus/event-bus';
 import type { Agent } from '../../src/core/agent';
@@ -12,11 +12,11 @@ import { Rng, deriveSeed } from '../../src/core/rng';
 import type { Registry } from '../../src/core/registry';
 import { parseFaultPolicy } from '../../src/match/fault-policy';
 import { MatchFailureError } from '../../src/match/match-failure';
-import { pacedAgent } from '../../src/match/paced-agent';
+import { SeatAgentError, seatAgents, type SeatSpec } from '../../src/match/seat-agents';
 import { loadCheckpoint } from '../../src/train/checkpoint';
 import { policyAgent } from '../../src/train/policy-agents';
 import { checkLayoutFor, PolicyModel } from '../../src/train/policy-model';
-import { playCollected, type PlayedMatch } from '../recorded-match';
+import { playCollected, type PlayedMatch } from './record-match';
 import { respecPath, type FileRef, type MatchPlan } from './match-plan';
 
 /** Where a plan is played. */
@@ -53,26 +53,24 @@ function learnerAgent(player: string, file: string, ref: FileRef, env: Env, seed
   return policyAgent(player, model, Rng.fromSeed(seed));
 }
 
-/** The agents of a plan's seats, created with the seat's agent seed (`deriveSeed(seed, 'agent', seat)`). */
+/** The agents of a plan's seats, each with the seat's agent seed (`deriveSeed(seed, 'agent', seat)`), paced as planned. */
 async function planAgents(plan: MatchPlan, env: Env, o: PlanPlayerOptions): Promise<Agent[]> {
-  const agents: Agent[] = [];
+  const seats: SeatSpec[] = [];
   for (const [seat, s] of plan.seats.entries()) {
-    const agentSeed = deriveSeed(plan.seed, 'agent', seat);
-    let agent: Agent;
-    if (s.policy) agent = learnerAgent(s.player, await o.localFile(s.policy), s.policy, env, agentSeed);
-    else {
-      const spec = s.checkpoint ? respecPath(s.agent, s.checkpoint.path, await o.localFile(s.checkpoint)) : s.agent;
-      agent = (await o.registry.createAgent(spec, { env, params: plan.params, seed: agentSeed })).agent;
-    }
-    agents.push(pacedAgent(agent, plan.paceMs));
+    if (s.policy) seats.push(learnerAgent(s.player, await o.localFile(s.policy), s.policy, env, deriveSeed(plan.seed, 'agent', seat)));
+    else seats.push(s.checkpoint ? respecPath(s.agent, s.checkpoint.path, await o.localFile(s.checkpoint)) : s.agent);
   }
-  return agents;
+  try {
+    return await seatAgents({ registry: o.registry, env, params: plan.params, seats, seed: plan.seed, paceMs: plan.paceMs });
+  } catch (e) {
+    throw e instanceof SeatAgentError ? e.cause : e;
+  }
 }
 
 /**
  * Plays a plan and returns what it produced with its event log (numbered from 0, as the runner
  * published it on `bus`); null when the match was aborted (the signal, or an effect that failed).
- * An env that throws is a MatchFailureError naming the league and players.
+ * An env that throws is a MatchFailureError naming the league (or tournament) and players.
  */
 export async function playPlan(plan: MatchPlan, o: PlanPlayerOptions): Promise<{ played: PlayedMatch; events: MatchEvent[] } | null> {
   const env = await o.registry.resolveEnv(plan.env);
@@ -86,7 +84,7 @@ export async function playPlan(plan: MatchPlan, o: PlanPlayerOptions): Promise<{
       params: plan.params,
       seed: plan.seed,
       agents,
-      names: players, // seats named by player id, as the classic league does
+      ...(plan.schedule === 'tournament' ? {} : { names: players }), // leagues name seats by player id
       matchId: plan.matchId,
       bus: o.bus,
       deadlineMs: plan.deadlineMs === 'none' ? Infinity : (plan.deadlineMs ?? undefined),
@@ -95,7 +93,7 @@ export async function playPlan(plan: MatchPlan, o: PlanPlayerOptions): Promise<{
       effects: o.registry.effects(),
     });
   } catch (e) {
-    if (e instanceof MatchFailureError) e.message += ` (league ${plan.league}, players ${players.join(', ')}; nothing of this match was recorded)`;
+    if (e instanceof MatchFailureError) e.message += ` (${plan.schedule ?? 'league'} ${plan.league}, players ${players.join(', ')}; nothing of this match was recorded)`;
     throw e;
   }
 }

@@ -1,15 +1,16 @@
 /**
- * A match paired ahead of play (leagues with a pairing window, docs/scale-out.md): everything a
- * process needs to play it — env, params, seed, the players in their seats and what each plays
- * with — as plain JSON, so it can be stored, sent to a worker as a job, and played the same way
- * by the league's own process or by any worker.
+ * A match plan: the one unit of scheduled play (league matches and tournament games alike,
+ * docs/scale-out.md). Everything a process needs to play the match — env, params, seed, the
+ * players in their seats and what each plays with, deadline, faults, pace — as plain JSON, so it
+ * can be stored, sent to a worker as a job, and played the same way by the scheduling process or
+ * by any worker.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { JsonValue } from '../../src/core/json';
 import type { Params } from '../../src/core/params';
-import { looksLikePath } from '../../src/core/registry';
+import { agentRefFiles, formatAgentRef, looksLikePath, parseAgentRef, replaceOptionValue } from '../../src/core/agent-ref';
 
 /** A file by content: its path where the league runs and the SHA-256 of its bytes (hex). */
 export interface FileRef {
@@ -22,7 +23,7 @@ export interface PlannedSeat {
   player: string;
   role: string;
   team: string;
-  /** Agent spec (a registered name, `name:{json}`, or a module path). Unused when `policy` is set. */
+  /** Agent reference (src/core/agent-ref.ts). Unused when `policy` is set. */
   agent: string;
   /** A checkpoint file the spec names (a snapshot player's network): travels by content to workers. */
   checkpoint?: FileRef;
@@ -32,6 +33,7 @@ export interface PlannedSeat {
 
 /** A planned match. */
 export interface MatchPlan {
+  /** League or tournament id (the store's key). */
   league: string;
   idx: number;
   matchId: string;
@@ -48,6 +50,11 @@ export interface MatchPlan {
   paceMs: number;
   /** Module and data files the match reads (env module, agent modules, params naming files): workers check them by content. */
   files: FileRef[];
+  /**
+   * The schedule that made it: absent for a league (`match.started` names the seats by player
+   * id), `tournament` for a tournament or SPRT game (seats named by the agents' own names).
+   */
+  schedule?: 'tournament';
 }
 
 /** The plan's identity: SHA-256 of its JSON. A job's result is taken only for the plan it was played for. */
@@ -82,25 +89,17 @@ export function isFile(path: string): boolean {
   }
 }
 
-/** The module file an agent spec loads (`./bots.js#name:{...}` -> `./bots.js`), or null for registered names. */
-export function agentModule(spec: string): string | null {
-  const colon = spec.indexOf(':{');
-  const name = colon > 0 ? spec.slice(0, colon) : spec;
-  const path = name.split('#')[0];
-  return looksLikePath(path) ? path : null;
-}
-
 /**
- * The files a league's matches read, by content: the env module, agent modules, and params
+ * The files a schedule's matches read, by content: the env module, agent modules, and params
  * whose value names an existing file (a task file). Workers verify their copies against these
  * hashes (and write missing ones from the store) before playing.
  */
-export function leagueFiles(env: string, agentSpecs: readonly string[], params: Params): FileRef[] {
+export function planFiles(env: string, agentRefs: readonly string[], params: Params): FileRef[] {
   const paths = new Set<string>();
   if (looksLikePath(env)) paths.add(env);
-  for (const spec of agentSpecs) {
-    const m = agentModule(spec);
-    if (m) paths.add(m);
+  for (const ref of agentRefs) {
+    const r = parseAgentRef(ref);
+    if (r.kind === 'module') for (const f of agentRefFiles(r)) paths.add(f);
   }
   for (const v of Object.values(params as Record<string, JsonValue>)) {
     if (typeof v === 'string' && (looksLikePath(v) || /\.[A-Za-z0-9]{1,8}$/.test(v)) && isFile(v)) paths.add(v);
@@ -109,14 +108,11 @@ export function leagueFiles(env: string, agentSpecs: readonly string[], params: 
 }
 
 /**
- * An agent spec with a file path replaced inside its JSON options (`neural:{"checkpoint":"a.json"}`
- * with a worker's cached copy of a.json). Specs without options are returned unchanged.
+ * An agent reference with a file path replaced inside its options (`neural:{"checkpoint":"a.json"}`
+ * with a worker's cached copy of a.json). References without that value are returned unchanged.
  */
-export function respecPath(spec: string, from: string, to: string): string {
-  if (from === to) return spec;
-  const colon = spec.indexOf(':{');
-  if (colon < 0) return spec;
-  const options = JSON.parse(spec.slice(colon + 1)) as Record<string, JsonValue>;
-  for (const [k, v] of Object.entries(options)) if (v === from) options[k] = to;
-  return `${spec.slice(0, colon)}:${JSON.stringify(options)}`;
+export function respecPath(ref: string, from: string, to: string): string {
+  const r = parseAgentRef(ref);
+  const out = replaceOptionValue(r, from, to);
+  return out === r ? ref : formatAgentRef(out);
 }
