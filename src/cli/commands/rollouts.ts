@@ -1,7 +1,8 @@
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { createWriteStream, rmSync, type WriteStream } from 'node:fs';
 import type { Registry } from '../../core/registry';
 import { parseFaultPolicy } from '../../match/fault-policy';
 import { collectRollouts } from '../../rollouts/collect';
+import { groupSizeProblem, RolloutGroupError } from '../../rollouts/groups';
 import { agentsForSeats, envAndParams, splitAgentList, UsageError } from '../options';
 import { createProgress } from '../progress';
 import { stopOnSignals } from '../stop-signal';
@@ -35,6 +36,8 @@ export async function rolloutsCommand(registry: Registry, ref: string, args: Rol
   if (args.groupSize < 1) throw new UsageError('--group-size: must be at least 1');
   if (args.episodes < 1) throw new UsageError('--episodes: must be at least 1');
   if (args.episodes % args.groupSize !== 0) throw new UsageError(`--episodes: ${args.episodes} is not a multiple of --group-size ${args.groupSize}`);
+  const single = groupSizeProblem(env, args.groupSize);
+  if (single) throw new UsageError(single);
   const seatInfo = env.seats(env.init(params, args.seed));
   const roles = args.roles?.split(',').map((r) => r.trim()).filter(Boolean);
   for (const r of roles ?? []) {
@@ -55,10 +58,26 @@ export async function rolloutsCommand(registry: Registry, ref: string, args: Rol
   const progress = createProgress('rollouts', groups);
   const sums = new Map<string, { n: number; reward: number }>();
   let written = 0;
+  let grpoGroups = 0;
+  let trajectories = 0;
+  const singletons: string[] = [];
+  let flat = 0;
+  let failed = 0;
+  let firstFailure = '';
+  let refused = false;
   try {
     written = await collectRollouts(
       { env, params, agents, groups, groupSize: args.groupSize, seed: args.seed, roles, deadlineMs: args.deadline, faultPolicy, signal: stop.signal, effects: registry.effects() },
-      async (records) => {
+      async (records, _group, stats) => {
+        grpoGroups += stats.grpoGroups;
+        trajectories += stats.trajectories;
+        singletons.push(...stats.singletons);
+        flat += stats.flat.length;
+        for (const e of stats.episodes) {
+          if (e.code === 'ok') continue;
+          failed++;
+          firstFailure ||= `${e.code}${e.fault ? `, ${e.fault}` : ''}`;
+        }
         if (records.length) await write(out, records.map((r) => JSON.stringify(r)).join('\n') + '\n');
         for (const r of records) {
           const s = sums.get(r.role) ?? { n: 0, reward: 0 };
@@ -69,12 +88,32 @@ export async function rolloutsCommand(registry: Registry, ref: string, args: Rol
         progress.tick();
       },
     );
+  } catch (e) {
+    if (!(e instanceof RolloutGroupError)) throw e;
+    refused = true;
+    throw new UsageError(e.message);
   } finally {
     progress.stop();
     stop.dispose();
     if (!toStdout) await new Promise<void>((resolve) => (out as WriteStream).end(resolve));
+    // A refused request wrote nothing: leave no empty file behind.
+    if (refused && !toStdout) rmSync(args.out, { force: true });
   }
   const means = [...sums].map(([role, s]) => `${role} ${(s.reward / s.n).toFixed(3)}`).join(', ');
-  process.stderr.write(`rollouts: ${written} decisions from ${args.episodes} episodes in ${groups} groups${toStdout ? '' : ` -> ${args.out}`}${means ? `; mean reward per decision: ${means}` : ''}\n`);
+  const per = grpoGroups ? (trajectories / grpoGroups).toFixed(1).replace(/\.0$/, '') : '0';
+  process.stderr.write(
+    `rollouts: ${written} decisions from ${args.episodes} episodes in ${groups} groups of ${args.groupSize} (seeds ${args.seed}..${args.seed + groups - 1}); ` +
+      `${trajectories} trajectories in ${grpoGroups} GRPO groups (${per} per group)${toStdout ? '' : ` -> ${args.out}`}${means ? `; mean reward per decision: ${means}` : ''}\n`,
+  );
+  if (failed) process.stderr.write(`rollouts: ${failed} of ${args.episodes} episodes did not end normally (first: ${firstFailure})\n`);
+  if (!written && !stop.signal.aborted) {
+    process.stderr.write(`arena: rollouts: no decision was recorded${failed ? ' (see the line above for why)' : ` (the roles recorded made no decision)`}\n`);
+    return 1;
+  }
+  if (grpoGroups && flat) process.stderr.write(`rollouts: ${flat} of ${grpoGroups} GRPO groups have equal rewards throughout (advantage 0: nothing to learn from them)\n`);
+  if (singletons.length) {
+    const shown = singletons.slice(0, 5).join(', ');
+    process.stderr.write(`rollouts: warning: ${singletons.length} GRPO groups held one trajectory (advantage 0): ${shown}${singletons.length > 5 ? ', ...' : ''}\n`);
+  }
   return 0;
 }
