@@ -14,6 +14,7 @@ import type { ArenaServer } from '../../server/start-server';
 import { createProgress } from '../progress';
 import { stopOnSignals } from '../stop-signal';
 import { EventLoopTurn } from '../../core/event-loop';
+import { deadSeatLine, SeatFailures } from '../seat-failures';
 
 export interface PlayArgs {
   /** Port and interface of the server started for remote and human seats. */
@@ -81,6 +82,7 @@ export async function playCommand(registry: Registry, ref: string, args: PlayArg
   const progress = createProgress('play', args.episodes, { quiet: !!args.watch });
   const tally = new SeriesTally(env); // constant memory: play --episodes 1e12 stays flat
   const usage = new Map<string, UsageTotals>();
+  const failures = new SeatFailures();
   const stop = stopOnSignals('stopping after the current episode');
   const turn = new EventLoopTurn();
   try {
@@ -88,9 +90,10 @@ export async function playCommand(registry: Registry, ref: string, args: PlayArg
       await turn.maybe(); // lets Ctrl-C in between synchronous episodes
       if (stop.signal.aborted) break;
       const seed = args.seed + k;
-      const r = await runMatch({ env, params, seed, agents, bus, deadlineMs: args.deadline, faultPolicy, signal: stop.signal, effects: registry.effects() });
+      const r = await runMatch({ env, params, seed, agents, bus, deadlineMs: args.deadline, faultPolicy, signal: stop.signal, effects: registry.effects(), onDecision: failures.onDecision });
       if (r.code === 'aborted' && stop.signal.aborted) break;
       tally.add(r);
+      failures.add(r);
       addReports(usage, r.reports, (seat) => `seat ${seat} ${r.agents[seat]}`);
       if (args.json) {
         const line = {
@@ -107,7 +110,8 @@ export async function playCommand(registry: Registry, ref: string, args: PlayArg
         };
         process.stdout.write(JSON.stringify(line) + '\n');
       } else if (args.episodes <= 20) {
-        process.stdout.write(`episode ${k} seed ${seed}: ${r.outcome} returns ${JSON.stringify(r.returns)} in ${r.length} steps${r.code === 'ok' ? '' : ` (${r.code})`}\n`);
+        const why = r.code === 'forfeit' && r.faults.length ? `: ${faultText(r.faults[r.faults.length - 1], r.agents)}` : '';
+        process.stdout.write(`episode ${k} seed ${seed}: ${r.outcome} returns ${JSON.stringify(r.returns)} in ${r.length} steps${r.code === 'ok' ? '' : ` (${r.code}${why})`}\n`);
       }
       progress.tick();
     }
@@ -124,5 +128,13 @@ export async function playCommand(registry: Registry, ref: string, args: PlayArg
     if (summary.env) process.stdout.write(`${JSON.stringify(summary.env)}\n`);
     for (const line of formatUsage(usage)) process.stdout.write(`usage ${line}\n`);
   }
-  return 0;
+  // A seat that never answered measured nothing: say why (also with --json) and fail.
+  const dead = failures.dead();
+  for (const d of dead) process.stderr.write(`arena: ${deadSeatLine(d)}\n`);
+  return dead.length ? 1 : 0;
+}
+
+/** A fault in the episode line's words: who, and why. */
+function faultText(f: { seat: number; reason: string }, agents: readonly string[]): string {
+  return `seat ${f.seat} ${agents[f.seat] ?? ''}: ${oneLine(f.reason, 160)}`.replace(/ {2}/g, ' ');
 }
