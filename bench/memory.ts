@@ -82,11 +82,21 @@ async function long(minutes: number, sampleSeconds: number, heapNote: string): P
   console.log('| minutes | matches | players | RSS MB | heap MB | ArrayBuffers MB | load |');
   console.log('|---:|---:|---:|---:|---:|---:|---|');
   const samples = await longLeague(minutes, sampleSeconds, (s) => console.log(row(s)));
-  const first = samples.find((s) => s.matches > 0);
-  const last = samples[samples.length - 1];
-  if (first && last && last !== first) {
-    const per = (x: number, y: number) => (((y - x) / Math.max(1, last.matches - first.matches)) * 1000).toFixed(2);
-    console.log(`\nfrom ${first.matches.toLocaleString('en-US')} to ${last.matches.toLocaleString('en-US')} matches: RSS ${per(first.rss, last.rss)} MB, heap ${per(first.heap, last.heap)} MB, ArrayBuffers ${per(first.arrayBuffers, last.arrayBuffers)} MB per 1,000 matches`);
+  // Growth per 1,000 matches: the least-squares slope over the samples after the first minute (warm-up).
+  const fit = samples.slice(1).filter((s) => s.matches > 0);
+  if (fit.length >= 3) {
+    const slope = (y: (s: LongLeagueSample) => number) => {
+      const mx = fit.reduce((a, s) => a + s.matches, 0) / fit.length;
+      const my = fit.reduce((a, s) => a + y(s), 0) / fit.length;
+      const num = fit.reduce((a, s) => a + (s.matches - mx) * (y(s) - my), 0);
+      const den = fit.reduce((a, s) => a + (s.matches - mx) ** 2, 0);
+      return den ? ((num / den) * 1000).toFixed(2) : '-';
+    };
+    console.log(
+      `\ngrowth per 1,000 matches (least squares over ${fit[0].matches.toLocaleString('en-US')}..${fit[fit.length - 1].matches.toLocaleString('en-US')}): ` +
+        `RSS ${slope((s) => s.rss)} MB, heap ${slope((s) => s.heap)} MB, ArrayBuffers ${slope((s) => s.arrayBuffers)} MB; ` +
+        `${(fit[fit.length - 1].matches / (fit[fit.length - 1].seconds / 60)).toFixed(0)} matches/minute`,
+    );
   }
 }
 

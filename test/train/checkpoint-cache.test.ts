@@ -1,12 +1,12 @@
 /**
- * The checkpoints `neural` agents play from (issue 28, a long league's memory): the cache keeps
- * at most CHECKPOINT_CACHE_ENTRIES files, the most recently used, and only the playing part of
- * each (no optimizer state); a file rewritten on disk is read again.
+ * The checkpoints `neural` agents play from (issue 28, a long league's memory): the cache is
+ * bounded by the bytes of weights it holds (least recently used out) and keeps only the playing
+ * part of each checkpoint (no optimizer state); a file rewritten on disk is read again.
  */
 import { mkdtempSync, rmSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { cachedCheckpointFiles, CHECKPOINT_CACHE_ENTRIES, playingCheckpoint } from '../../src/train/checkpoint-cache';
+import { checkpointCacheState, DEFAULT_CHECKPOINT_CACHE_BYTES, playingCheckpoint, setCheckpointCacheBytes } from '../../src/train/checkpoint-cache';
 import { saveCheckpoint } from '../../src/train/checkpoint';
 import { initMlp } from '../../src/train/mlp';
 import { neuralAgent } from '../../src/train/neural-agent';
@@ -27,20 +27,34 @@ function write(name: string, step: number): string {
   return file;
 }
 
-test('a league of many snapshots: the cache stays bounded, most recently used kept, playing part only', () => {
+test('a league of many snapshots: the cache stays within its bound, most recently used kept, playing part only', () => {
   const rps = fixtureEnv('rps');
   const params = rps.resolveParams({ rounds: 1 });
-  const files = Array.from({ length: CHECKPOINT_CACHE_ENTRIES * 3 }, (_, i) => write(`snap-${i}.json`, i + 1));
+  const files = Array.from({ length: 48 }, (_, i) => write(`snap-${i}.json`, i + 1));
   const first = playingCheckpoint(files[0]);
-  for (const f of files) neuralAgent.create({ env: rps, params, seed: 0, options: { checkpoint: f } });
-  expect(cachedCheckpointFiles()).toHaveLength(CHECKPOINT_CACHE_ENTRIES);
-  expect(cachedCheckpointFiles()).toEqual(files.slice(-CHECKPOINT_CACHE_ENTRIES).map((f) => resolve(f)));
-  // a hit moves the file to the most recently used end
-  const again = files[files.length - CHECKPOINT_CACHE_ENTRIES];
-  playingCheckpoint(again);
-  expect(cachedCheckpointFiles().at(-1)).toBe(resolve(again));
+  const bytes = first.weights.params.reduce((s, p) => s + p.byteLength, 0);
+  const keep = 16;
+  const previous = setCheckpointCacheBytes(keep * bytes);
+  try {
+    expect(previous).toBe(DEFAULT_CHECKPOINT_CACHE_BYTES);
+    for (const f of files) neuralAgent.create({ env: rps, params, seed: 0, options: { checkpoint: f } });
+    const state = checkpointCacheState();
+    expect(state.files).toEqual(files.slice(-keep).map((f) => resolve(f)));
+    expect(state.bytes).toBe(keep * bytes);
+    // a hit moves the file to the most recently used end
+    const again = files[files.length - keep];
+    playingCheckpoint(again);
+    expect(checkpointCacheState().files.at(-1)).toBe(resolve(again));
+    // a bound below one checkpoint still keeps the one just read
+    setCheckpointCacheBytes(0);
+    playingCheckpoint(files[0]);
+    expect(checkpointCacheState().files).toEqual([resolve(files[0])]);
+  } finally {
+    setCheckpointCacheBytes(previous);
+  }
   // only what playing needs is kept
   expect(Object.keys(first).sort()).toEqual(['id', 'layout', 'step', 'weights']);
+  expect(() => setCheckpointCacheBytes(-1)).toThrow(/bound must be a number of bytes >= 0/);
 });
 
 test('a checkpoint rewritten on disk is read again', () => {
