@@ -1,10 +1,10 @@
-import { createWriteStream, rmSync, type WriteStream } from 'node:fs';
 import type { Registry } from '../../core/registry';
 import { parseFaultPolicy } from '../../match/fault-policy';
 import { collectRollouts } from '../../rollouts/collect';
 import { groupSizeProblem, RolloutGroupError } from '../../rollouts/groups';
 import { agentsForSeats, envAndParams, splitAgentList, UsageError } from '../options';
 import { createProgress } from '../progress';
+import { openRolloutSink } from '../rollouts-sink';
 import { stopOnSignals } from '../stop-signal';
 
 export interface RolloutsArgs {
@@ -17,19 +17,15 @@ export interface RolloutsArgs {
   roles?: string;
   deadline?: number;
   faults?: string;
-}
-
-function write(stream: WriteStream | NodeJS.WriteStream, text: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    stream.write(text, (e) => (e ? reject(e) : resolve()));
-  });
+  /** `jsonl` (default) or `verl` (Parquet in verl's schema). */
+  format?: string;
 }
 
 /**
- * `arena rollouts <env> --agents ... --episodes N --out FILE.jsonl [--group-size G] [--roles r,...]`:
+ * `arena rollouts <env> --agents ... --episodes N --out FILE.jsonl [--group-size G] [--roles r,...] [--format verl]`:
  * one JSON line per decision of the chosen roles (messages, completion, reward, group id, GRPO /
- * RLOO advantages; docs/rollouts.md). Each group is written as soon as it is complete, so a
- * stopped run leaves a valid file of whole groups.
+ * RLOO advantages; docs/rollouts.md), or one Parquet row in verl's schema. Each group is
+ * written as soon as it is complete, so a stopped run leaves a valid file of whole groups.
  */
 export async function rolloutsCommand(registry: Registry, ref: string, args: RolloutsArgs): Promise<number> {
   const { env, params } = await envAndParams(registry, ref, args.params);
@@ -46,13 +42,7 @@ export async function rolloutsCommand(registry: Registry, ref: string, args: Rol
   const agents = await agentsForSeats(registry, env, params, splitAgentList(args.agents), seatInfo.length, args.seed);
   const faultPolicy = args.faults ? parseFaultPolicy(args.faults) : undefined;
   const toStdout = args.out === '-';
-  const out = toStdout ? process.stdout : createWriteStream(args.out);
-  if (!toStdout) {
-    await new Promise<void>((resolve, reject) => {
-      (out as WriteStream).once('open', () => resolve());
-      (out as WriteStream).once('error', (e) => reject(new UsageError(`--out: cannot write ${args.out} (${(e as NodeJS.ErrnoException).code ?? e.message})`)));
-    });
-  }
+  const out = await openRolloutSink(args.format ?? 'jsonl', args.out, env.meta.id, JSON.stringify(params));
   const groups = args.episodes / args.groupSize;
   const stop = stopOnSignals('stopping after the current group');
   const progress = createProgress('rollouts', groups);
@@ -78,7 +68,7 @@ export async function rolloutsCommand(registry: Registry, ref: string, args: Rol
           failed++;
           firstFailure ||= `${e.code}${e.fault ? `, ${e.fault}` : ''}`;
         }
-        if (records.length) await write(out, records.map((r) => JSON.stringify(r)).join('\n') + '\n');
+        await out.write(records);
         for (const r of records) {
           const s = sums.get(r.role) ?? { n: 0, reward: 0 };
           s.n++;
@@ -95,9 +85,8 @@ export async function rolloutsCommand(registry: Registry, ref: string, args: Rol
   } finally {
     progress.stop();
     stop.dispose();
-    if (!toStdout) await new Promise<void>((resolve) => (out as WriteStream).end(resolve));
     // A refused request wrote nothing: leave no empty file behind.
-    if (refused && !toStdout) rmSync(args.out, { force: true });
+    await out.close(refused);
   }
   const means = [...sums].map(([role, s]) => `${role} ${(s.reward / s.n).toFixed(3)}`).join(', ');
   const per = grpoGroups ? (trajectories / grpoGroups).toFixed(1).replace(/\.0$/, '') : '0';
