@@ -1,16 +1,14 @@
 #!/usr/bin/env node
 'use strict';
-// The `arena` command. The TypeScript sources are compiled to dist/ by `npm ci` (prepare) or `npm run build`.
+// The `arena` command. The TypeScript sources are compiled to dist/ by `npm ci` (prepare) or
+// `npm run build`; when dist/ is missing (a fresh clone run with `npx arena`, an install with
+// --ignore-scripts) the first run builds it, saying so (bin/build.js).
 const path = require('node:path');
-const entry = path.join(__dirname, '..', 'dist', 'src', 'cli', 'main.js');
-let cli;
-try {
-  cli = require(entry);
-} catch (e) {
-  if (e && e.code === 'MODULE_NOT_FOUND' && String(e.message).includes('main.js')) {
-    process.stderr.write('arena: dist/ is missing; run `npm run build` (npm ci builds it automatically)\n');
-    process.exit(2);
-  }
-  throw e;
+const fs = require('node:fs');
+const root = path.join(__dirname, '..');
+const entry = path.join(root, 'dist', 'src', 'cli', 'main.js');
+if (!fs.existsSync(entry)) {
+  const status = require('./build').buildDist(root, 'dist/ is missing (first run after a clone?)');
+  if (status !== 0) process.exit(status);
 }
-cli.main(process.argv);
+require(entry).main(process.argv);

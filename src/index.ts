@@ -14,6 +14,7 @@ export * from './core/rng';
 export * from './core/visibility';
 export * from './core/registry';
 export * from './core/prompt';
+export { neutralizeControlTokens, quoteSpeech } from './core/quote-text';
 export { defineEnv, defineAgent } from './core/define';
 export { normalizeEnv, containsAction, EnvDefinitionError } from './core/normalize-env';
 export { checkEnv, formatReport, CHECK_NAMES, type CheckOptions, type CheckReport, type CheckResult } from './core/conformance/check-env';

@@ -4,6 +4,13 @@
  * open sets by a value in the env's answer schema. `answerFormat` builds the instruction and
  * the JSON schema (for structured output); `parseAnswer` is the strict parser used on every
  * completion, structured or not: it names what is wrong, and that reason goes back to the model.
+ *
+ * What a model actually answers, in order of precedence (docs/llm.md):
+ * 1. a JSON object with an `"action"` field (the whole text, a fenced block, or the last balanced
+ *    `{...}` that parses);
+ * 2. else the last `<answer>...</answer>` (the TinyZero convention Countdown RL models learn);
+ * 3. else, for open action sets only, the bare answer: the whole text, trimmed (a JSON value when
+ *    it parses as one, e.g. `true`, else the text).
  */
 import type { Env } from '../../src/core/env';
 import { jsonEqual, type JsonObject, type JsonValue } from '../../src/core/json';
@@ -90,16 +97,49 @@ function shorten(v: unknown): string {
   return t.length > 80 ? `${t.slice(0, 77)}...` : t;
 }
 
+const ANSWER_TAG = /<answer>([\s\S]*?)<\/answer>/gi;
+
+/** The text inside the last `<answer>...</answer>` of a completion, trimmed; null when there is none. */
+export function answerTag(text: string): string | null {
+  let last: string | null = null;
+  for (const m of text.matchAll(ANSWER_TAG)) last = m[1];
+  return last === null ? null : last.trim();
+}
+
+/** A bare answer's value: the JSON value it spells (`true`, `42`, `{"numbers": ...}`), else the text. */
+function bareValue(text: string): JsonValue {
+  try {
+    return JSON.parse(text) as JsonValue;
+  } catch {
+    return text;
+  }
+}
+
+/** Where the answer's value came from (the order of precedence of the module comment). */
+type Located = { from: 'json'; value: JsonValue; say: unknown } | { from: 'tag' | 'bare'; value: JsonValue; say?: undefined } | { from: 'none'; reason: string };
+
+function locate(format: AnswerFormat, completion: string): Located {
+  const obj = extractJsonObject(completion);
+  if (obj && 'action' in obj) return { from: 'json', value: obj.action, say: obj.say };
+  const tagged = answerTag(completion);
+  if (tagged !== null) return { from: 'tag', value: format.labels ? tagged : bareValue(tagged) };
+  if (!format.labels) {
+    const bare = completion.trim();
+    if (bare) return { from: 'bare', value: bareValue(bare) };
+    return { from: 'none', reason: 'the answer is empty' };
+  }
+  return { from: 'none', reason: obj ? 'the JSON object has no "action" field' : 'no JSON object found in the answer (nor an <answer>...</answer> tag)' };
+}
+
 /**
- * Parses a completion into an env action. Strict: the answer must contain a JSON object with
- * an "action" field; a finite action must be one of the listed names (or the action value
- * itself); an open answer goes through the env's `parse`. The reason names what is wrong.
+ * Parses a completion into an env action. Strict about what it finds (see the module comment for
+ * where it looks): a finite action must be one of the listed names (or the action value itself);
+ * an open answer goes through the env's `parse`. The reason names what is wrong.
  */
 export function parseAnswer(env: Env, obs: unknown, format: AnswerFormat, completion: string): ParsedAnswer {
-  const obj = extractJsonObject(completion);
-  if (!obj) return { ok: false, reason: 'no JSON object found in the answer' };
-  if (!('action' in obj)) return { ok: false, reason: 'the JSON object has no "action" field' };
-  const value = obj.action;
+  const found = locate(format, completion);
+  if (found.from === 'none') return { ok: false, reason: found.reason };
+  const value = found.value;
   if (format.labels) {
     let hit = format.labels.find((l) => typeof value === 'string' && l.label === value.trim());
     if (!hit && typeof value === 'string') {
@@ -110,12 +150,12 @@ export function parseAnswer(env: Env, obs: unknown, format: AnswerFormat, comple
     hit ??= format.labels.find((l) => jsonEqual(l.action, value));
     if (!hit) return { ok: false, reason: `${shorten(value)} is not one of the legal action names` };
     let action: unknown = hit.action;
-    const say = obj.say;
+    const say = found.say;
     if (format.speech && typeof say === 'string' && say.trim()) action = env.prompt?.speech?.(hit.action, say.trim(), obs) ?? action;
     return { ok: true, action };
   }
   try {
-    return { ok: true, action: parseOpenAnswer(env, value as JsonValue, obs) };
+    return { ok: true, action: parseOpenAnswer(env, value, obs) };
   } catch (e) {
     return { ok: false, reason: e instanceof Error ? e.message : String(e) };
   }

@@ -7,6 +7,7 @@
 import type { Env } from '../../src/core/env';
 import { jsonEqual } from '../../src/core/json';
 import { observationText, systemPrompt, type PromptContext, type PromptOverrides } from '../../src/core/prompt';
+import { neutralizeControlTokens } from '../../src/core/quote-text';
 import { answerFormat, type AnswerFormat } from './answer';
 
 /** A chat message. */
@@ -15,11 +16,15 @@ export interface ChatMessage {
   content: string;
 }
 
-/** The user message of one decision and its answer format. */
+/**
+ * The user message of one decision and its answer format. The observation carries other seats'
+ * words, so its chat-template control tokens are broken up (src/core/quote-text.ts) whether or
+ * not the env quoted them.
+ */
 export function decisionPrompt(env: Env, obs: unknown, legal: readonly unknown[] | null, ctx: PromptContext, overrides?: PromptOverrides): { user: string; format: AnswerFormat } {
   const format = answerFormat(env, obs, legal, ctx);
   const extra = overrides?.instruction ? `\n${overrides.instruction}` : '';
-  return { user: `${observationText(env, obs, ctx)}\n\n${format.instruction}${extra}`, format };
+  return { user: `${neutralizeControlTokens(observationText(env, obs, ctx))}\n\n${format.instruction}${extra}`, format };
 }
 
 /** An action written in the answer protocol: its name for finite sets, its value otherwise. */

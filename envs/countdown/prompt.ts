@@ -6,7 +6,9 @@
 import type { JsonValue } from '../../src/core/json';
 import type { OpenAnswer, PromptContext, PromptTemplate } from '../../src/core/prompt';
 import { actionText, describeEnvEvent, renderObservation, rulesText } from './render';
+import { answerFormProblem } from './scoring';
 import type { CountdownAction, CountdownObservation } from './types';
+import { unreadable } from './validate';
 
 const GAME =
   'Countdown numbers game: reach the target number by combining the given numbers with + - * / and parentheses.';
@@ -67,9 +69,13 @@ export const countdownPrompt: PromptTemplate<CountdownObservation, CountdownActi
       if (value && typeof value === 'object' && !Array.isArray(value)) return value as unknown as CountdownAction;
       throw new Error('the answer must be an object {"numbers": [...], "target": n}');
     }
-    if (typeof value === 'number') return String(value);
-    if (typeof value !== 'string') throw new Error('the answer must be an expression (a string)');
+    const answer = typeof value === 'number' ? String(value) : value;
+    if (typeof answer !== 'string') throw new Error('the answer must be an expression (a string)');
     // With answerTag the env reads the expression from the last <answer>...</answer>.
-    return obs.answerTag && !/<answer>/.test(value) ? `<answer>${value}</answer>` : value;
+    const text = obs.answerTag && !/<answer>/.test(answer) ? `<answer>${answer}</answer>` : answer;
+    // An answer that cannot be read is refused here too, so every seat kind answers again (remote seats' `answer`).
+    const form = answerFormProblem(text, obs.answerTag);
+    if (form) throw new Error(unreadable(form, obs.answerTag));
+    return text;
   },
 };

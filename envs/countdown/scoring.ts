@@ -14,6 +14,11 @@
  *
  * "arithmetic" is an evaluation failure: under uk an intermediate result that is not a
  * positive integer, under tinyzero / reasoning-gym a division by zero.
+ *
+ * In play, "missing" and "syntax" answers never reach scoring: the env's `validateAction`
+ * rejects an answer whose form cannot be read ({@link answerFormProblem}), so the seat answers
+ * again (an LLM is re-asked, a person's answer is bounced back) instead of losing the attempt.
+ * The scores of those rows apply to answers judged outside play (`scoreAnswer` as a library).
  */
 import { astNumbers, parseExpression, type Ast } from './expression';
 
@@ -56,6 +61,18 @@ export function extractAnswer(text: string, answerTag: boolean): { expression: s
   }
   const expression = body.trim();
   return expression ? { expression } : { reason: 'empty answer' };
+}
+
+/**
+ * Why a text answer's form cannot be read (no `<answer>` tag in tag mode, empty, or not an
+ * expression the strict parser accepts, e.g. "unknown character '=' at position 9"), or null
+ * when it parses. Numbers and arithmetic are not judged here: those are scored attempts.
+ */
+export function answerFormProblem(text: string, answerTag: boolean): string | null {
+  const extracted = extractAnswer(text, answerTag);
+  if ('reason' in extracted) return extracted.reason;
+  const parsed = parseExpression(extracted.expression);
+  return parsed.ok ? null : parsed.reason;
 }
 
 /**

@@ -14,7 +14,7 @@ import {
   slotValue,
 } from './actions';
 import { canAdd, proposalProblem, type Contract } from './contract';
-import type { Rules } from './scoring';
+import { answerFormProblem, type Rules } from './scoring';
 import type { CountdownState, Proposal } from './types';
 
 /** Longest text answer accepted as an action (characters); the parser judges at most 2000 of the extracted expression. */
@@ -31,6 +31,11 @@ function show(x: unknown): string {
   } catch {
     return String(x);
   }
+}
+
+/** The reason given for an answer whose form cannot be read: what is wrong, and the form asked for. */
+export function unreadable(problem: string, answerTag: boolean): string {
+  return `${problem}: answer with one arithmetic expression over the numbers${answerTag ? ' inside <answer></answer>' : ''}, e.g. (100 + 6) * 3, without "=" or the result`;
 }
 
 /** Seats to act now. */
@@ -115,7 +120,10 @@ export function validate(state: CountdownState, seat: number, action: unknown): 
     }
     if (typeof action !== 'string') return no(`an answer must be text (an arithmetic expression) or a step index, got ${show(action)}`);
     if (state.moves.length) return no(`this attempt is being played by steps (${state.moves.length} so far): continue with a step index or ${STOP} to stop`);
-    return action.length > MAX_TEXT ? no(`answer longer than ${MAX_TEXT} characters`) : OK;
+    if (action.length > MAX_TEXT) return no(`answer longer than ${MAX_TEXT} characters`);
+    // An answer whose form cannot be read is not an attempt: the seat answers again.
+    const form = answerFormProblem(action, cfg.answerTag);
+    return form ? no(unreadable(form, cfg.answerTag)) : OK;
   }
   if (index) return action === PREDICT_WRONG || action === PREDICT_RIGHT ? OK : no(`${action} is not an evaluator action (${PREDICT_WRONG} wrong, ${PREDICT_RIGHT} right)`);
   return typeof action === 'boolean' ? OK : no(`a prediction must be true (the attempt is correct), false, or an index (${PREDICT_WRONG} wrong, ${PREDICT_RIGHT} right); got ${show(action)}`);

@@ -4,6 +4,7 @@
  * The dialogue protocol is open: a message, the move to the selection, a selection or walking away.
  */
 import type { JsonValue } from '../../src/core/json';
+import { quoteSpeech } from '../../src/core/quote-text';
 import type { OpenAnswer, PromptContext, PromptTemplate } from '../../src/core/prompt';
 import { AGREE, OFFERS, describeShare, restOf, valueOf } from './offers';
 import type { DondObservation } from './observation';
@@ -21,7 +22,7 @@ export function offerLabel(id: number): string {
 function dialogueLabel(action: unknown): string {
   const a = action as { type?: unknown; text?: unknown; keep?: unknown } | null;
   if (a && typeof a === 'object') {
-    if (a.type === 'message' && typeof a.text === 'string') return `say: ${a.text}`;
+    if (a.type === 'message' && typeof a.text === 'string') return `say: ${quoteSpeech(a.text)}`;
     if (a.type === 'selection') return 'end the talk and select';
     if (a.type === 'no-agreement') return 'walk away';
     if (a.type === 'choose' && Array.isArray(a.keep) && a.keep.length === 3) return `select: keep ${describeShare(a.keep as number[])}`;

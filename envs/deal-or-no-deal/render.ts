@@ -2,6 +2,7 @@
  * Text form of an observation, for text agents and terminals: the pool, the viewer's values,
  * what happened so far, and how to answer.
  */
+import { quoteSpeech } from '../../src/core/quote-text';
 import type { JsonObject } from '../../src/core/json';
 import { canonicalProposal, DEAL_TEXT } from './messages';
 import { AGREE, describeShare, ITEM_NAMES, OFFERS, valueOf } from './offers';
@@ -45,7 +46,8 @@ function renderOpenSpiel(o: OpenSpielObservation): string {
 function renderDialogue(o: DialogueObservation): string {
   const lines = header(o);
   lines.push(`Messages so far: ${o.turn} (selection starts after ${o.maxTurns}).`);
-  for (const m of o.messages) lines.push(`  seat ${m.seat}${m.seat === o.seat ? ' (you)' : ''}: ${m.text}`);
+  // Each message quoted on one line: a seat's words cannot forge a line or a chat-template token (src/core/quote-text.ts).
+  for (const m of o.messages) lines.push(`  seat ${m.seat}${m.seat === o.seat ? ' (you)' : ''}: ${quoteSpeech(m.text)}`);
   if (o.outcome) {
     lines.push(`Game over: ${o.outcome}. Selections: ${JSON.stringify(o.choices)}.`);
     return lines.join('\n');

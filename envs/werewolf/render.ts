@@ -1,5 +1,6 @@
 /** Text form of a werewolf-v1 observation, for text agents and terminals. */
 import type { JsonObject } from '../../src/core/json';
+import { quoteSpeech } from '../../src/core/quote-text';
 import type { Visibility } from '../../src/core/visibility';
 import type { WerewolfObservation } from './observation';
 import { ROLE_NAMES } from './roles';
@@ -15,7 +16,8 @@ export function describePublic(e: PublicEvent): string {
       return e.dead.length ? `Dawn: ${e.dead.map((x, i) => `${seatName(x)}${e.roles ? ` (${e.roles[i]})` : ''}`).join(', ')} died in the night.` : 'Dawn: nobody died in the night.';
     case 'speech': {
       const who = seatName(e.seat);
-      const text = e.text ? ` "${e.text}"` : '';
+      // The speaker's words, quoted on one line: they cannot end the quote or forge a line (src/core/quote-text.ts).
+      const text = e.text ? ` ${quoteSpeech(e.text)}` : '';
       switch (e.act) {
         case 'claim':
           return `${who} claims to be the ${e.role}.${text}`;

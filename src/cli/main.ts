@@ -115,6 +115,7 @@ export function buildProgram(exit: (code: number) => void): Command {
     .option('--seed <n>', 'seed of the first group (group g uses seed+g)', seedOpt, 0)
     .option('--deadline <ms>', 'per-decision time limit', countOpt('--deadline'))
     .option('--faults <policy>', 'fault policy: retry:N and forfeit|default (default forfeit)')
+    .option('--format <name>', "jsonl, or verl: a Parquet file in verl's schema (data_source, prompt, ability, reward_model, extra_info)", 'jsonl')
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     .action(async (ref: string, o) => exit(await (require('./commands/rollouts') as typeof import('./commands/rollouts')).rolloutsCommand(registry, ref, o)));
 

@@ -18,14 +18,15 @@ import { llmRecordsOf } from '../../agents/llm';
 import { SyntheticTranscript, type ChatMessage } from '../../agents/llm/transcript';
 import { advantagesOf, stepReward, trajectoriesOf, type DecisionRef } from './credit';
 import { groupMember } from './group-member';
+import { flatGroups, groupKey, RolloutGroupError, singletonGroups, singletonRefusal } from './groups';
 
 /** One line of a rollouts file (see docs/rollouts.md). */
 export interface RolloutRecord {
   /** `episode:seat:step`. */
   id: string;
   /**
-   * The GRPO group: trajectories that share a start state. A seat's tries in one episode
-   * (`e<episode>:s<seat>`), else the seat in the episodes of one seed (`g<group>:s<seat>`).
+   * The GRPO group: trajectories that share a start state. The seat in the episodes of one seed
+   * (`g<group>:s<seat>`), or its tries in one episode when it made several (`e<episode>:s<seat>`).
    */
   group: string;
   /** `episode:seat` or `episode:seat:try`: the decisions that share one reward. */
@@ -142,11 +143,30 @@ async function episode(o: RolloutOptions, k: number, member: number, seed: numbe
   return { result, captured };
 }
 
+/** What one played group of episodes gave, beside its records. */
+export interface GroupStats {
+  /** GRPO groups (distinct `group` keys) among the records. */
+  grpoGroups: number;
+  /** Trajectories among the records. */
+  trajectories: number;
+  /** GRPO groups of a single trajectory (advantage 0); only after the first group, which refuses them. */
+  singletons: string[];
+  /** GRPO groups of several trajectories whose rewards are all equal (advantage 0 throughout). */
+  flat: string[];
+  /** Each episode's end code (`ok`, `forfeit`, `aborted`) and its first fault (`seat N: reason`), in order. */
+  episodes: { code: string; fault?: string }[];
+}
+
 /**
  * Plays `groups` x `groupSize` episodes; after each group, hands its records (in episode,
- * decision order) to `onGroup`. Returns the number of records.
+ * decision order) to `onGroup`. Returns the number of records. Throws a
+ * {@link RolloutGroupError} before handing over the first group when one of its GRPO groups
+ * holds a single trajectory (advantage 0: nothing to learn; see ./groups.ts).
  */
-export async function collectRollouts(o: RolloutOptions, onGroup: (records: RolloutRecord[], group: number) => void | Promise<void>): Promise<number> {
+export async function collectRollouts(
+  o: RolloutOptions,
+  onGroup: (records: RolloutRecord[], group: number, stats: GroupStats) => void | Promise<void>,
+): Promise<number> {
   let total = 0;
   for (let g = 0; g < o.groups; g++) {
     if (o.signal?.aborted) break;
@@ -158,15 +178,24 @@ export async function collectRollouts(o: RolloutOptions, onGroup: (records: Roll
       if (result.code === 'aborted' && o.signal?.aborted) return total;
       played.push({ k, member: m, result, captured });
     }
-    // Trajectories of the whole group and their GRPO groups: a seat's tries within one episode
-    // share that episode's start (the puzzle); whole-episode trajectories share the group's seed.
-    const trajs = played.flatMap((p) =>
-      trajectoriesOf(p.captured.map((c) => c.ref), p.result.returns, p.result.rewards).map((t) => ({ ...t, p, group: t.try === null ? `g${g}:s${t.seat}` : `e${p.k}:s${t.seat}` })),
-    );
-    const adv = advantagesOf(
-      trajs.map((t) => t.reward),
-      trajs.map((t) => t.group),
-    );
+    // Trajectories of the whole group and their GRPO groups (./groups.ts).
+    const trajs = played.flatMap((p) => {
+      const ts = trajectoriesOf(p.captured.map((c) => c.ref), p.result.returns, p.result.rewards);
+      const tries = (seat: number) => ts.filter((t) => t.seat === seat && t.try !== null).length;
+      return ts.map((t) => ({ ...t, p, group: groupKey(g, p.k, t.seat, t.try !== null, tries(t.seat)) }));
+    });
+    const keys = trajs.map((t) => t.group);
+    const singletons = singletonGroups(keys);
+    if (g === 0) {
+      const roleOf = (key: string) => {
+        const t = trajs.find((x) => x.group === key)!;
+        return t.p.result.seats[t.seat].role;
+      };
+      const refusal = singletonRefusal(singletons, roleOf, o.groupSize);
+      if (refusal) throw new RolloutGroupError(refusal);
+    }
+    const rewards = trajs.map((t) => t.reward);
+    const adv = advantagesOf(rewards, keys);
     const records: RolloutRecord[] = [];
     for (const p of played) {
       const rows: { index: number; rec: RolloutRecord }[] = [];
@@ -209,7 +238,12 @@ export async function collectRollouts(o: RolloutOptions, onGroup: (records: Roll
       records.push(...rows.map((r) => r.rec));
     }
     total += records.length;
-    await onGroup(records, g);
+    await onGroup(records, g, { grpoGroups: new Set(keys).size, trajectories: trajs.length, singletons, flat: flatGroups(keys, rewards),
+      episodes: played.map((p) => {
+        const f = p.result.faults[0];
+        return f ? { code: p.result.code, fault: `seat ${f.seat}: ${f.reason}` } : { code: p.result.code };
+      }),
+    });
   }
   return total;
 }

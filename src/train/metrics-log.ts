@@ -1,8 +1,10 @@
 /**
  * Training metrics as a projection: each iteration's metrics are published on the bus as a
  * `training.iteration` event and appended to `metrics.jsonl`; `metrics.csv` holds the same
- * rows flattened (column "learners.solver.meanReturn.solver", ...), rewritten each iteration
- * so that columns appearing later (evaluations) line up.
+ * rows flattened (column "learners.solver.meanReturn.solver", ...): a row is appended, and the
+ * whole file is rewritten from metrics.jsonl only when a row brings new columns (evaluations),
+ * so the columns line up. Only the column names stay in memory, not the rows (a league trains
+ * for as long as it runs).
  */
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -33,7 +35,9 @@ function csvCell(v: string | number | undefined): string {
 
 /** Writes metrics rows to the bus and, when `dir` is given, to JSONL + CSV files there. */
 export class MetricsLog {
-  private readonly rows: Record<string, string | number>[] = [];
+  /** The CSV's columns, in order. */
+  private readonly cols: string[] = [];
+  private readonly seen = new Set<string>();
   private readonly jsonl?: string;
   private readonly csv?: string;
 
@@ -57,10 +61,29 @@ export class MetricsLog {
         const row = JSON.parse(line) as { iteration?: number };
         if ((row.iteration ?? 0) > resumeAt) continue;
         kept.push(line);
-        this.rows.push(flatten(row as JsonValue));
+        this.addColumns(flatten(row as JsonValue));
       }
     }
     writeFileSync(this.jsonl, kept.map((l) => l + '\n').join(''));
+    if (kept.length) this.rewriteCsv();
+  }
+
+  /** Adds the row's new columns; true when there were any. */
+  private addColumns(row: Record<string, string | number>): boolean {
+    let added = false;
+    for (const k of Object.keys(row)) if (!this.seen.has(k)) (this.seen.add(k), this.cols.push(k), (added = true));
+    return added;
+  }
+
+  private csvLine(row: Record<string, string | number>): string {
+    return this.cols.map((c) => csvCell(row[c])).join(',');
+  }
+
+  /** The whole CSV again from metrics.jsonl (the rows are not kept in memory). */
+  private rewriteCsv(): void {
+    const lines = [this.cols.map(csvCell).join(',')];
+    for (const line of readFileSync(this.jsonl!, 'utf8').split('\n')) if (line.trim()) lines.push(this.csvLine(flatten(JSON.parse(line) as JsonValue)));
+    writeFileSync(this.csv!, lines.join('\n') + '\n');
   }
 
   /** Records one iteration's metrics (a JSON object). */
@@ -70,12 +93,9 @@ export class MetricsLog {
     }
     if (!this.jsonl || !this.csv) return;
     appendFileSync(this.jsonl, JSON.stringify(metrics) + '\n');
-    this.rows.push(flatten(metrics));
-    const cols: string[] = [];
-    const seen = new Set<string>();
-    for (const r of this.rows) for (const k of Object.keys(r)) if (!seen.has(k)) (seen.add(k), cols.push(k));
-    const lines = [cols.map(csvCell).join(','), ...this.rows.map((r) => cols.map((c) => csvCell(r[c])).join(','))];
-    writeFileSync(this.csv, lines.join('\n') + '\n');
+    const row = flatten(metrics);
+    if (this.addColumns(row) || !existsSync(this.csv)) this.rewriteCsv();
+    else appendFileSync(this.csv, this.csvLine(row) + '\n');
   }
 }
 

@@ -7,10 +7,8 @@
  * - `temperature` (sampling only, default 1).
  * Acting runs the network in plain JS (no tfjs needed) and never picks an illegal action.
  */
-import { statSync } from 'node:fs';
-import { resolve } from 'node:path';
 import type { Agent, AgentFactory, AgentOptions } from '../core/agent';
-import { loadCheckpoint, type Checkpoint } from './checkpoint';
+import { playingCheckpoint, type PlayingCheckpoint } from './checkpoint-cache';
 import { checkLayoutFor, PolicyModel } from './policy-model';
 
 /** Options of the neural agent. */
@@ -18,18 +16,6 @@ export interface NeuralOptions {
   checkpoint: string;
   mode?: 'greedy' | 'sample';
   temperature?: number;
-}
-
-const cache = new Map<string, { mtimeMs: number; ckpt: Checkpoint }>();
-
-function loadCached(path: string): Checkpoint {
-  const abs = resolve(path);
-  const mtimeMs = statSync(abs).mtimeMs;
-  const hit = cache.get(abs);
-  if (hit && hit.mtimeMs === mtimeMs) return hit.ckpt;
-  const ckpt = loadCheckpoint(abs);
-  cache.set(abs, { mtimeMs, ckpt });
-  return ckpt;
 }
 
 /** Reads and checks the agent options; throws an error naming the bad option. */
@@ -46,7 +32,7 @@ export function parseNeuralOptions(options: Record<string, unknown> | undefined)
 }
 
 /** A neural agent from an already loaded checkpoint. */
-export function neuralAgentFrom(ckpt: Checkpoint, opts: Omit<NeuralOptions, 'checkpoint'> & { name?: string }, { env }: Pick<AgentOptions, 'env'>): Agent {
+export function neuralAgentFrom(ckpt: PlayingCheckpoint, opts: Omit<NeuralOptions, 'checkpoint'> & { name?: string }, { env }: Pick<AgentOptions, 'env'>): Agent {
   const encoder = checkLayoutFor(ckpt.layout, env);
   const model = new PolicyModel(ckpt.layout, encoder, ckpt.weights);
   const sample = opts.mode === 'sample';
@@ -71,6 +57,6 @@ export const neuralAgent: AgentFactory = {
   },
   create(options) {
     const opts = parseNeuralOptions(options.options);
-    return neuralAgentFrom(loadCached(opts.checkpoint), opts, options);
+    return neuralAgentFrom(playingCheckpoint(opts.checkpoint), opts, options);
   },
 };

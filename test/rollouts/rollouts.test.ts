@@ -93,7 +93,8 @@ test('the CLI writes the file; the Python snippet of docs/rollouts.md loads it w
   const out = join(dir, 'cd.jsonl');
   const r = arena(['rollouts', 'countdown-v1', '--params', '{"roles":"challenger-solver","attempts":4}', '--agents', 'random-valid,greedy:{"epsilon":0.5}', '--episodes', '6', '--group-size', '2', '--seed', '3', '--out', out]);
   expect(r.code).toBe(0);
-  expect(r.stderr).toMatch(/rollouts: \d+ decisions from 6 episodes in 3 groups -> /);
+  // 3 challenger groups (its episodes of one seed) and 6 solver groups (its 4 attempts in each episode)
+  expect(r.stderr).toMatch(/rollouts: \d+ decisions from 6 episodes in 3 groups of 2 \(seeds 3\.\.5\); 30 trajectories in 9 GRPO groups \(3\.3 per group\) -> /);
   const records = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as RolloutRecord);
   const solver = records.filter((x) => x.role === 'solver');
   expect(solver.length).toBeGreaterThanOrEqual(6 * 4);
@@ -116,10 +117,65 @@ test('bad arguments are one-line usage errors', () => {
   const multiple = arena(['rollouts', 'deal-or-no-deal-v1', '--agents', 'random', '--episodes', '5', '--group-size', '2', '--out', join(dir, 'x.jsonl')]);
   expect(multiple.code).toBe(2);
   expect(multiple.stderr).toBe('arena: --episodes: 5 is not a multiple of --group-size 2\n');
-  const role = arena(['rollouts', 'deal-or-no-deal-v1', '--agents', 'random', '--roles', 'solver', '--out', join(dir, 'x.jsonl')]);
+  const role = arena(['rollouts', 'deal-or-no-deal-v1', '--agents', 'random', '--roles', 'solver', '--episodes', '2', '--group-size', '2', '--out', join(dir, 'x.jsonl')]);
   expect(role.code).toBe(2);
   expect(role.stderr).toMatch(/^arena: --roles: "solver" is not a role of any seat of deal-or-no-deal-v1/);
-  const file = arena(['rollouts', 'deal-or-no-deal-v1', '--agents', 'random', '--out', join(dir, 'no-such-dir', 'x.jsonl')]);
+  const file = arena(['rollouts', 'deal-or-no-deal-v1', '--agents', 'random', '--episodes', '2', '--group-size', '2', '--out', join(dir, 'no-such-dir', 'x.jsonl')]);
   expect(file.code).toBe(2);
   expect(file.stderr).toMatch(/^arena: --out: cannot write .*ENOENT/);
+});
+
+/** Countdown's greedy solver exploring (half its choices random): rewards differ between members. */
+function explorer(seed: number): Agent {
+  const env = defaultRegistry.env('countdown-v1');
+  return defaultRegistry.agentFactory('greedy', env.meta.id).create({ env, params: env.resolveParams({}), seed, options: { epsilon: 0.5 } });
+}
+
+describe('GRPO groups are what was asked for (issue 28)', () => {
+  test('Countdown with one attempt: the --group-size episodes of one seed form the group, and exploring play gives non-zero advantages', async () => {
+    const env = defaultRegistry.env('countdown-v1');
+    const params = env.resolveParams({});
+    const records = await collect({ env, params, agents: [explorer(1)], groups: 2, groupSize: 4, seed: 1 });
+    // one try per episode: each is a whole-episode trajectory of the seed's group, not a group of its own
+    expect(new Set(records.map((r) => r.group))).toEqual(new Set(['g0:s0', 'g1:s0']));
+    for (const g of ['g0:s0', 'g1:s0']) expect(new Set(records.filter((r) => r.group === g).map((r) => r.trajectory)).size).toBe(4);
+    expect(records.some((r) => r.advantage.grpo !== 0)).toBe(true);
+  });
+
+  test('a first group that would hold one trajectory is refused before anything is handed over', async () => {
+    const env = defaultRegistry.env('countdown-v1');
+    const params = env.resolveParams({});
+    const handed: RolloutRecord[] = [];
+    await expect(collectRollouts({ env, params, agents: [explorer(1)], groups: 2, groupSize: 1, seed: 5 }, (r) => void handed.push(...r))).rejects.toThrow(
+      /GRPO group g0:s0 \(role solver\) holds one trajectory.*use --group-size 2 or more, or params that give the solver several tries per episode/,
+    );
+    expect(handed).toEqual([]);
+  });
+
+  test('the CLI refuses groups of one with a one-line usage error and leaves no file', () => {
+    const dond = join(dir, 'dond-1.jsonl');
+    const before = arena(['rollouts', 'deal-or-no-deal-v1', '--agents', 'random', '--episodes', '4', '--out', dond]);
+    expect(before.code).toBe(2);
+    expect(before.stderr).toBe(
+      'arena: --group-size 1: every GRPO group would hold one trajectory (advantage 0), since deal-or-no-deal-v1 has no tries within an episode; use --group-size 2 or more (episodes from one seed form a group)\n',
+    );
+    expect(existsSync(dond)).toBe(false);
+    const cd = join(dir, 'cd-1.jsonl');
+    const after = arena(['rollouts', 'countdown-v1', '--agents', 'exact-solver', '--episodes', '2', '--out', cd]);
+    expect(after.code).toBe(2);
+    expect(after.stderr).toMatch(/^arena: --group-size 1: GRPO group g0:s0 \(role solver\) holds one trajectory, so its advantage is 0; use --group-size 2 or more[^\n]*\n$/);
+    expect(existsSync(cd)).toBe(false);
+    // several attempts make real groups at --group-size 1
+    const tries = arena(['rollouts', 'countdown-v1', '--params', '{"attempts":3}', '--agents', 'greedy:{"epsilon":0.5}', '--episodes', '2', '--out', cd]);
+    expect(tries.code).toBe(0);
+    expect(tries.stderr).toMatch(/6 trajectories in 2 GRPO groups \(3 per group\)/);
+  });
+});
+
+test('episodes that fail are loud, and a run that records nothing exits 1 saying why', () => {
+  const out = join(dir, 'forfeit.jsonl');
+  const r = arena(['rollouts', 'countdown-v1', '--params', '{"attempts":2}', '--agents', 'random-valid', '--episodes', '2', '--out', out]);
+  expect(r.code).toBe(1);
+  expect(r.stderr).toContain('rollouts: 2 of 2 episodes did not end normally (first: forfeit, seat 0: random-valid plays the challenger role only (asked to play solver))');
+  expect(r.stderr).toContain('arena: rollouts: no decision was recorded (see the line above for why)');
 });

@@ -13,6 +13,7 @@ import type { ArenaServer } from '../../server/start-server';
 import { createProgress } from '../progress';
 import { stopOnSignals } from '../stop-signal';
 import { EventLoopTurn } from '../../core/event-loop';
+import { deadSeatLine, SeatFailures } from '../seat-failures';
 
 export interface PlayArgs {
   /** Port and interface of the server started for remote and human seats. */
@@ -72,6 +73,7 @@ export async function playCommand(registry: Registry, ref: string, args: PlayArg
   const progress = createProgress('play', args.episodes, { quiet: !!args.watch });
   const tally = new SeriesTally(env); // constant memory: play --episodes 1e12 stays flat
   const usage = new Map<string, UsageTotals>();
+  const failures = new SeatFailures();
   const stop = stopOnSignals('stopping after the current episode');
   const turn = new EventLoopTurn();
   let lastMatch: string | null = null;
@@ -80,11 +82,12 @@ export async function playCommand(registry: Registry, ref: string, args: PlayArg
       await turn.maybe(); // lets Ctrl-C in between synchronous episodes
       if (stop.signal.aborted) break;
       const seed = args.seed + k;
-      const r = await runMatch({ env, params, seed, agents, bus, deadlineMs: args.deadline, faultPolicy, signal: stop.signal, effects: registry.effects() });
+      const r = await runMatch({ env, params, seed, agents, bus, deadlineMs: args.deadline, faultPolicy, signal: stop.signal, effects: registry.effects(), onDecision: failures.onDecision });
       await watching?.drained(); // the watched view's last phase before the episode's line
       if (r.code === 'aborted' && stop.signal.aborted) break;
       lastMatch = r.matchId;
       tally.add(r);
+      failures.add(r);
       addReports(usage, r.reports, (seat) => `seat ${seat} ${r.agents[seat]}`);
       if (args.json) {
         const line = {
@@ -101,7 +104,8 @@ export async function playCommand(registry: Registry, ref: string, args: PlayArg
         };
         process.stdout.write(jsonText(line) + '\n');
       } else if (args.episodes <= 20) {
-        process.stdout.write(`episode ${k} seed ${seed}: ${r.outcome} returns ${jsonText(r.returns)} in ${r.length} steps${r.code === 'ok' ? '' : ` (${r.code})`}\n`);
+        const why = r.code === 'forfeit' && r.faults.length ? `: ${faultText(r.faults[r.faults.length - 1], r.agents)}` : '';
+        process.stdout.write(`episode ${k} seed ${seed}: ${r.outcome} returns ${jsonText(r.returns)} in ${r.length} steps${r.code === 'ok' ? '' : ` (${r.code}${why})`}\n`);
       }
       progress.tick();
     }
@@ -121,8 +125,16 @@ export async function playCommand(registry: Registry, ref: string, args: PlayArg
     if (summary.env) process.stdout.write(`${jsonText(summary.env)}\n`);
     for (const line of formatUsage(usage)) process.stdout.write(`usage ${line}\n`);
   }
+  // A seat that never answered measured nothing: say why (also with --json) and fail.
+  const dead = failures.dead();
+  for (const d of dead) process.stderr.write(`arena: ${deadSeatLine(d)}\n`);
   if (server) await keepServing(server, stop.signal.aborted ? null : lastMatch);
-  return 0;
+  return dead.length ? 1 : 0;
+}
+
+/** A fault in the episode line's words: who, and why. */
+function faultText(f: { seat: number; reason: string }, agents: readonly string[]): string {
+  return `seat ${f.seat} ${agents[f.seat] ?? ''}: ${oneLine(f.reason, 160)}`.replace(/ {2}/g, ' ');
 }
 
 /**

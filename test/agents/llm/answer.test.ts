@@ -27,7 +27,7 @@ test('parseAnswer (finite): exact names, case-insensitive when unique, the raw a
   expect(parseAnswer(dond, obs, format, JSON.stringify({ action: legal[7] }))).toEqual({ ok: true, action: legal[7] });
   expect(parseAnswer(dond, obs, format, '{"action": "keep it all"}')).toEqual({ ok: false, reason: '"keep it all" is not one of the legal action names' });
   expect(parseAnswer(dond, obs, format, '{"move": 1}')).toEqual({ ok: false, reason: 'the JSON object has no "action" field' });
-  expect(parseAnswer(dond, obs, format, 'agree')).toEqual({ ok: false, reason: 'no JSON object found in the answer' });
+  expect(parseAnswer(dond, obs, format, 'agree')).toEqual({ ok: false, reason: 'no JSON object found in the answer (nor an <answer>...</answer> tag)' });
   expect(isStrictSchema(format.schema)).toBe(true);
 });
 
@@ -40,6 +40,35 @@ test('parseAnswer (open): through the env template\'s parse, whose error is the 
   expect(f.labels).toBeNull();
   expect(parseAnswer(cd, o, f, '{"action": "1 + 2"}')).toEqual({ ok: true, action: '<answer>1 + 2</answer>' });
   expect(parseAnswer(cd, o, f, '{"action": [1]}')).toEqual({ ok: false, reason: 'the answer must be an expression (a string)' });
+});
+
+test('what models answer (issue 28): a JSON object first, else the last <answer> tag, else (open sets) the bare answer', () => {
+  const cd = defaultRegistry.env('countdown-v1');
+  const p = cd.resolveParams({ roles: 'challenger-solver-evaluator' });
+  const solverCtx = { env: cd.meta.id, role: 'solver', team: 'solver', seat: 1, seats: 3, params: p };
+  // a solver observation: propose a puzzle first
+  let s = cd.init(p, 1);
+  s = cd.step(s, { 0: { numbers: [100, 75, 25, 2, 5, 7], target: 500 } }).state;
+  const o = cd.observe(s, 1);
+  const f = answerFormat(cd, o, null, solverCtx);
+  expect(parseAnswer(cd, o, f, '3*5+7')).toEqual({ ok: true, action: '3*5+7' });
+  expect(parseAnswer(cd, o, f, '  100 * 5\n')).toEqual({ ok: true, action: '100 * 5' });
+  expect(parseAnswer(cd, o, f, 'Let me think. <answer>75 + 25</answer> no: <answer>100 * 5</answer>')).toEqual({ ok: true, action: '100 * 5' });
+  expect(parseAnswer(cd, o, f, '<answer>500</answer>')).toEqual({ ok: true, action: '500' });
+  // precedence: the JSON object wins over a tag, a tag over the bare text
+  expect(parseAnswer(cd, o, f, '<answer>75 + 25</answer> {"action": "100 * 5"}')).toEqual({ ok: true, action: '100 * 5' });
+  expect(parseAnswer(cd, o, f, '   ')).toEqual({ ok: false, reason: 'the answer is empty' });
+  // a bare answer that spells a JSON value is that value: the evaluator's true / false, the challenger's object
+  const evalFormat = answerFormat(cd, { ...o, role: 'evaluator' }, null, { ...solverCtx, role: 'evaluator' });
+  expect(parseAnswer(cd, { ...o, role: 'evaluator' }, evalFormat, 'true')).toEqual({ ok: true, action: true });
+  const challenger = cd.observe(cd.init(p, 1), 0);
+  const chFormat = answerFormat(cd, challenger, null, { ...solverCtx, role: 'challenger', seat: 0 });
+  expect(parseAnswer(cd, challenger, chFormat, '{"numbers": [1, 2], "target": 3}')).toEqual({ ok: true, action: { numbers: [1, 2], target: 3 } });
+  // finite sets: a tag holds a name; bare text is not read
+  const legal = dond.legalActions!(state, 0)!;
+  const format = answerFormat(dond, obs, legal, ctx);
+  expect(parseAnswer(dond, obs, format, `<answer>${format.labels![2].label}</answer>`)).toEqual({ ok: true, action: legal[2] });
+  expect(parseAnswer(dond, obs, format, format.labels![2].label)).toEqual({ ok: false, reason: 'no JSON object found in the answer (nor an <answer>...</answer> tag)' });
 });
 
 test('isStrictSchema: closed objects with every property required', () => {

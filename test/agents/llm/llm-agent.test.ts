@@ -166,13 +166,13 @@ describe('illegal answers, re-asks and the fault policy', () => {
     const { result, events } = await play(DOND, {}, [llm(DOND, {}, { baseURL: server.baseURL, reasks: 2 }), scripted(DOND, {}, 'random')]);
     expect(result.faults.filter((f) => f.seat === 0)).toEqual([]);
     const [, second, third] = server.requests;
-    expect(lastUser(second)).toMatch(/^Your answer was not accepted: no JSON object found in the answer\./);
+    expect(lastUser(second)).toMatch(/^Your answer was not accepted: no JSON object found in the answer \(nor an <answer>...<\/answer> tag\)\./);
     expect(second.messages[second.messages.length - 2]).toEqual({ role: 'assistant', content: 'I would like to keep the books.' });
     expect(lastUser(third)).toMatch(/^Your answer was not accepted: "keep everything" is not one of the legal action names\./);
     const attempts = notes(events).filter((e) => e.step === 0);
     expect(attempts.map((e) => e.data.ok)).toEqual([false, false, true]);
     expect(attempts.map((e) => e.data.attempt)).toEqual([0, 1, 2]);
-    expect(attempts[0].data.reason).toBe('no JSON object found in the answer');
+    expect(attempts[0].data.reason).toBe('no JSON object found in the answer (nor an <answer>...</answer> tag)');
     expect(attempts.every((e) => JSON.stringify(e.visibility) === JSON.stringify({ seat: 0 }))).toBe(true);
     // seat 0 and the omniscient view see the attempts; seat 1 and the public view do not
     const t = teamOf(events);

@@ -110,11 +110,20 @@ describe('solver only, text answers', () => {
     });
   });
 
-  test('any text is a legal answer (badly formed ones score as the mode says); non-text is rejected', () => {
+  test('an expression is a legal answer (wrong numbers score as the mode says); one that cannot be read is invalid, not an attempt; non-text is rejected', () => {
     const { env, state } = setup({ rules: 'reasoning-gym', numbers: [10, 20, 30, 40], target: 100 });
-    expect(reason(env, state, '2 ** 3')).toBe('ACCEPTED');
-    expect(env.returns(act(env, state, '2 ** 3'))).toEqual([0.01]);
+    // issue 28: a typo is bounced back with the parser's reason instead of consuming the attempt
+    expect(reason(env, state, '75 + 50 = 125')).toBe(
+      'unknown character \'=\' at position 9: answer with one arithmetic expression over the numbers, e.g. (100 + 6) * 3, without "=" or the result',
+    );
+    expect(reason(env, state, '2 ** 3')).toMatch(/^"\*\*" \(power\) is not allowed \(position 3\): answer with/);
+    expect(reason(env, state, '   ')).toMatch(/^empty answer: answer with/);
+    expect(reason(env, state, '2 + 3')).toBe('ACCEPTED');
+    expect(env.returns(act(env, state, '2 + 3'))).toEqual([0.05]);
     expect(env.returns(act(env, state, '10 + 20 + 30 + 40'))).toEqual([1]);
+    const tagged = setup({ rules: 'tinyzero', numbers: [10, 20, 30, 40], target: 100, answerTag: true });
+    expect(reason(tagged.env, tagged.state, '10 + 20 + 30 + 40')).toMatch(/^no <answer>…<\/answer> tag in the text: answer with one arithmetic expression over the numbers inside <answer><\/answer>/);
+    expect(reason(tagged.env, tagged.state, 'so <answer>10 + 20 + 30 + 40</answer>')).toBe('ACCEPTED');
     expect(reason(env, state, { x: 1 })).toMatch(/an answer must be text \(an arithmetic expression\) or a step index/);
     expect(reason(env, state, 42)).toBe('move 42 (a+b on slots 1 and 4): slot 4 is empty');
     expect(reason(env, state, 500)).toBe('500 is not a solver action (0-90)');
@@ -142,7 +151,7 @@ describe('challenger, K attempts, evaluator', () => {
     let { env, state } = setup(params);
     state = act(env, state, { numbers: [25, 50, 75, 100, 3, 6], target: 952 });
     expect(env.toAct(state)).toEqual([1]);
-    const answers = ['((100 + 6) * 3 * 75 - 50) / 25', '(100 + 50) * 6 + 75 - 25', '2 ** 3', '((100 + 6) * 75 * 3 - 50) / 25'];
+    const answers = ['((100 + 6) * 3 * 75 - 50) / 25', '(100 + 50) * 6 + 75 - 25', '2 + 3', '((100 + 6) * 75 * 3 - 50) / 25'];
     for (const [k, a] of answers.entries()) {
       const o = env.observe(state, 1);
       expect(o.attemptsDone).toBe(k);
