@@ -22,6 +22,8 @@ import { createRegistry } from '../src/catalog';
 import { selectBackend, type BackendChoice } from '../src/train/backend';
 import { resolveConfig, type TrainConfigInput } from '../src/train/config';
 import { Trainer } from '../src/train/trainer';
+import type { OptimizerImpl } from '../src/train/learner';
+import { relaxedSimdAvailable, useFusedFlavour } from '../src/train/fused/wasm';
 import { ppoSetup, writePeerData } from './ppo-fixture';
 import { loadNote, measureAsync, type Rate } from './rate';
 import { TorchPeer, type Window } from './torch-peer';
@@ -30,8 +32,8 @@ const arg = (name: string): string | undefined => {
   const i = process.argv.indexOf(name);
   return i >= 0 ? process.argv[i + 1] : undefined;
 };
-const SECONDS = Number(arg('--seconds')) || 2;
-const ROUNDS = Number(arg('--rounds')) || 5;
+const SECONDS = Number(arg('--seconds')) || 0.5;
+const ROUNDS = Number(arg('--rounds')) || 20;
 const ONLY = new Set((arg('--only') ?? 'update,acting').split(','));
 const fmt = (x: number, d = 0) => x.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
 const median = (xs: number[]) => {
@@ -72,11 +74,18 @@ async function updateSection(): Promise<void> {
   const peer = await TorchPeer.start(dir);
   rmSync(dir, { recursive: true, force: true });
   const sides: Side[] = [];
-  const arena = (label: string, choice: BackendChoice) => {
-    const s = ppoSetup(choice, 256);
+  const arena = (label: string, choice: BackendChoice, impl?: OptimizerImpl) => {
+    const s = ppoSetup(choice, 256, impl);
     sides.push({ label, window: async (sec) => timeWindow(() => void s.learner.update(s.buf, s.targets, s.o), sec) });
   };
-  arena('arena, tfjs-wasm: hand-written backward, JS loss and Adam (default until issue 25)', wasm);
+  useFusedFlavour('simd');
+  arena('arena, fused WebAssembly SIMD module (default)', wasm);
+  if (relaxedSimdAvailable()) {
+    useFusedFlavour('relaxed');
+    arena('arena, fused module, relaxed-SIMD FMA', wasm);
+  } else console.log('(relaxed SIMD: this runtime does not validate it; node --experimental-wasm-relaxed-simd adds that row)');
+  useFusedFlavour(undefined);
+  arena('arena, tfjs-wasm: hand-written backward, JS loss and Adam (default until issue 25)', wasm, 'js');
   if ('reason' in peer) console.log(`PyTorch: not measured (${peer.reason})\n`);
   else {
     const i = peer.info;
@@ -94,20 +103,18 @@ async function updateSection(): Promise<void> {
       perCpu[k].push(w.steps / w.cpu);
       perWall[k].push(w.steps / w.wall);
     }
-    console.log(`round ${r + 1}/${ROUNDS}: ${sides.map((s, k) => `${fmt(perCpu[k][r], 1)}`).join(' / ')} steps per CPU-second (${loadNote()})`);
+    if ((r + 1) % 5 === 0 || r + 1 === ROUNDS) console.log(`rounds ${r + 1}/${ROUNDS} (${loadNote()})`);
   }
   if (!('reason' in peer)) peer.stop();
-  const base = sides.findIndex((s) => s.label.startsWith('PyTorch, plain'));
-  console.log(`\n| side | steps per CPU-second (median of ${ROUNDS}; min–max) | steps/s wall (median) | arena default ÷ side, per CPU-second |`);
+  const q = (xs: number[], f: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(f * xs.length))];
+  console.log(`\n${ROUNDS} interleaved rounds of ${SECONDS} s windows per side; the ratio column is the median over rounds of (arena default ÷ side) within a round.\n`);
+  console.log('| side | steps per CPU-second (median; quartiles) | steps/s wall (median) | arena default ÷ side, per CPU-second (median of rounds; quartiles) |');
   console.log('|---|---:|---:|---:|');
   sides.forEach((s, k) => {
-    const ratio = median(perCpu[0]) / median(perCpu[k]);
-    console.log(`| ${s.label} | ${fmt(median(perCpu[k]), 1)} (${fmt(Math.min(...perCpu[k]), 1)}–${fmt(Math.max(...perCpu[k]), 1)}) | ${fmt(median(perWall[k]), 1)} | ${k === 0 ? '–' : `${ratio.toFixed(2)}×`} |`);
+    const ratios = perCpu[0].map((a, r) => a / perCpu[k][r]);
+    const ratio = k === 0 ? '–' : `${median(ratios).toFixed(2)}× (${q(ratios, 0.25).toFixed(2)}–${q(ratios, 0.75).toFixed(2)})`;
+    console.log(`| ${s.label} | ${fmt(median(perCpu[k]), 1)} (${fmt(q(perCpu[k], 0.25), 1)}–${fmt(q(perCpu[k], 0.75), 1)}) | ${fmt(median(perWall[k]), 1)} | ${ratio} |`);
   });
-  if (base >= 0) {
-    const perRound = perCpu[0].map((a, r) => a / perCpu[base][r]);
-    console.log(`\nper-round ratio arena default ÷ PyTorch plain, per CPU-second: ${perRound.map((x) => x.toFixed(2)).join(', ')}`);
-  }
   console.log(`\n(${loadNote()})\n`);
 }
 

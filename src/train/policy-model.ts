@@ -1,7 +1,9 @@
 /**
  * A policy/value network bound to an env's encoder and to the roles it plays: turns an
  * observation + legal actions into a masked action distribution, an action and a value.
- * Pure JS (no tfjs): the `neural` agent and the rollout workers act through it.
+ * No tfjs: the forward pass runs in the fused WebAssembly module (fused/fused-net.ts: the same
+ * kernels as the fused update, one call for a whole batch of rows); the `neural` agent and the
+ * rollouts act through it.
  *
  * Input = encoder.encode(observation), followed by a one-hot of the seat's role when the
  * network serves several roles (role conditioning). Output = one logit per output unit, then
@@ -11,7 +13,8 @@
 import type { Encoder, Env } from '../core/env';
 import type { Rng } from '../core/rng';
 import { fillMask, greedyIndex, maskedSoftmax, sampleIndex } from './masked-policy';
-import { MlpForward, type MlpWeights } from './mlp';
+import { FusedNet } from './fused/fused-net';
+import type { MlpWeights } from './mlp';
 
 /** How a policy model is wired to its env (stored in checkpoints). */
 export interface PolicyLayout {
@@ -95,7 +98,10 @@ export class PolicyModel {
   readonly input: Float32Array;
   readonly mask: Float32Array;
   readonly probs: Float32Array;
-  private forward: MlpForward;
+  private net: FusedNet;
+  private current: MlpWeights;
+  /** The weights changed since they were copied into the module. */
+  private stale = false;
   private readonly obsView: Float32Array;
   /** Output unit of each action index (-1: no output). */
   private readonly unitOf: Int32Array;
@@ -117,17 +123,32 @@ export class PolicyModel {
     this.obsView = this.input.subarray(0, layout.obsSize);
     this.mask = new Float32Array(this.units);
     this.probs = new Float32Array(this.units);
-    this.forward = new MlpForward(weights);
+    this.current = weights;
+    this.net = new FusedNet(weights, { rows: 1 });
   }
 
-  /** The weights acted with (shared, not copied). */
+  /** The weights acted with (shared, not copied: after changing them in place, call {@link setWeights}). */
   get weights(): MlpWeights {
-    return this.forward.weights;
+    return this.current;
   }
 
-  /** Swaps in new weights (same spec). */
+  /**
+   * Acts with `weights` (same spec) from now on; also the signal that the current weights
+   * changed in place. They are copied into the module at the next forward pass.
+   */
   setWeights(weights: MlpWeights): void {
-    this.forward = new MlpForward(weights);
+    if (JSON.stringify(weights.spec) !== JSON.stringify(this.current.spec)) throw new PolicyLayoutError('setWeights: the new weights have another spec');
+    this.current = weights;
+    this.stale = true;
+  }
+
+  /** The module's network, with the current weights. */
+  private forward(): FusedNet {
+    if (this.stale) {
+      this.net.setWeights(this.current);
+      this.stale = false;
+    }
+    return this.net;
   }
 
   /**
@@ -160,7 +181,7 @@ export class PolicyModel {
    * (`rng` null). Call {@link prepare} first.
    */
   decide(rng: Rng | null, temperature = 1): PolicyStep {
-    return this.choose(this.forward.run(this.input, 1, this.mask, this.units), 0, this.mask, 0, rng, temperature);
+    return this.choose(this.forward().forward(this.input, 1, this.mask, this.units), 0, this.mask, 0, rng, temperature);
   }
 
   /**
@@ -171,7 +192,7 @@ export class PolicyModel {
    * the model; overwritten by the next forward pass.
    */
   forwardRows(x: Float32Array, rows: number, masks: Float32Array): Float32Array {
-    return this.forward.run(x, rows, masks, this.units);
+    return this.forward().forward(x, rows, masks, this.units);
   }
 
   /**

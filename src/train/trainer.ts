@@ -16,13 +16,14 @@ import type { Params } from '../core/params';
 import type { Registry } from '../core/registry';
 import { Rng, deriveSeed } from '../core/rng';
 import { describeChoice, type BackendChoice } from './backend';
+import { fusedFlavour } from './fused/wasm';
 import { checkpointFile, loadRunState, RUN_STATE_FORMAT, RunStateError, saveRunState, snapshotRelPath, type RunState } from './run-state';
 import { checkFits, divergedError, finiteWeights, loadCheckpoint, saveCheckpoint } from './checkpoint';
 import { ConfigError, MAX_PARAMETERS, type TrainConfig } from './config';
 import { summarizeTally, type LearnerTally } from './episode-stats';
 import { evaluate, isSolo, type EvalResult } from './evaluate';
 import { FixedAgents } from './fixed-agents';
-import { Learner } from './learner';
+import { CPU_BACKENDS, Learner, tfOptimizerFor } from './learner';
 import { updateLearner } from './learner-update';
 import { learningRate } from './lr-schedule';
 import { MetricsLog, type IterationMetrics, type LearnerMetrics } from './metrics-log';
@@ -112,14 +113,25 @@ export class Trainer {
     return this.o.config;
   }
 
-  /** Whether updates run on the device (config `update`, and backends without synchronous reads). */
+  /**
+   * How updates run (config `update`): `auto` is the fused module on CPU backends, the device
+   * update where tensors cannot be read synchronously, else the tfjs host update.
+   */
+  get updatePath(): 'fused' | 'host' | 'device' {
+    const u = this.cfg.update;
+    if (u !== 'auto') return u;
+    if (!this.o.backend.syncReads) return 'device';
+    return CPU_BACKENDS.has(this.o.backend.name) ? 'fused' : 'host';
+  }
+
+  /** Whether updates run on the device (asynchronous reads). */
   private get onDevice(): boolean {
-    return this.cfg.update === 'device' || (this.cfg.update === 'auto' && !this.o.backend.syncReads);
+    return this.updatePath === 'device';
   }
 
   private async init(): Promise<void> {
     const { env, params, config: cfg } = this.o;
-    this.log(describeChoice(this.o.backend));
+    this.log(`${describeChoice(this.o.backend)}; update: ${this.updatePath === 'fused' ? `fused (WebAssembly SIMD${fusedFlavour() === 'relaxed' ? ', relaxed FMA' : ''})` : this.updatePath}`);
     if (cfg.update === 'host' && !this.o.backend.syncReads) {
       throw new ConfigError(`training config: update "host" needs synchronous tensor reads, which the ${this.o.backend.name} backend does not have (use "auto" or "device")`);
     }
@@ -140,7 +152,8 @@ export class Trainer {
       }
       const scale = Array.from({ length: units + 1 }, (_, j) => (j < units ? cfg.policyInitScale : 1));
       const weights = initMlp(spec, deriveSeed(cfg.seed, 'init', id), scale);
-      const learner = new Learner(id, layout, encoder, weights, this.o.backend, adam, this.onDevice ? 'tf' : undefined);
+      const path = this.updatePath;
+      const learner = new Learner(id, layout, encoder, weights, this.o.backend, adam, path === 'fused' ? 'fused' : path === 'device' ? 'tf' : tfOptimizerFor(this.o.backend));
       const entry: Entry = { index, id, roles, learner, buf: new SampleBuffer(spec.inputSize, units), pool: [] };
       this.entries.push(entry);
       for (const r of roles) this.byRole.set(r, entry);
