@@ -24,6 +24,9 @@ import { resolveConfig, type TrainConfigInput } from '../src/train/config';
 import { Trainer } from '../src/train/trainer';
 import type { OptimizerImpl } from '../src/train/learner';
 import { relaxedSimdAvailable, useFusedFlavour } from '../src/train/fused/wasm';
+import { FusedNet } from '../src/train/fused/fused-net';
+import { layerSizes, MlpForward, type MlpWeights } from '../src/train/mlp';
+import { PolicyModel } from '../src/train/policy-model';
 import { ppoSetup, writePeerData } from './ppo-fixture';
 import { loadNote, measureAsync, type Rate } from './rate';
 import { TorchPeer, type Window } from './torch-peer';
@@ -139,19 +142,83 @@ async function dondActing(backend: BackendChoice, config: TrainConfigInput): Pro
   const trainer = await dondTrainer(backend, config);
   // every call replays the same iteration's seeds: the same decisions each time
   const perRollout = await trainer.rollouts();
-  const rate = await measureAsync(async () => void (await trainer.rollouts()), SECONDS);
+  const rate = await measureAsync(async () => void (await trainer.rollouts()), SECONDS * 4);
   trainer.dispose();
   return { wall: rate.wall * perRollout, cpu: rate.cpu * perRollout };
 }
 
+/** Runs `f` with the acting forward pass of before issue 25 swapped in: the JS forward, row after row (MlpForward). */
+async function withJsForward<T>(f: () => Promise<T>): Promise<T> {
+  type Model = { weights: MlpWeights; mask: Float32Array };
+  const proto = PolicyModel.prototype as unknown as { forwardRows(this: Model, x: Float32Array, rows: number, masks: Float32Array): Float32Array };
+  const fused = proto.forwardRows;
+  const js = new WeakMap<MlpWeights, MlpForward>();
+  proto.forwardRows = function (this: Model, x, rows, masks) {
+    let m = js.get(this.weights);
+    if (!m) js.set(this.weights, (m = new MlpForward(this.weights)));
+    return m.run(x, rows, masks, this.mask.length);
+  };
+  try {
+    return await f();
+  } finally {
+    proto.forwardRows = fused;
+  }
+}
+
+/**
+ * One network's forward passes, per CPU-second, at `lanes` rows per pass: the JS forward one row
+ * at a time (what acting did before issue 25) against the fused module's one call for all rows,
+ * interleaved; inputs and legal masks are `rows` real decisions.
+ */
+function forwardRatio(label: string, w: MlpWeights, inputs: Float32Array, masks: Float32Array, rows: number, lanes: number): void {
+  const inSize = w.spec.inputSize;
+  const units = masks.length / rows;
+  const js = new MlpForward(w);
+  const fused = new FusedNet(w, { rows: lanes });
+  const groups = Math.floor(rows / lanes);
+  const perRow = () => {
+    for (let r = 0; r < groups * lanes; r++) js.run(inputs.subarray(r * inSize, (r + 1) * inSize), 1, masks.subarray(r * units, (r + 1) * units), units);
+  };
+  const batched = () => {
+    for (let g = 0; g < groups; g++) fused.forward(inputs.subarray(g * lanes * inSize), lanes, masks.subarray(g * lanes * units), units);
+  };
+  const a: number[] = [];
+  const b: number[] = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    const x = timeWindow(perRow, SECONDS / 2, 1);
+    const y = timeWindow(batched, SECONDS / 2, 1);
+    a.push((x.steps * groups * lanes) / x.cpu);
+    b.push((y.steps * groups * lanes) / y.cpu);
+  }
+  const ratios = a.map((v, k) => b[k] / v);
+  console.log(`| ${label} | ${lanes} | ${fmt(median(a))} | ${fmt(median(b))} | ${median(ratios).toFixed(2)}× |`);
+}
+
 async function actingSection(): Promise<void> {
   const wasm = await selectBackend('wasm');
-  console.log('## Acting: Deal-or-No-Deal self-play rollouts (default network), by episodes in lockstep\n');
-  console.log('| episodes in lockstep | decisions/s (best window) | decisions per CPU-second |');
-  console.log('|---:|---:|---:|');
+  console.log('## Acting: the forward pass, one row at a time in JS (before) vs one fused call per network (after)\n');
+  console.log(`${ROUNDS} interleaved rounds; rows per CPU-second, medians; the ratio is the median of the rounds' ratios.\n`);
+  console.log('| network and inputs | rows per pass (lanes) | JS, row by row | fused module, one call | fused ÷ JS |');
+  console.log('|---|---:|---:|---:|---:|');
+  const trainer = await dondTrainer(wasm, {});
+  await trainer.rollouts();
+  const e = trainer.entries[0];
+  const n = e.buf.size;
+  const dond = `Deal-or-No-Deal ${layerSizes(e.learner.weights.spec).join('→')}, ${n} recorded decisions`;
+  for (const lanes of [1, 16, 64]) forwardRatio(dond, e.learner.weights, e.buf.inputs.subarray(0, n * e.buf.inputSize), e.buf.masks.subarray(0, n * e.buf.numActions), n, lanes);
+  trainer.dispose();
+  const fx = ppoSetup(wasm, 256);
+  forwardRatio('the update fixture 64→256→256→17, dense inputs', fx.weights, fx.buf.inputs.subarray(0, 256 * 64), fx.buf.masks.subarray(0, 256 * 16), 256, 16);
+  console.log(`\n(${loadNote()})\n`);
+
+  console.log('## Acting: Deal-or-No-Deal self-play rollouts, decisions per CPU-second\n');
+  console.log('| forward | episodes in lockstep | decisions/s (best window) | decisions per CPU-second |');
+  console.log('|---|---:|---:|---:|');
   for (const e of [1, 16, 64]) {
-    const r = await dondActing(wasm, { envsPerBatch: e });
-    console.log(`| ${e}${e === 16 ? ' (default)' : ''} | ${fmt(r.wall)} | ${fmt(r.cpu)} |`);
+    const before = await withJsForward(() => dondActing(wasm, { envsPerBatch: e }));
+    const after = await dondActing(wasm, { envsPerBatch: e });
+    console.log(`| JS, row by row (before) | ${e} | ${fmt(before.wall)} | ${fmt(before.cpu)} |`);
+    console.log(`| fused module, one call per network and turn | ${e}${e === 16 ? ' (default)' : ''} | ${fmt(after.wall)} | ${fmt(after.cpu)} |`);
   }
   console.log(`\n(${loadNote()})\n`);
 }

@@ -202,15 +202,19 @@ export class PolicyModel {
    */
   choose(out: Float32Array, offset: number, mask: Float32Array, maskOffset: number, rng: Rng | null, temperature = 1): PolicyStep {
     const A = this.units;
-    let lse: number;
+    let logits: ArrayLike<number> = out;
+    let at = offset;
     if (temperature !== 1) {
       const scaled = new Float32Array(A);
       for (let i = 0; i < A; i++) scaled[i] = out[offset + i] / temperature;
-      lse = maskedSoftmax(scaled, mask, this.probs, 0, A, maskOffset);
-    } else lse = maskedSoftmax(out, mask, this.probs, offset, A, maskOffset);
+      logits = scaled;
+      at = 0;
+    }
+    const lse = maskedSoftmax(logits, mask, this.probs, at, A, maskOffset);
     const index = rng ? sampleIndex(this.probs, rng) : greedyIndex(this.probs);
-    let h = 0;
-    for (let i = 0; i < A; i++) if (this.probs[i] > 0) h -= this.probs[i] * Math.log(this.probs[i]);
+    // H = −Σ p log p with log p = logit − lse: no logarithm per action (acting's hottest loop)
+    let h = lse;
+    for (let i = 0; i < A; i++) if (this.probs[i] > 0) h -= this.probs[i] * logits[at + i];
     const logit = out[offset + index];
     const logp = (temperature !== 1 ? logit / temperature : logit) - lse;
     const actionIndex = this.layout.actions ? this.layout.actions[index] : index;
