@@ -551,6 +551,8 @@ function trainForward(rows: i32): void {
     if (isDense) {
       denseLevels |= 1 << l;
       dense(R4, inW, outW, T(ACT + l), <usize>inW << 2, P + T(OFFW + l), <usize>outW << 2, T(ACT + l + 1), <usize>outW << 2, P + T(OFFB + l), mode, 0, 0);
+    } else if (l + 1 == L) {
+      lastLayer(rows, T(MASKS), TI(UNITS)); // the loss reads the legal logits and the value only
     } else {
       rowLists(rows, inW, T(ACT + l), <usize>inW << 2, <usize>outW << 2);
       spmm(rows, outW, P + T(OFFW + l), T(ACT + l + 1), <usize>outW << 2, P + T(OFFB + l), mode, 0, 0);
@@ -567,37 +569,79 @@ function trainForward(rows: i32): void {
 export function act(rows: i32, width: i32): void {
   const L = TI(L_);
   hidden(rows, L - 1);
+  lastLayer(rows, T(NEEDED), width);
+  const outW = TI(WIDTH + L);
+  const raw = TI(RAW + L);
+  for (let p = 0; p < rows; p++) memory.copy(T(OUT) + (<usize>(p * raw) << 2), T(ACT + L) + (<usize>(p * outW) << 2), <usize>raw << 2);
+}
+
+/** Columns [c0, c1) of one row of a list product (multiples of 4): the widest passes first. */
+function span(ep: usize, end: usize, M: usize, bias: usize, dst: usize, c0: i32, c1: i32): void {
+  let c = c0;
+  while (c < c1) {
+    const n = c1 - c;
+    const o = <usize>c << 2;
+    if (n >= 48 && n != 64) {
+      tile48(ep, end, M + o, bias + o, dst + o, E_NONE, 0);
+      c += 48;
+    } else if (n >= 32) {
+      tile32(ep, end, M + o, bias + o, dst + o, E_NONE, 0);
+      c += 32;
+    } else if (n >= 16) {
+      tile16(ep, end, M + o, bias + o, dst + o, E_NONE, 0);
+      c += 16;
+    } else if (n >= 8) {
+      tile8(ep, end, M + o, bias + o, dst + o, E_NONE, 0);
+      c += 8;
+    } else {
+      tile4(ep, end, M + o, bias + o, dst + o, E_NONE, 0);
+      c += 4;
+    }
+  }
+}
+
+/**
+ * The last layer of `rows` rows of ACT[L − 1] into ACT[L], computing only what a policy reads:
+ * with `width` > 0, `needed` holds rows × width flags (legal actions) and groups of eight of the
+ * first `width` outputs with no flag set in that row are not computed (they read 0); runs of
+ * needed groups go through the widest passes; every computed output is bit for bit what
+ * {@link spmm} gives. Outputs from the last whole group on (the value) are always computed.
+ */
+function lastLayer(rows: i32, needed: usize, width: i32): void {
+  const L = TI(L_);
   const l = L - 1;
   const inW = TI(WIDTH + l);
   const outW = TI(WIDTH + L);
-  const raw = TI(RAW + L);
   const P = T(PARAMS);
   const W = P + T(OFFW + l);
   const B = P + T(OFFB + l);
   const out = T(ACT + L);
   rowLists(rows, inW, T(ACT + l), <usize>inW << 2, <usize>outW << 2);
   const cap = T(LCAP) << 3;
-  const needed = T(NEEDED);
+  const zero = f32x4.splat(0);
+  const groups = width > 0 ? width >> 3 : 0;
   for (let p = 0; p < rows; p++) {
     const ep = T(LIST) + <usize>p * cap;
     const end = ep + (<usize>load<i32>(T(LCNT) + (<usize>p << 2)) << 3);
     const dst = out + (<usize>(p * outW) << 2);
     const np = needed + (<usize>(p * width) << 2);
-    let c = 0;
-    for (; c + 8 <= outW; c += 8) {
-      if (c + 8 <= width) {
-        const a = v128.load(np + (<usize>c << 2));
-        const b = v128.load(np + (<usize>c << 2), 16);
-        if (!v128.any_true(v128.or(f32x4.ne(a, f32x4.splat(0)), f32x4.ne(b, f32x4.splat(0))))) {
-          v128.store(dst + (<usize>c << 2), f32x4.splat(0));
-          v128.store(dst + (<usize>c << 2), f32x4.splat(0), 16);
-          continue;
-        }
+    let runStart = -1;
+    for (let g = 0; g < groups; g++) {
+      const c = g << 3;
+      const a = v128.load(np + (<usize>c << 2));
+      const b = v128.load(np + (<usize>c << 2), 16);
+      if (v128.any_true(v128.or(f32x4.ne(a, zero), f32x4.ne(b, zero)))) {
+        if (runStart < 0) runStart = c;
+        continue;
       }
-      tile8(ep, end, W + (<usize>c << 2), B + (<usize>c << 2), dst + (<usize>c << 2), E_NONE, 0);
+      if (runStart >= 0) {
+        span(ep, end, W, B, dst, runStart, c);
+        runStart = -1;
+      }
+      v128.store(dst + (<usize>c << 2), zero);
+      v128.store(dst + (<usize>c << 2), zero, 16);
     }
-    if (c + 4 <= outW) tile4(ep, end, W + (<usize>c << 2), B + (<usize>c << 2), dst + (<usize>c << 2), E_NONE, 0);
-    memory.copy(T(OUT) + (<usize>(p * raw) << 2), dst, <usize>raw << 2);
+    span(ep, end, W, B, dst, runStart >= 0 ? runStart : groups << 3, outW);
   }
 }
 
@@ -713,6 +757,16 @@ function loss(B: i32, clip: f64, valueCoef: f64, entropyCoef: f64): void {
   stat(S_CLIP, clipped * inv);
 }
 
+/**
+ * Whether W' = ACTᵀ · dz costs less listed by dz's columns (nonzeros of dz × input width, plus
+ * the transposes) than by the inputs' columns (nonzeros of the inputs × output width).
+ */
+function sparserGradient(rows: i32, inW: i32, outW: i32, act: usize, dz: usize): bool {
+  const byInputs = <f64>nonzeros(rows, inW, act, <usize>inW << 2) * <f64>outW;
+  const byGrads = <f64>nonzeros(rows, outW, dz, <usize>outW << 2) * <f64>inW + <f64>(rows * outW + outW * inW);
+  return byGrads < byInputs;
+}
+
 /** Backward pass of the loss gradient in DZA (rows × WIDTH[L]) into GRADS. */
 function backward(rows: i32): void {
   const L = TI(L_);
@@ -731,6 +785,12 @@ function backward(rows: i32): void {
       const R4 = (rows + 3) & ~3;
       transpose(T(ACT + l), is, rows, inW, T(WT));
       dense(inW, rows, outW, T(WT), <usize>R4 << 2, dz, os, G + T(OFFW + l), os, 0, E_NONE, 0, 0);
+    } else if (sparserGradient(rows, inW, outW, T(ACT + l), dz)) {
+      // dz much sparser than the inputs (a policy head: only legal actions have gradients):
+      // dWᵀ = dzᵀ · ACT[l], one list per output column, into the scratch, then transposed
+      colLists(rows, outW, dz, os, is);
+      spmm(outW, inW, T(ACT + l), T(WT), is, 0, E_NONE, 0, 0);
+      transpose(T(WT), is, outW, inW, G + T(OFFW + l));
     } else {
       colLists(rows, inW, T(ACT + l), is, os);
       spmm(inW, outW, dz, G + T(OFFW + l), os, 0, E_NONE, 0, 0);

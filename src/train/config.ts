@@ -68,6 +68,14 @@ export const TrainConfigSchema = z
      * device where tensors cannot be read synchronously, else host.
      */
     update: z.enum(['auto', 'fused', 'host', 'device']).default('auto'),
+    /**
+     * Actor-learner overlap (`arena train`, Trainer.run): the fused update runs in a worker
+     * thread while the next iteration's episodes are played with the weights from before it —
+     * both cores busy, the policy one version behind (PPO's clipped ratio corrects the lag; each
+     * iteration's `policyLag` is recorded). false (`--sync`): rollouts, then the update, bit for
+     * bit reproducible as before.
+     */
+    overlap: z.boolean().default(false),
     /** Stop an iteration's epochs early when the approximate KL passes 1.5 × this (0: never). */
     targetKl: z.number().nonnegative().default(0),
     /** Normalize advantages over each iteration's batch (ppo). */

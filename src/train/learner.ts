@@ -10,6 +10,7 @@ import type { Encoder } from '../core/env';
 import { JsAdam, TfAdam, type AdamConfig, type AdamState } from './adam';
 import { FusedNet } from './fused/fused-net';
 import { fusedUpdate, type StepCounter } from './fused/fused-update';
+import type { UpdateRequest, UpdateResult } from './fused/update-protocol';
 import type { BackendChoice } from './backend';
 import { cloneWeights, type MlpWeights } from './mlp';
 import { DEVICE_STATS, devicePolicyLoss, type DeviceBatch } from './device-loss';
@@ -167,6 +168,44 @@ export class Learner {
     }
     this.weightsChanged();
     return run.result();
+  }
+
+  /**
+   * Everything a worker needs to run this learner's update of `buf` with `targets` (copies: the
+   * buffer may be refilled meanwhile); the fused update only. Install the result with
+   * {@link applyUpdate}.
+   */
+  updateRequest(buf: SampleBuffer, targets: Targets, o: UpdateOptions): Omit<UpdateRequest, 'id'> {
+    if (!this.fused) throw new Error(`learner ${this.id}: only the fused update runs in the update worker`);
+    const n = buf.size;
+    const { m, v } = this.fused.readMoments();
+    return {
+      learner: this.id,
+      spec: this.weights.spec,
+      adam: this.adamConfig,
+      weights: this.weights.params.map((p) => p.slice()),
+      m,
+      v,
+      step: this.fusedSteps.step,
+      n,
+      inputs: buf.inputs.slice(0, n * buf.inputSize),
+      masks: buf.masks.slice(0, n * buf.numActions),
+      actions: buf.actions.slice(0, n),
+      logp: buf.logp.slice(0, n),
+      advantages: targets.advantages.slice(0, n),
+      returns: targets.returns.slice(0, n),
+      options: { ...o },
+    };
+  }
+
+  /** Installs the weights and Adam state of an update run elsewhere (see {@link updateRequest}). */
+  applyUpdate(r: UpdateResult): void {
+    if (!this.fused) throw new Error(`learner ${this.id}: only the fused update runs in the update worker`);
+    this.weights.params.forEach((p, i) => p.set(r.weights[i]));
+    this.fused.setWeights(this.weights);
+    this.fused.setMoments(r.m, r.v);
+    this.fusedSteps.step = r.step;
+    this.weightsChanged();
   }
 
   /** The tfjs network (throws on the fused path, which has none). */

@@ -12,7 +12,7 @@
  */
 import type { Encoder, Env } from '../core/env';
 import type { Rng } from '../core/rng';
-import { fillMask, greedyIndex, maskedSoftmax, sampleIndex } from './masked-policy';
+import { fillMask, greedyIndex, listLegal, sampleIndex, softmaxOver } from './masked-policy';
 import { FusedNet } from './fused/fused-net';
 import type { MlpWeights } from './mlp';
 
@@ -98,6 +98,8 @@ export class PolicyModel {
   readonly input: Float32Array;
   readonly mask: Float32Array;
   readonly probs: Float32Array;
+  /** Legal output units of the current decision (scratch of {@link choose}). */
+  private readonly legal: Int32Array;
   private net: FusedNet;
   private current: MlpWeights;
   /** The weights changed since they were copied into the module. */
@@ -123,6 +125,7 @@ export class PolicyModel {
     this.obsView = this.input.subarray(0, layout.obsSize);
     this.mask = new Float32Array(this.units);
     this.probs = new Float32Array(this.units);
+    this.legal = new Int32Array(this.units);
     this.current = weights;
     this.net = new FusedNet(weights, { rows: 1 });
   }
@@ -210,11 +213,17 @@ export class PolicyModel {
       logits = scaled;
       at = 0;
     }
-    const lse = maskedSoftmax(logits, mask, this.probs, at, A, maskOffset);
-    const index = rng ? sampleIndex(this.probs, rng) : greedyIndex(this.probs);
-    // H = −Σ p log p with log p = logit − lse: no logarithm per action (acting's hottest loop)
+    // the legal units are listed once; sampling and the entropy walk only those
+    const legal = this.legal;
+    const count = listLegal(mask, maskOffset, A, legal);
+    const lse = softmaxOver(logits, at, legal, count, this.probs, A);
+    const index = rng ? sampleIndex(this.probs, rng, legal, count) : greedyIndex(this.probs, legal, count);
+    // H = −Σ p log p with log p = logit − lse: no logarithm per action
     let h = lse;
-    for (let i = 0; i < A; i++) if (this.probs[i] > 0) h -= this.probs[i] * logits[at + i];
+    for (let k = 0; k < count; k++) {
+      const p = this.probs[legal[k]];
+      if (p > 0) h -= p * logits[at + legal[k]];
+    }
     const logit = out[offset + index];
     const logp = (temperature !== 1 ? logit / temperature : logit) - lse;
     const actionIndex = this.layout.actions ? this.layout.actions[index] : index;

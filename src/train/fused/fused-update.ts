@@ -12,6 +12,9 @@ import type { Targets } from '../targets';
 import { UpdateRun } from '../update-run';
 import type { FusedNet } from './fused-net';
 
+/** The samples an update reads (a SampleBuffer, or its arrays sent to the update worker). */
+export type UpdateSamples = Pick<SampleBuffer, 'size' | 'inputs' | 'masks' | 'actions' | 'logp'>;
+
 /** Adam's step counter, advanced once per minibatch. */
 export interface StepCounter {
   step: number;
@@ -21,7 +24,7 @@ export interface StepCounter {
  * Runs the update over every sample in `buf`: the same contract as Learner.update (stops at the
  * first minibatch whose loss or gradient norm is not finite and returns a non-finite loss).
  */
-export function fusedUpdate(net: FusedNet, adam: AdamConfig, counter: StepCounter, buf: SampleBuffer, targets: Targets, o: UpdateOptions): UpdateStats {
+export function fusedUpdate(net: FusedNet, adam: AdamConfig, counter: StepCounter, buf: UpdateSamples, targets: Targets, o: UpdateOptions): UpdateStats {
   const run = new UpdateRun(buf.size, o);
   if (buf.size === 0) return run.result();
   const rows = Math.min(o.minibatchSize, buf.size);

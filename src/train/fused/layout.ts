@@ -154,10 +154,10 @@ export function computeLayout(spec: MlpSpec, heapBase: number, cap: Capacity): L
   const act = width.map((w) => take(rows * w * 4));
   const maxW = Math.max(...width);
   let maxWt = 0;
-  for (let l = 1; l < L; l++) maxWt = Math.max(maxWt, width[l] * width[l + 1]);
+  for (let l = 0; l < L; l++) maxWt = Math.max(maxWt, width[l] * width[l + 1]);
   const dzA = t ? take(rows * maxW * 4) : 0;
   const dzB = t ? take(rows * maxW * 4) : 0;
-  // the scratch holds a transposed weight matrix or a transposed activation block (colLists)
+  // the scratch holds a transposed weight matrix or weight gradient, or a transposed block of rows (colLists)
   const wt = t ? take(Math.max(maxWt, maxW * pad4(rows)) * 4) : 0;
   // 4 entries of slack: list building stores four lanes at a time
   const lcap = Math.max(maxW, pad4(rows)) + 4;
