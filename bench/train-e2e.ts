@@ -5,8 +5,10 @@
  * variant once per round, the order rotating. Per run: samples/s over the iterations' wall time
  * (sum of their `seconds`, startup and evaluation excluded), samples/s over the whole process
  * (startup included) and samples per CPU-second of the process (all its threads, read from a
- * preloaded exit hook). Prints the medians over the rounds and each variant's ratio to the
- * baseline (median of the rounds' ratios), with the load average of every round.
+ * preloaded exit hook, which also reports the busiest threads' CPU seconds: with --overlap, the
+ * rollouts' and the update worker's shares). Prints the medians over the rounds and each
+ * variant's ratio to the baseline (median of the rounds' ratios), with the load average of every
+ * round.
  *
  * Usage: npm run bench:train-e2e -- --baseline /tmp/arena-base [--runs 5] [--iterations 20]
  *        [--variants default,sync,overlap]
@@ -35,12 +37,27 @@ interface RunFigures {
   /** Samples per CPU-second of the process. */
   cpu: number;
   lags: string;
+  /** CPU seconds of the process's three busiest threads. */
+  threads: number[];
 }
 
 /** Writes the preload that reports the process's CPU time at exit (all threads) on stderr. */
 function cpuHook(dir: string): string {
   const file = join(dir, 'cpu-hook.cjs');
-  writeFileSync(file, "process.on('exit', () => { const c = process.cpuUsage(); process.stderr.write('\\nCPU-SECONDS ' + (c.user + c.system) / 1e6 + '\\n'); });\n");
+  // also each thread's CPU seconds (Linux: /proc/self/task), busiest first
+  writeFileSync(
+    file,
+    `process.on('exit', () => {
+  const c = process.cpuUsage();
+  let threads = [];
+  try {
+    const fs = require('node:fs');
+    threads = fs.readdirSync('/proc/self/task').map((t) => { const st = fs.readFileSync('/proc/self/task/' + t + '/stat', 'utf8'); const f = st.slice(st.lastIndexOf(')') + 2).split(' '); return (Number(f[11]) + Number(f[12])) / 100; }).sort((a, b) => b - a);
+  } catch {}
+  process.stderr.write('\\nCPU-SECONDS ' + (c.user + c.system) / 1e6 + ' ' + JSON.stringify(threads.slice(0, 3)) + '\\n');
+});
+`,
+  );
   return file;
 }
 
@@ -58,8 +75,9 @@ function runOnce(root: string, extra: string[], hook: string): RunFigures {
     seconds += m.seconds;
     lags += m.policyLag === undefined ? '-' : String(m.policyLag);
   }
-  const cpu = Number(/CPU-SECONDS ([\d.]+)/.exec(r.stderr)?.[1]);
-  return { samples, iterWall: samples / seconds, processWall: samples / wall, cpu: samples / cpu, lags };
+  const report = /CPU-SECONDS ([\d.]+) (.*)/.exec(r.stderr);
+  const cpu = Number(report?.[1]);
+  return { samples, iterWall: samples / seconds, processWall: samples / wall, cpu: samples / cpu, lags, threads: JSON.parse(report?.[2] ?? '[]') as number[] };
 }
 
 const median = (xs: number[]) => {
@@ -97,12 +115,13 @@ function main(): void {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  console.log('\n| build | samples/s, iteration wall (median) | samples/s, whole process | samples per CPU-second | ÷ baseline, iteration wall (median of rounds) | ÷ baseline, per CPU-second | policy lags |');
-  console.log('|---|---:|---:|---:|---:|---:|---|');
+  console.log('\n| build | samples/s, iteration wall (median) | samples/s, whole process | samples per CPU-second | ÷ baseline, iteration wall (median of rounds) | ÷ baseline, per CPU-second | busiest threads, CPU-s (median run) | policy lags |');
+  console.log('|---|---:|---:|---:|---:|---:|---|---|');
   variants.forEach((v, i) => {
     const f = figures[i];
     const ratio = (key: 'iterWall' | 'cpu') => (i === 0 ? '–' : `${median(f.map((x, r) => x[key] / figures[0][r][key])).toFixed(2)}×`);
-    console.log(`| ${v.label} | ${fmt(median(f.map((x) => x.iterWall)))} | ${fmt(median(f.map((x) => x.processWall)))} | ${fmt(median(f.map((x) => x.cpu)))} | ${ratio('iterWall')} | ${ratio('cpu')} | ${f[0].lags} |`);
+    const mid = [...f].sort((a, b) => a.iterWall - b.iterWall)[f.length >> 1];
+    console.log(`| ${v.label} | ${fmt(median(f.map((x) => x.iterWall)))} | ${fmt(median(f.map((x) => x.processWall)))} | ${fmt(median(f.map((x) => x.cpu)))} | ${ratio('iterWall')} | ${ratio('cpu')} | ${mid.threads.map((t) => t.toFixed(1)).join(', ')} | ${f[0].lags} |`);
   });
   console.log(`\n(load average ${loadavg()[0].toFixed(2)}; samples per run: ${variants.map((v, i) => figures[i][0].samples).join(' / ')})`);
 }

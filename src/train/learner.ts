@@ -40,6 +40,16 @@ export function tfOptimizerFor(choice: Pick<BackendChoice, 'tfBackend' | 'syncRe
   return choice.tfBackend === 'tensorflow' || !choice.syncReads ? 'tf' : 'js';
 }
 
+/** Where a trainer's updates run (config `update` resolved for a backend). */
+export type UpdatePath = 'fused' | 'host' | 'device';
+
+/** Config `update` on `backend`: `auto` is the fused module on CPU backends, the device update without synchronous reads, else the tfjs host update. */
+export function updatePathFor(update: 'auto' | UpdatePath, backend: Pick<BackendChoice, 'name' | 'syncReads'>): UpdatePath {
+  if (update !== 'auto') return update;
+  if (!backend.syncReads) return 'device';
+  return CPU_BACKENDS.has(backend.name) ? 'fused' : 'host';
+}
+
 /** The default update of a backend: the fused module on CPU backends, else {@link tfOptimizerFor}. */
 export function optimizerFor(choice: Pick<BackendChoice, 'name' | 'tfBackend' | 'syncReads'>): OptimizerImpl {
   return CPU_BACKENDS.has(choice.name) ? 'fused' : tfOptimizerFor(choice);

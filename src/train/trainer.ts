@@ -17,12 +17,12 @@ import type { Registry } from '../core/registry';
 import { Rng, deriveSeed } from '../core/rng';
 import { describeChoice, type BackendChoice } from './backend';
 import { fusedFlavour } from './fused/wasm';
-import { checkpointFile, loadRunState, RUN_STATE_FORMAT, RunStateError, saveRunState, snapshotRelPath, type RunState } from './run-state';
+import { checkpointFile, checkResumable, loadRunState, RUN_STATE_FORMAT, saveRunState, snapshotRelPath, type RunState } from './run-state';
 import { checkFits, divergedError, loadCheckpoint, saveCheckpoint } from './checkpoint';
 import { ConfigError, MAX_PARAMETERS, type TrainConfig } from './config';
-import { evaluate, isSolo, type EvalResult } from './evaluate';
+import { evaluateLearners, type EvalResult } from './evaluate';
 import { FixedAgents } from './fixed-agents';
-import { CPU_BACKENDS, Learner, tfOptimizerFor } from './learner';
+import { Learner, tfOptimizerFor, updatePathFor, type UpdatePath } from './learner';
 import { runUpdates, type IterationUpdate, type UpdateSetup } from './iteration-update';
 import { UpdateWorker } from './fused/update-pool';
 import { learningRate } from './lr-schedule';
@@ -77,11 +77,6 @@ export interface TrainerOptions {
   signal?: AbortSignal;
 }
 
-const oneLineJson = (v: unknown) => {
-  const t = JSON.stringify(v);
-  return t.length > 200 ? `${t.slice(0, 200)}…` : t;
-};
-
 /** A training run. Create with {@link Trainer.create}, then {@link Trainer.run}. */
 export class Trainer {
   iteration = 0;
@@ -120,11 +115,8 @@ export class Trainer {
    * How updates run (config `update`): `auto` is the fused module on CPU backends, the device
    * update where tensors cannot be read synchronously, else the tfjs host update.
    */
-  get updatePath(): 'fused' | 'host' | 'device' {
-    const u = this.cfg.update;
-    if (u !== 'auto') return u;
-    if (!this.o.backend.syncReads) return 'device';
-    return CPU_BACKENDS.has(this.o.backend.name) ? 'fused' : 'host';
+  get updatePath(): UpdatePath {
+    return updatePathFor(this.cfg.update, this.o.backend);
   }
 
   /** Whether updates run on the device (asynchronous reads). */
@@ -210,12 +202,7 @@ export class Trainer {
     const dir = this.o.outDir;
     if (!dir) throw new Error('--resume needs --out DIR (the folder of the run to resume)');
     const s = loadRunState(dir, this.o.resumeAt);
-    if (s.env !== this.o.env.meta.id) throw new RunStateError(`--resume: the run in ${dir} trained ${s.env}, not ${this.o.env.meta.id}`);
-    const ids = this.entries.map((e) => e.id).join(',');
-    if (s.roles.map(learnerId).join(',') !== ids) throw new RunStateError(`--resume: the run in ${dir} trained ${s.roles.map(learnerId).join(',')}, not ${ids}`);
-    if (JSON.stringify(s.params) !== JSON.stringify(this.o.params)) {
-      throw new RunStateError(`--resume: the run in ${dir} trained with params ${oneLineJson(s.params)}, not ${oneLineJson(this.o.params)} (resume without --params to keep the run's)`);
-    }
+    checkResumable(s, dir, this.o.env.meta.id, this.entries.map((e) => e.id).join(','), this.o.params);
     for (const e of this.entries) {
       const file = checkpointFile(dir, e.id, s.iteration);
       const ckpt = loadCheckpoint(file);
@@ -441,27 +428,18 @@ export class Trainer {
   }
 
   /** Every learner against every baseline (once, labelled "solo", when it has no opponents). */
-  async evaluateAll(): Promise<Record<string, Record<string, EvalResult>>> {
+  evaluateAll(): Promise<Record<string, Record<string, EvalResult>>> {
     const cfg = this.cfg;
-    const { env, params } = this.o;
-    const seats = env.seats(env.init(params, 0));
-    const out: Record<string, Record<string, EvalResult>> = {};
     const setup = {
-      env,
-      params,
+      env: this.o.env,
+      params: this.o.params,
       seed: cfg.seed,
       episodes: cfg.evalEpisodes,
       ctx: this.baseContext(),
       learnerAgent: (e: Entry, seat: number, k: number) =>
         policyAgent(e.id, e.learner.model, cfg.evalGreedy ? null : Rng.fromSeed(deriveSeed(cfg.seed, 'eval-act', k, seat))),
     };
-    for (const e of this.entries) {
-      if (!seats.some((s) => e.roles.includes(s.role))) continue; // its roles have no seat with these params
-      out[e.id] = {};
-      if (isSolo(seats, e)) out[e.id].solo = await evaluate(setup, e, 'self');
-      else for (const b of cfg.baselines) out[e.id][b] = await evaluate(setup, e, b);
-    }
-    return out;
+    return evaluateLearners(setup, this.entries, cfg.baselines);
   }
 
   /** Frees tfjs memory and stops the update worker. */

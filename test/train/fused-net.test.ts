@@ -82,12 +82,12 @@ describe('FusedNet gradients', () => {
     const zeros = new Float32Array(n);
     net.setWeights(w);
     net.loadSamples(n, x, masks, actions, zeros, zeros, zeros, n);
-    expect(() => net.lossGrad(0, n, coefs)).toThrow('policyLoss: sample 2 of the minibatch took an action which its mask marks illegal');
+    expect(() => net.lossGrad(0, n, coefs)).toThrow('policyLoss: sample 2 took action 1, which its mask marks illegal');
     masks.fill(1);
     masks.fill(0, 3 * 4, 4 * 4);
     actions[2] = 0;
     net.loadSamples(n, x, masks, actions, zeros, zeros, zeros, n);
-    expect(() => net.lossGrad(0, n, coefs)).toThrow('maskedSoftmax: no legal action in the mask');
+    expect(() => net.lossGrad(0, n, coefs)).toThrow('maskedSoftmax: no legal action in the mask (sample 3)');
     masks.fill(1);
     net.loadSamples(n, x, masks, actions, zeros, zeros, zeros, n);
     expect(Number.isFinite(net.lossGrad(0, n, coefs).loss)).toBe(true);

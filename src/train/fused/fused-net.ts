@@ -188,7 +188,7 @@ export class FusedNet {
   lossGrad(start: number, count: number, c: LossCoefs): LossStats {
     this.checkRows(count);
     this.wasm.lossGrad(start, count, c.clip, c.valueCoef, c.entropyCoef);
-    return this.stats();
+    return this.stats(start);
   }
 
   /**
@@ -200,7 +200,7 @@ export class FusedNet {
     const c1 = 1 / (1 - a.beta1 ** a.t);
     const c2 = 1 / (1 - a.beta2 ** a.t);
     this.wasm.step(start, count, c.clip, c.valueCoef, c.entropyCoef, a.lr, a.beta1, a.beta2, a.epsilon, c1, c2, a.maxGradNorm);
-    const stats = this.stats();
+    const stats = this.stats(start);
     return { stats, gradNorm: this.f64[(this.lay.stats >> 3) + STAT.gradNorm] };
   }
 
@@ -215,14 +215,18 @@ export class FusedNet {
     if (count > this.lay.cap.rows) throw new Error(`fused MLP: minibatch of ${count} rows, sized for ${this.lay.cap.rows} (loadSamples sets it)`);
   }
 
-  /** The loss terms of the last loss, throwing the loss's errors as policyLoss does. */
-  private stats(): LossStats {
+  /** The loss terms of the last loss on the minibatch from ORDER[start], throwing the loss's errors as policyLoss does. */
+  private stats(start: number): LossStats {
     this.views();
     const s = this.lay.stats >> 3;
     const v = this.f64;
     const err = v[s + STAT.error];
-    if (err === 1) throw new Error('maskedSoftmax: no legal action in the mask');
-    if (err === 2) throw new Error(`policyLoss: sample ${v[s + STAT.errorRow]} of the minibatch took an action which its mask marks illegal`);
+    if (err) {
+      const row = v[s + STAT.errorRow];
+      const sample = this.i32[(this.lay.order >> 2) + start + row];
+      if (err === 1) throw new Error(`maskedSoftmax: no legal action in the mask (sample ${sample})`);
+      throw new Error(`policyLoss: sample ${sample} took action ${this.i32[(this.lay.actions >> 2) + row]}, which its mask marks illegal`);
+    }
     return { loss: v[s + STAT.loss], policyLoss: v[s + STAT.policyLoss], valueLoss: v[s + STAT.valueLoss], entropy: v[s + STAT.entropy], approxKl: v[s + STAT.approxKl], clipFraction: v[s + STAT.clipFraction] };
   }
 }
