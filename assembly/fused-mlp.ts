@@ -127,7 +127,8 @@ function tanh4(a: v128): v128 {
 // A list entry is 8 bytes: the byte offset of a row of M (i32), then the value (f32). The
 // passes are dispatch-bound in V8 (a load, a mul and an add per float32x4, and about a dozen
 // instructions of loop per entry), so the widest pass that fits the 15 usable xmm registers
-// (12 accumulators) takes most columns.
+// (12 accumulators) takes most columns. The five widths are written out on purpose: each keeps
+// its accumulators in registers, which a loop over an array of v128 would not.
 
 function tile48(ep: usize, end: usize, mc: usize, bp: usize, dst: usize, mode: i32, hp: usize): void {
   let a0 = f32x4.splat(0), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0, a8 = a0, a9 = a0, a10 = a0, a11 = a0;
