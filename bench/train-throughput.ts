@@ -19,7 +19,7 @@ import type * as TF from '@tensorflow/tfjs';
 import { Rng } from '../src/core/rng';
 import { JsAdam, TfAdam } from '../src/train/adam';
 import { BACKEND_ORDER, probeBackends, selectBackend, type BackendChoice } from '../src/train/backend';
-import { Learner, optimizerFor } from '../src/train/learner';
+import { Learner, tfOptimizerFor } from '../src/train/learner';
 import { initMlp, paramShapes } from '../src/train/mlp';
 import { SampleBuffer } from '../src/train/sample-buffer';
 import { TfMlp, transposeModeFor } from '../src/train/tf-mlp';
@@ -71,7 +71,7 @@ function arenaStep(choice: BackendChoice, batch: number): { step: () => void; sy
   const weights = initMlp({ inputSize: IN, hidden: HIDDEN, outputSize: OUT, activation: 'relu' }, 1);
   const net = new TfMlp(tf, weights, transposeModeFor(choice.tfBackend));
   const cfg = { beta1: 0.9, beta2: 0.999, epsilon: 1e-8, maxGradNorm: 0 };
-  const js = optimizerFor(choice) === 'js' ? new JsAdam(cfg, weights.params.map((p) => p.length)) : null;
+  const js = tfOptimizerFor(choice) === 'js' ? new JsAdam(cfg, weights.params.map((p) => p.length)) : null;
   const tfAdam = js ? null : new TfAdam(tf, cfg, net.vars);
   const { x, labels } = data(tf, batch);
   const grad = new Float32Array(batch * OUT);

@@ -1,79 +1,127 @@
 /**
- * Training speed, before and after issue 18 (vectorized self-play, the faster update), side by
- * side with PyTorch on the CPU. Prints three markdown tables:
+ * Training speed on the CPU, side by side with eager PyTorch doing exactly the same work
+ * (issue 25). Prints markdown tables:
  *
- * 1. acting: decisions/s of Deal-or-No-Deal self-play rollouts (the trainer's network,
- *    144→128→128→365): before = the naive per-decision forward, one episode at a time; after
- *    = the register-blocked forward, E episodes in lockstep (config.envsPerBatch);
- * 2. update: PPO minibatch steps/s at batch 256 on 64→256→256→16 (+ value), per backend and
- *    implementation, next to PyTorch CPU (bench/pytorch-update.py: same trunk, cross-entropy,
- *    one thread, OPENBLAS_NUM_THREADS=1) when python3 can import torch;
- * 3. end to end: `arena train deal-or-no-deal-v1` samples/s, before vs after.
+ * 1. update: the PPO minibatch step on 64→256→256→16 + value, batch 256 (masked PPO loss, clip
+ *    0.2, value 0.5, entropy 0.01, global-norm clipping 0.5, Adam) — the arena's update paths
+ *    and the PyTorch peer (bench/pytorch-update.py: same weights, same batch, plain and
+ *    `foreach` Adam, one thread, OPENBLAS_NUM_THREADS=1, the BLAS it really loaded read from
+ *    /proc/self/maps). The sides run in interleaved rounds (the order rotates every round), so
+ *    load on the shared machine hits them alike; the table gives each side's median over the
+ *    rounds, per CPU-second of its own process and per wall second, and the ratios.
+ * 2. acting: rollouts of Deal-or-No-Deal self-play (decisions per CPU-second) by lanes.
  *
- * "Before" is reproduced in this process by swapping the previous kernels back in (the naive
- * forward loop; tf.sum for bias gradients); results are the same bits, only the speed differs.
- * The machine is shared: rates are the best window (wall) and per CPU-second of this process;
- * the load average is printed with each table.
- * Usage: npm run bench:train-speed [-- --seconds 2 --iterations 6]
+ * The load average is printed with every round and table. End-to-end training against an older
+ * build: bench/train-e2e.ts.
+ * Usage: npm run bench:train-speed [-- --seconds 2 --rounds 5 --only update,acting]
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type * as TF from '@tensorflow/tfjs';
 import { createRegistry } from '../src/catalog';
 import { selectBackend, type BackendChoice } from '../src/train/backend';
 import { resolveConfig, type TrainConfigInput } from '../src/train/config';
-import { initMlp, layerSizes, MlpForward } from '../src/train/mlp';
-import { TfMlp } from '../src/train/tf-mlp';
-import { Trainer, type IterationMetrics } from '../src/train/trainer';
-import { ppoSetup } from './ppo-fixture';
-import { loadNote, measure, measureAsync, type Rate } from './rate';
+import { Trainer } from '../src/train/trainer';
+import type { OptimizerImpl } from '../src/train/learner';
+import { relaxedSimdAvailable, useFusedFlavour } from '../src/train/fused/wasm';
+import { FusedNet } from '../src/train/fused/fused-net';
+import { layerSizes, MlpForward, type MlpWeights } from '../src/train/mlp';
+import { PolicyModel } from '../src/train/policy-model';
+import { ppoSetup, writePeerData } from './ppo-fixture';
+import { loadNote, measureAsync, type Rate } from './rate';
+import { TorchPeer, type Window } from './torch-peer';
 
 const arg = (name: string): string | undefined => {
   const i = process.argv.indexOf(name);
   return i >= 0 ? process.argv[i + 1] : undefined;
 };
-const SECONDS = Number(arg('--seconds')) || 2;
-const ITERATIONS = Number(arg('--iterations')) || 6;
+const SECONDS = Number(arg('--seconds')) || 0.5;
+const ROUNDS = Number(arg('--rounds')) || 20;
+const ONLY = new Set((arg('--only') ?? 'update,acting').split(','));
 const fmt = (x: number, d = 0) => x.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
 
-/** The previous kernels, swapped in for the "before" rows. */
-function withBefore<T>(tf: typeof TF, f: () => Promise<T>): Promise<T> {
-  const fwd = MlpForward.prototype as unknown as { run(x: Float32Array, rows?: number): Float32Array };
-  const mlp = TfMlp.prototype as unknown as { columnSums(dz: TF.Tensor2D): TF.Tensor1D };
-  const run = fwd.run;
-  const sums = mlp.columnSums;
-  fwd.run = function (this: MlpForward, x: Float32Array, rows = 1): Float32Array {
-    if (rows !== 1) throw new Error('the naive forward takes one row');
-    const sizes = layerSizes(this.weights.spec);
-    let input = x;
-    for (let l = 0; l + 1 < sizes.length; l++) {
-      const out = Float32Array.from(this.weights.params[2 * l + 1]);
-      const w = this.weights.params[2 * l];
-      const nOut = sizes[l + 1];
-      for (let i = 0; i < sizes[l]; i++) {
-        const xi = input[i];
-        if (xi === 0) continue;
-        for (let j = 0; j < nOut; j++) out[j] += xi * w[i * nOut + j];
-      }
-      if (l + 2 < sizes.length) for (let j = 0; j < nOut; j++) if (out[j] < 0) out[j] = 0;
-      input = out;
-    }
-    return input;
+/** Runs `step` for about `seconds` after `warm` untimed calls: steps, wall and CPU seconds of this process. */
+export function timeWindow(step: () => void, seconds: number, warm = 2): Window {
+  for (let i = 0; i < warm; i++) step();
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  const end = t0 + seconds * 1000;
+  let steps = 0;
+  do {
+    step();
+    steps++;
+  } while (performance.now() < end);
+  const c = process.cpuUsage(cpu0);
+  return { steps, wall: (performance.now() - t0) / 1000, cpu: (c.user + c.system) / 1e6 };
+}
+
+/** One side of the update table: a label and a timed window. */
+interface Side {
+  label: string;
+  window(seconds: number): Promise<Window>;
+}
+
+async function updateSection(): Promise<void> {
+  const wasm = await selectBackend('wasm');
+  console.log('## Update: PPO minibatch step, 64→256→256→16 + value, batch 256, one thread\n');
+  const check = ppoSetup(wasm, 256);
+  const dir = mkdtempSync(join(tmpdir(), 'arena-peer-'));
+  writePeerData(dir, check);
+  const first = check.learner.update(check.buf, check.targets, check.o);
+  check.learner.dispose();
+  const peer = await TorchPeer.start(dir);
+  rmSync(dir, { recursive: true, force: true });
+  const sides: Side[] = [];
+  const arena = (label: string, choice: BackendChoice, impl?: OptimizerImpl) => {
+    const s = ppoSetup(choice, 256, impl);
+    sides.push({ label, window: async (sec) => timeWindow(() => void s.learner.update(s.buf, s.targets, s.o), sec) });
   };
-  mlp.columnSums = (dz) => tf.sum(dz, 0) as TF.Tensor1D;
-  return f().finally(() => {
-    fwd.run = run;
-    mlp.columnSums = sums;
+  useFusedFlavour('simd');
+  arena('arena, fused WebAssembly SIMD module (default)', wasm);
+  if (relaxedSimdAvailable()) {
+    useFusedFlavour('relaxed');
+    arena('arena, fused module, relaxed-SIMD FMA', wasm);
+  } else console.log('(relaxed SIMD: this runtime does not validate it; node --experimental-wasm-relaxed-simd adds that row)');
+  useFusedFlavour(undefined);
+  arena('arena, tfjs-wasm: hand-written backward, JS loss and Adam (default until issue 25)', wasm, 'js');
+  if ('reason' in peer) console.log(`PyTorch: not measured (${peer.reason})\n`);
+  else {
+    const i = peer.info;
+    console.log(`PyTorch ${i.torch}, ${i.threads} thread; BLAS loaded (from /proc/self/maps): ${i.blas.join(', ') || 'none mapped'}; torch's build flag BLAS_INFO=${i.blasBuild || '?'}`);
+    console.log(`Same step checked: first-step loss arena ${first.loss.toFixed(6)} vs PyTorch ${i.check.loss.toFixed(6)}, gradient norm ${first.gradNorm.toFixed(6)} vs ${i.check.gradNorm.toFixed(6)}\n`);
+    sides.push({ label: 'PyTorch, plain Adam (foreach=False)', window: (sec) => peer.run('plain', sec) });
+    sides.push({ label: 'PyTorch, foreach Adam', window: (sec) => peer.run('foreach', sec) });
+  }
+  const perCpu: number[][] = sides.map(() => []);
+  const perWall: number[][] = sides.map(() => []);
+  for (let r = 0; r < ROUNDS; r++) {
+    const order = sides.map((_, k) => (k + r) % sides.length);
+    for (const k of order) {
+      const w = await sides[k].window(SECONDS);
+      perCpu[k].push(w.steps / w.cpu);
+      perWall[k].push(w.steps / w.wall);
+    }
+    if ((r + 1) % 5 === 0 || r + 1 === ROUNDS) console.log(`rounds ${r + 1}/${ROUNDS} (${loadNote()})`);
+  }
+  if (!('reason' in peer)) peer.stop();
+  const q = (xs: number[], f: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(f * xs.length))];
+  console.log(`\n${ROUNDS} interleaved rounds of ${SECONDS} s windows per side; the ratio column is the median over rounds of (arena default ÷ side) within a round.\n`);
+  console.log('| side | steps per CPU-second (median; quartiles) | steps/s wall (median) | arena default ÷ side, per CPU-second (median of rounds; quartiles) |');
+  console.log('|---|---:|---:|---:|');
+  sides.forEach((s, k) => {
+    const ratios = perCpu[0].map((a, r) => a / perCpu[k][r]);
+    const ratio = k === 0 ? '–' : `${median(ratios).toFixed(2)}× (${q(ratios, 0.25).toFixed(2)}–${q(ratios, 0.75).toFixed(2)})`;
+    console.log(`| ${s.label} | ${fmt(median(perCpu[k]), 1)} (${fmt(q(perCpu[k], 0.25), 1)}–${fmt(q(perCpu[k], 0.75), 1)}) | ${fmt(median(perWall[k]), 1)} | ${ratio} |`);
   });
+  console.log(`\n(${loadNote()})\n`);
 }
 
-interface RunFigures {
-  samplesPerSec: number;
-  samplesPerCpuSec: number;
-}
-
-function dondTrainer(backend: BackendChoice, config: TrainConfigInput, iterations: number, metrics: IterationMetrics[] = []): Promise<Trainer> {
+function dondTrainer(backend: BackendChoice, config: TrainConfigInput): Promise<Trainer> {
   const registry = createRegistry();
   const { env, params } = registry.make('deal-or-no-deal-v1', {});
   return Trainer.create({
@@ -83,105 +131,102 @@ function dondTrainer(backend: BackendChoice, config: TrainConfigInput, iteration
     roles: [['negotiator']],
     opponents: ['self'],
     schedule: { kind: 'simultaneous' },
-    iterations,
+    iterations: 1,
     config: resolveConfig({ evalEvery: 0, ...config }),
     backend,
-    onIteration: (m) => metrics.push(m),
   });
 }
 
 /** Rollouts only of Deal-or-No-Deal self-play (the default config, and `config`): decisions/s. */
 async function dondActing(backend: BackendChoice, config: TrainConfigInput): Promise<Rate> {
-  const trainer = await dondTrainer(backend, config, 1);
+  const trainer = await dondTrainer(backend, config);
   // every call replays the same iteration's seeds: the same decisions each time
   const perRollout = await trainer.rollouts();
-  const rate = await measureAsync(async () => void (await trainer.rollouts()), SECONDS);
+  const rate = await measureAsync(async () => void (await trainer.rollouts()), SECONDS * 4);
   trainer.dispose();
   return { wall: rate.wall * perRollout, cpu: rate.cpu * perRollout };
 }
 
-/** `iterations` of Deal-or-No-Deal self-play training with the default config (and `config`). */
-async function dondRun(backend: BackendChoice, config: TrainConfigInput, iterations: number): Promise<RunFigures> {
-  const metrics: IterationMetrics[] = [];
-  const trainer = await dondTrainer(backend, config, iterations, metrics);
-  const cpu0 = process.cpuUsage();
-  const t0 = performance.now();
-  await trainer.run();
-  const wall = (performance.now() - t0) / 1000;
-  const c = process.cpuUsage(cpu0);
-  trainer.dispose();
-  const samples = metrics.reduce((n, m) => n + m.samples, 0);
-  return { samplesPerSec: samples / wall, samplesPerCpuSec: samples / ((c.user + c.system) / 1e6) };
+/** Runs `f` with the acting forward pass of before issue 25 swapped in: the JS forward, row after row (MlpForward). */
+async function withJsForward<T>(f: () => Promise<T>): Promise<T> {
+  type Model = { weights: MlpWeights; mask: Float32Array };
+  const proto = PolicyModel.prototype as unknown as { forwardRows(this: Model, x: Float32Array, rows: number, masks: Float32Array): Float32Array };
+  const fused = proto.forwardRows;
+  const js = new WeakMap<MlpWeights, MlpForward>();
+  proto.forwardRows = function (this: Model, x, rows, masks) {
+    let m = js.get(this.weights);
+    if (!m) js.set(this.weights, (m = new MlpForward(this.weights)));
+    return m.run(x, rows, masks, this.mask.length);
+  };
+  try {
+    return await f();
+  } finally {
+    proto.forwardRows = fused;
+  }
 }
 
-/** The Python that runs the PyTorch peer: $PYTHON, else Debian's (python3-torch installs there), else python3 on the PATH. */
-const PYTHON = process.env.PYTHON ?? (existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3');
-
-function pytorch(seconds: number): { rate?: Rate; note: string } {
-  const r = spawnSync(PYTHON, [join(__dirname, '..', '..', 'bench', 'pytorch-update.py'), '--seconds', String(seconds)], {
-    env: { ...process.env, OPENBLAS_NUM_THREADS: '1', OMP_NUM_THREADS: '1' },
-    encoding: 'utf8',
-  });
-  if (r.error) return { note: `${PYTHON} could not run (${r.error.message})` };
-  try {
-    const j = JSON.parse(r.stdout.trim().split('\n').pop() ?? '') as { error?: string; torch?: string; blas?: string; updatesPerSec?: number; updatesPerCpuSec?: number };
-    if (j.error) return { note: j.error };
-    return { rate: { wall: j.updatesPerSec!, cpu: j.updatesPerCpuSec! }, note: `PyTorch ${j.torch}${j.blas ? `, BLAS ${j.blas}` : ''}` };
-  } catch {
-    return { note: `bench/pytorch-update.py printed no result: ${(r.stderr || r.stdout).trim().split('\n').pop()}` };
+/**
+ * One network's forward passes, per CPU-second, at `lanes` rows per pass: the JS forward one row
+ * at a time (what acting did before issue 25) against the fused module's one call for all rows,
+ * interleaved; inputs and legal masks are `rows` real decisions.
+ */
+function forwardRatio(label: string, w: MlpWeights, inputs: Float32Array, masks: Float32Array, rows: number, lanes: number): void {
+  const inSize = w.spec.inputSize;
+  const units = masks.length / rows;
+  const js = new MlpForward(w);
+  const fused = new FusedNet(w, { rows: lanes });
+  const groups = Math.floor(rows / lanes);
+  const perRow = () => {
+    for (let r = 0; r < groups * lanes; r++) js.run(inputs.subarray(r * inSize, (r + 1) * inSize), 1, masks.subarray(r * units, (r + 1) * units), units);
+  };
+  const batched = () => {
+    for (let g = 0; g < groups; g++) fused.forward(inputs.subarray(g * lanes * inSize), lanes, masks.subarray(g * lanes * units), units);
+  };
+  const a: number[] = [];
+  const b: number[] = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    const x = timeWindow(perRow, SECONDS / 2, 1);
+    const y = timeWindow(batched, SECONDS / 2, 1);
+    a.push((x.steps * groups * lanes) / x.cpu);
+    b.push((y.steps * groups * lanes) / y.cpu);
   }
+  const ratios = a.map((v, k) => b[k] / v);
+  console.log(`| ${label} | ${lanes} | ${fmt(median(a))} | ${fmt(median(b))} | ${median(ratios).toFixed(2)}× |`);
+}
+
+async function actingSection(): Promise<void> {
+  const wasm = await selectBackend('wasm');
+  console.log('## Acting: the forward pass, one row at a time in JS (before) vs one fused call per network (after)\n');
+  console.log(`${ROUNDS} interleaved rounds; rows per CPU-second, medians; the ratio is the median of the rounds' ratios.\n`);
+  console.log('| network and inputs | rows per pass (lanes) | JS, row by row | fused module, one call | fused ÷ JS |');
+  console.log('|---|---:|---:|---:|---:|');
+  const trainer = await dondTrainer(wasm, {});
+  await trainer.rollouts();
+  const e = trainer.entries[0];
+  const n = e.buf.size;
+  const dond = `Deal-or-No-Deal ${layerSizes(e.learner.weights.spec).join('→')}, ${n} recorded decisions`;
+  for (const lanes of [1, 16, 64]) forwardRatio(dond, e.learner.weights, e.buf.inputs.subarray(0, n * e.buf.inputSize), e.buf.masks.subarray(0, n * e.buf.numActions), n, lanes);
+  trainer.dispose();
+  const fx = ppoSetup(wasm, 256);
+  forwardRatio('the update fixture 64→256→256→17, dense inputs', fx.weights, fx.buf.inputs.subarray(0, 256 * 64), fx.buf.masks.subarray(0, 256 * 16), 256, 16);
+  console.log(`\n(${loadNote()})\n`);
+
+  console.log('## Acting: Deal-or-No-Deal self-play rollouts, decisions per CPU-second\n');
+  console.log('| forward | episodes in lockstep | decisions/s (best window) | decisions per CPU-second |');
+  console.log('|---|---:|---:|---:|');
+  for (const e of [1, 16, 64]) {
+    const before = await withJsForward(() => dondActing(wasm, { envsPerBatch: e }));
+    const after = await dondActing(wasm, { envsPerBatch: e });
+    console.log(`| JS, row by row (before) | ${e} | ${fmt(before.wall)} | ${fmt(before.cpu)} |`);
+    console.log(`| fused module, one call per network and turn | ${e}${e === 16 ? ' (default)' : ''} | ${fmt(after.wall)} | ${fmt(after.cpu)} |`);
+  }
+  console.log(`\n(${loadNote()})\n`);
 }
 
 async function main(): Promise<void> {
-  const wasm = await selectBackend('wasm');
-  console.log(`training speed (issue 18), node ${process.version}, ${loadNote()}\n`);
-
-  console.log('## Acting: Deal-or-No-Deal self-play rollouts (144→128→128→365, wasm)\n');
-  console.log('| forward | episodes in lockstep | decisions/s (best window) | decisions per CPU-second |');
-  console.log('|---|---:|---:|---:|');
-  const actBefore = await withBefore(wasm.tf, () => dondActing(wasm, { envsPerBatch: 1 }));
-  console.log(`| before: naive loop | 1 | ${fmt(actBefore.wall)} | ${fmt(actBefore.cpu)} |`);
-  for (const e of [1, 16, 64]) {
-    const r = await dondActing(wasm, { envsPerBatch: e });
-    console.log(`| register-blocked (MlpForward) | ${e}${e === 16 ? ' (default)' : ''} | ${fmt(r.wall)} | ${fmt(r.cpu)} |`);
-  }
-  console.log(`\n(${loadNote()})\n`);
-
-  console.log('## Update: PPO minibatch step, 64→256→256→16 + value, batch 256, one thread\n');
-  console.log('| backend | implementation | steps/s (best window) | steps per CPU-second |');
-  console.log('|---|---|---:|---:|');
-  const row = (b: string, impl: string, r: Rate) => console.log(`| ${b} | ${impl} | ${fmt(r.wall, 1)} | ${fmt(r.cpu, 1)} |`);
-  const hand = (choice: BackendChoice) => {
-    const s = ppoSetup(choice, 256, 'js');
-    return { rate: () => measure(() => void s.learner.update(s.buf, s.targets, s.o), SECONDS), s };
-  };
-  row('wasm', 'before: hand backward, tf.sum bias gradients, JS Adam', await withBefore(wasm.tf, async () => hand(wasm).rate()));
-  const after = hand(wasm).rate();
-  row('wasm', 'after: hand backward, ones·dz bias gradients, JS Adam (default)', after);
-  const dev = ppoSetup(wasm, 256, 'tf');
-  row('wasm', 'device path: tfjs autodiff + tfjs Adam (the GPU path)', await measureAsync(async () => void (await dev.learner.updateOnDevice(dev.buf, dev.targets, dev.o)), SECONDS));
-  const fwd = new MlpForward(initMlp({ inputSize: 64, hidden: [256, 256], outputSize: 17, activation: 'relu' }, 1));
-  const xs = Float32Array.from({ length: 256 * 64 }, (_, i) => Math.sin(i));
-  row('none', 'JS typed arrays: forward pass only (MlpForward, 256 rows), an upper bound for a JS update', measure(() => void fwd.run(xs, 256), SECONDS));
-  const cpu = await selectBackend('cpu');
-  const onCpu = ppoSetup(cpu, 256, 'js');
-  row('cpu', 'hand backward, JS Adam', measure(() => void onCpu.learner.update(onCpu.buf, onCpu.targets, onCpu.o), Math.min(SECONDS, 1.5)));
-  await selectBackend('wasm');
-  const torch = pytorch(SECONDS);
-  if (torch.rate) {
-    row('PyTorch CPU', `${torch.note}, cross-entropy step (same trunk)`, torch.rate);
-    console.log(`\nwasm default / PyTorch: ${(after.wall / torch.rate.wall).toFixed(2)}× (best windows), ${(after.cpu / torch.rate.cpu).toFixed(2)}× (per CPU-second)`);
-  } else console.log(`| PyTorch CPU | not measured: ${torch.note} | – | – |`);
-  console.log(`\n(${loadNote()})\n`);
-
-  console.log(`## End to end: arena train deal-or-no-deal-v1, default config, ${ITERATIONS} iterations (wasm)\n`);
-  console.log('| version | samples/s (wall) | samples per CPU-second |');
-  console.log('|---|---:|---:|');
-  const e2eBefore = await withBefore(wasm.tf, () => dondRun(wasm, { envsPerBatch: 1 }, ITERATIONS));
-  const e2eAfter = await dondRun(wasm, {}, ITERATIONS);
-  console.log(`| before (one episode at a time, previous kernels) | ${fmt(e2eBefore.samplesPerSec)} | ${fmt(e2eBefore.samplesPerCpuSec)} |`);
-  console.log(`| after (16 in lockstep, default) | ${fmt(e2eAfter.samplesPerSec)} | ${fmt(e2eAfter.samplesPerCpuSec)} |`);
-  console.log(`\nspeed-up: ${(e2eAfter.samplesPerSec / e2eBefore.samplesPerSec).toFixed(2)}× wall, ${(e2eAfter.samplesPerCpuSec / e2eBefore.samplesPerCpuSec).toFixed(2)}× per CPU-second (${loadNote()})`);
+  console.log(`training speed (issue 25), node ${process.version}, ${loadNote()}\n`);
+  if (ONLY.has('update')) await updateSection();
+  if (ONLY.has('acting')) await actingSection();
 }
 
 main().catch((e: unknown) => {

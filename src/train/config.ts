@@ -59,13 +59,23 @@ export const TrainConfigSchema = z
     epochs: positiveInt.optional(),
     minibatchSize: positiveInt.default(256),
     /**
-     * How updates run: "host" — the hand-written backward with the loss gradient and (off
-     * native backends) Adam in JS, reading the outputs back every minibatch (the fastest on
-     * wasm/cpu); "device" — the loss as tfjs ops, autodiff and Adam on the device, reading
-     * back once per epoch (the only way on WebGPU; a candidate on any GPU); "auto" — device
-     * where tensors cannot be read synchronously, else host.
+     * How updates run: "fused" — the whole minibatch step (forward, PPO loss, backward,
+     * clipping, Adam) in the fused WebAssembly SIMD module (src/train/fused; no tfjs); "host" —
+     * a tfjs network with the hand-written backward, the loss gradient and (off native
+     * backends) Adam in JS, reading the outputs back every minibatch; "device" — the loss as
+     * tfjs ops, autodiff and Adam on the device, reading back once per epoch (the only way on
+     * WebGPU; a candidate on any GPU); "auto" — fused on CPU backends (wasm, cpu, tfjs-node),
+     * device where tensors cannot be read synchronously, else host.
      */
-    update: z.enum(['auto', 'host', 'device']).default('auto'),
+    update: z.enum(['auto', 'fused', 'host', 'device']).default('auto'),
+    /**
+     * Actor-learner overlap (`arena train`, Trainer.run): the fused update runs in a worker
+     * thread while the next iteration's episodes are played with the weights from before it —
+     * both cores busy, the policy one version behind (PPO's clipped ratio corrects the lag; each
+     * iteration's `policyLag` is recorded). false (`--sync`): rollouts, then the update, bit for
+     * bit reproducible as before.
+     */
+    overlap: z.boolean().default(false),
     /** Stop an iteration's epochs early when the approximate KL passes 1.5 × this (0: never). */
     targetKl: z.number().nonnegative().default(0),
     /** Normalize advantages over each iteration's batch (ppo). */

@@ -91,3 +91,19 @@ export async function evaluate<L extends SeatPolicy>(setup: EvalSetup<L>, learne
   if (env.aggregate) out.env = env.aggregate(summaries);
   return out;
 }
+
+/**
+ * Every learner against every baseline (once, labelled "solo", when it has no opponents); learners
+ * whose roles have no seat with these params are left out.
+ */
+export async function evaluateLearners<L extends SeatPolicy & { id: string }>(setup: EvalSetup<L>, learners: readonly L[], baselines: readonly string[]): Promise<Record<string, Record<string, EvalResult>>> {
+  const seats = setup.env.seats(setup.env.init(setup.params, 0));
+  const out: Record<string, Record<string, EvalResult>> = {};
+  for (const e of learners) {
+    if (!seats.some((s) => e.roles.includes(s.role))) continue;
+    out[e.id] = {};
+    if (isSolo(seats, e)) out[e.id].solo = await evaluate(setup, e, 'self');
+    else for (const b of baselines) out[e.id][b] = await evaluate(setup, e, b);
+  }
+  return out;
+}

@@ -1,31 +1,58 @@
 /**
  * A learner: one policy/value network being trained for a set of roles. Acts through a
- * {@link PolicyModel} (plain JS, shared weights) and updates through a {@link TfMlp} on the
- * chosen tfjs backend with Adam, minibatches and epochs.
+ * {@link PolicyModel} and updates with Adam, minibatches and epochs along one of three paths:
+ * `fused` — the whole step in the fused WebAssembly SIMD module (fused/: the default on CPU
+ * backends, no tfjs at all); `js` / `tf` — a {@link TfMlp} on the chosen tfjs backend with the
+ * hand-written backward pass and Adam as JS loops or tfjs ops (the GPU paths).
  */
 import type * as TF from '@tensorflow/tfjs';
 import type { Encoder } from '../core/env';
-import { Rng } from '../core/rng';
 import { JsAdam, TfAdam, type AdamConfig, type AdamState } from './adam';
+import { FusedNet } from './fused/fused-net';
+import { fusedUpdate, type StepCounter } from './fused/fused-update';
+import type { UpdateRequest, UpdateResult } from './fused/update-protocol';
 import type { BackendChoice } from './backend';
 import { cloneWeights, type MlpWeights } from './mlp';
 import { DEVICE_STATS, devicePolicyLoss, type DeviceBatch } from './device-loss';
-import { policyLoss, type LossBatch, type LossCoefs, type LossStats } from './policy-loss';
+import { policyLoss, type LossCoefs, type LossStats } from './policy-loss';
 import { PolicyModel, type PolicyLayout } from './policy-model';
 import type { SampleBuffer } from './sample-buffer';
 import type { Targets } from './targets';
 import { TfMlp, transposeModeFor } from './tf-mlp';
-
-/** Which optimizer implementation: JS loops over Float32Arrays, or tfjs ops on the device. */
-export type OptimizerImpl = 'js' | 'tf';
+import { gather, UpdateRun } from './update-run';
 
 /**
- * The optimizer implementation for a backend: tfjs ops natively (they pay off there) and on
- * backends without synchronous reads (the device update, {@link Learner.updateOnDevice}), JS
- * loops elsewhere.
+ * Which update implementation: the fused WebAssembly module (forward, loss, backward and Adam in
+ * one call per minibatch), or a tfjs network with Adam as JS loops over Float32Arrays (`js`) or
+ * as tfjs ops on the device (`tf`).
  */
-export function optimizerFor(choice: Pick<BackendChoice, 'tfBackend' | 'syncReads'>): OptimizerImpl {
+export type OptimizerImpl = 'fused' | 'js' | 'tf';
+
+/** Backends that compute on the CPU: their default update is the fused module. */
+export const CPU_BACKENDS: ReadonlySet<string> = new Set(['wasm', 'cpu', 'tfjs-node']);
+
+/**
+ * The tfjs optimizer implementation for a backend's tfjs update: tfjs ops natively (they pay off
+ * there) and on backends without synchronous reads (the device update,
+ * {@link Learner.updateOnDevice}), JS loops elsewhere.
+ */
+export function tfOptimizerFor(choice: Pick<BackendChoice, 'tfBackend' | 'syncReads'>): 'js' | 'tf' {
   return choice.tfBackend === 'tensorflow' || !choice.syncReads ? 'tf' : 'js';
+}
+
+/** Where a trainer's updates run (config `update` resolved for a backend). */
+export type UpdatePath = 'fused' | 'host' | 'device';
+
+/** Config `update` on `backend`: `auto` is the fused module on CPU backends, the device update without synchronous reads, else the tfjs host update. */
+export function updatePathFor(update: 'auto' | UpdatePath, backend: Pick<BackendChoice, 'name' | 'syncReads'>): UpdatePath {
+  if (update !== 'auto') return update;
+  if (!backend.syncReads) return 'device';
+  return CPU_BACKENDS.has(backend.name) ? 'fused' : 'host';
+}
+
+/** The default update of a backend: the fused module on CPU backends, else {@link tfOptimizerFor}. */
+export function optimizerFor(choice: Pick<BackendChoice, 'name' | 'tfBackend' | 'syncReads'>): OptimizerImpl {
+  return CPU_BACKENDS.has(choice.name) ? 'fused' : tfOptimizerFor(choice);
 }
 
 /** Hyper-parameters of one update. */
@@ -53,9 +80,17 @@ export class Learner {
   weights: MlpWeights;
   /** Optimizer steps taken. */
   get updates(): number {
+    if (this.fused) return this.fusedSteps.step;
     return this.jsAdam ? this.jsAdam.step : this.tfAdam!.step;
   }
-  private readonly net: TfMlp;
+  /** The update implementation. */
+  readonly impl: OptimizerImpl;
+  /** The tfjs network (`js` and `tf` updates). */
+  private readonly net?: TfMlp;
+  /** The fused network (`fused` update). */
+  private readonly fused?: FusedNet;
+  private readonly fusedSteps: StepCounter = { step: 0 };
+  private readonly adamConfig: AdamConfig;
   private readonly jsAdam?: JsAdam;
   private readonly tfAdam?: TfAdam;
   private readonly tf;
@@ -74,9 +109,15 @@ export class Learner {
     impl: OptimizerImpl = optimizerFor(backend),
   ) {
     this.tf = backend.tf;
-    this.syncReads = backend.syncReads;
+    this.impl = impl;
+    this.adamConfig = { ...adam };
+    this.syncReads = impl === 'fused' || backend.syncReads;
     this.weights = cloneWeights(weights);
     this.model = new PolicyModel(layout, encoder, this.weights);
+    if (impl === 'fused') {
+      this.fused = new FusedNet(this.weights, { training: true, rows: 256 });
+      return;
+    }
     this.net = new TfMlp(backend.tf, this.weights, transposeModeFor(backend.tfBackend));
     if (impl === 'js') this.jsAdam = new JsAdam(adam, this.weights.params.map((p) => p.length));
     else this.tfAdam = new TfAdam(backend.tf, adam, this.net.vars);
@@ -84,6 +125,7 @@ export class Learner {
 
   /** Optimizer state for checkpoints. */
   optimizerState(): AdamState {
+    if (this.fused) return { step: this.fusedSteps.step, ...this.fused.readMoments() };
     if (this.jsAdam) return this.jsAdam.state();
     if (!this.syncReads) return this.deviceState ?? { step: 0, m: this.weights.params.map((p) => new Float32Array(p.length)), v: this.weights.params.map((p) => new Float32Array(p.length)) };
     return this.tfAdam!.state();
@@ -92,7 +134,16 @@ export class Learner {
   /** Restores weights and optimizer state (resume from a checkpoint). */
   restore(weights: MlpWeights, state: AdamState | undefined): void {
     this.weights.params.forEach((p, i) => p.set(weights.params[i]));
-    this.net.writeWeights(this.weights);
+    this.weightsChanged();
+    if (this.fused) {
+      this.fused.setWeights(this.weights);
+      if (state) {
+        this.fusedSteps.step = state.step;
+        this.fused.setMoments(state.m, state.v);
+      }
+      return;
+    }
+    this.tfNet.writeWeights(this.weights);
     if (state) {
       if (this.jsAdam) this.jsAdam.setState(state);
       else this.tfAdam!.setState(state);
@@ -107,6 +158,12 @@ export class Learner {
    * reads (see {@link updateOnDevice} for the other backends).
    */
   update(buf: SampleBuffer, targets: Targets, o: UpdateOptions): UpdateStats {
+    if (this.fused) {
+      const stats = fusedUpdate(this.fused, this.adamConfig, this.fusedSteps, buf, targets, o);
+      this.fused.readWeights(this.weights);
+      this.weightsChanged();
+      return stats;
+    }
     if (!this.syncReads) throw new Error('Learner.update: this backend cannot read tensors synchronously; use updateOnDevice');
     const run = new UpdateRun(buf.size, o);
     while (run.nextEpoch()) {
@@ -116,10 +173,60 @@ export class Learner {
       }
     }
     if (this.tfAdam) {
-      const w = this.net.readWeights();
+      const w = this.tfNet.readWeights();
       this.weights.params.forEach((p, i) => p.set(w.params[i]));
     }
+    this.weightsChanged();
     return run.result();
+  }
+
+  /**
+   * Everything a worker needs to run this learner's update of `buf` with `targets` (copies: the
+   * buffer may be refilled meanwhile); the fused update only. Install the result with
+   * {@link applyUpdate}.
+   */
+  updateRequest(buf: SampleBuffer, targets: Targets, o: UpdateOptions): Omit<UpdateRequest, 'id'> {
+    if (!this.fused) throw new Error(`learner ${this.id}: only the fused update runs in the update worker`);
+    const n = buf.size;
+    const { m, v } = this.fused.readMoments();
+    return {
+      learner: this.id,
+      spec: this.weights.spec,
+      adam: this.adamConfig,
+      weights: this.weights.params.map((p) => p.slice()),
+      m,
+      v,
+      step: this.fusedSteps.step,
+      n,
+      inputs: buf.inputs.slice(0, n * buf.inputSize),
+      masks: buf.masks.slice(0, n * buf.numActions),
+      actions: buf.actions.slice(0, n),
+      logp: buf.logp.slice(0, n),
+      advantages: targets.advantages.slice(0, n),
+      returns: targets.returns.slice(0, n),
+      options: { ...o },
+    };
+  }
+
+  /** Installs the weights and Adam state of an update run elsewhere (see {@link updateRequest}). */
+  applyUpdate(r: UpdateResult): void {
+    if (!this.fused) throw new Error(`learner ${this.id}: only the fused update runs in the update worker`);
+    this.weights.params.forEach((p, i) => p.set(r.weights[i]));
+    this.fused.setWeights(this.weights);
+    this.fused.setMoments(r.m, r.v);
+    this.fusedSteps.step = r.step;
+    this.weightsChanged();
+  }
+
+  /** The tfjs network (throws on the fused path, which has none). */
+  private get tfNet(): TfMlp {
+    if (!this.net) throw new Error(`learner ${this.id}: the fused update has no tfjs network (the device update needs impl "tf")`);
+    return this.net;
+  }
+
+  /** The acting model follows the weights (they changed in place). */
+  private weightsChanged(): void {
+    this.model.setWeights(this.weights);
   }
 
   /**
@@ -148,8 +255,9 @@ export class Learner {
         if (!run.add(stats, v[DEVICE_STATS.length], pending[k].size)) return run.failed(stats.loss);
       }
     }
-    const read = await Promise.all(this.net.vars.map((v) => v.data()));
+    const read = await Promise.all(this.tfNet.vars.map((v) => v.data()));
     this.weights.params.forEach((p, i) => p.set(read[i] as Float32Array));
+    this.weightsChanged();
     this.deviceState = await this.tfAdam.stateAsync();
     return run.result();
   }
@@ -170,12 +278,12 @@ export class Learner {
     };
     let stats: TF.Tensor1D | undefined;
     const { grads, value } = tf.variableGrads(() => {
-      const pass = this.net.forward(xt);
-      const r = devicePolicyLoss(tf, this.net.output(pass), dev, o);
+      const pass = this.tfNet.forward(xt);
+      const r = devicePolicyLoss(tf, this.tfNet.output(pass), dev, o);
       stats = r.stats;
       return r.loss;
-    }, this.net.vars);
-    const list = this.net.vars.map((v) => grads[v.name]);
+    }, this.tfNet.vars);
+    const list = this.tfNet.vars.map((v) => grads[v.name]);
     const norm = this.tfAdam!.updateOnDevice(list, o.lr);
     const out = tf.concat([stats!, tf.reshape(norm, [1])]) as TF.Tensor1D;
     tf.dispose([xt, dev.masks, dev.actions, dev.oldLogp, dev.advantages, dev.returns, value, norm, stats!, ...list]);
@@ -189,20 +297,20 @@ export class Learner {
     const A = buf.numActions;
     const { x, batch } = gather(buf, targets, idx);
     const xt = tf.tensor2d(x, [m, buf.inputSize], 'float32');
-    const pass = this.net.forward(xt);
-    const out = this.net.output(pass).dataSync() as Float32Array;
+    const pass = this.tfNet.forward(xt);
+    const out = this.tfNet.output(pass).dataSync() as Float32Array;
     const grad = new Float32Array(m * (A + 1));
     const stats = policyLoss(out, batch, o, grad);
     const gt = tf.tensor2d(grad, [m, A + 1], 'float32');
-    const grads: TF.Tensor[] = this.net.backward(pass, gt);
-    this.net.disposeForward(pass);
+    const grads: TF.Tensor[] = this.tfNet.backward(pass, gt);
+    this.tfNet.disposeForward(pass);
     xt.dispose();
     gt.dispose();
     let gradNorm: number;
     if (this.jsAdam) {
       const gs = grads.map((g) => g.dataSync() as Float32Array);
       gradNorm = this.jsAdam.update(this.weights.params, gs, o.lr);
-      this.net.writeWeights(this.weights);
+      this.tfNet.writeWeights(this.weights);
     } else {
       gradNorm = this.tfAdam!.update(grads, o.lr);
     }
@@ -211,104 +319,8 @@ export class Learner {
   }
 
   dispose(): void {
-    this.net.dispose();
+    this.net?.dispose();
     this.tfAdam?.dispose();
   }
 }
 
-/** The inputs and loss batch of the samples `idx` (host arrays). */
-function gather(buf: SampleBuffer, targets: Targets, idx: Int32Array): { x: Float32Array; batch: LossBatch } {
-  const m = idx.length;
-  const inSize = buf.inputSize;
-  const A = buf.numActions;
-  const x = new Float32Array(m * inSize);
-  const batch: LossBatch = {
-    size: m,
-    numActions: A,
-    masks: new Float32Array(m * A),
-    actions: new Int32Array(m),
-    oldLogp: new Float32Array(m),
-    advantages: new Float32Array(m),
-    returns: new Float32Array(m),
-  };
-  for (let r = 0; r < m; r++) {
-    const s = idx[r];
-    x.set(buf.inputs.subarray(s * inSize, (s + 1) * inSize), r * inSize);
-    batch.masks.set(buf.masks.subarray(s * A, (s + 1) * A), r * A);
-    batch.actions[r] = buf.actions[s];
-    batch.oldLogp[r] = buf.logp[s];
-    batch.advantages[r] = targets.advantages[s];
-    batch.returns[r] = targets.returns[s];
-  }
-  return { x, batch };
-}
-
-const STAT_KEYS = ['loss', 'policyLoss', 'valueLoss', 'entropy', 'approxKl', 'clipFraction'] as const;
-
-/** The epochs and minibatches of one update and the weighted means of their stats. */
-class UpdateRun {
-  private readonly total: UpdateStats;
-  private readonly rng: Rng;
-  private readonly order: Int32Array;
-  private weightSum = 0;
-  private epoch = -1;
-  private epochKl = 0;
-  private epochN = 0;
-
-  constructor(
-    private readonly n: number,
-    private readonly o: UpdateOptions,
-  ) {
-    this.total = { loss: 0, policyLoss: 0, valueLoss: 0, entropy: 0, approxKl: 0, clipFraction: 0, gradNorm: 0, minibatches: 0, epochs: 0, samples: n };
-    this.rng = Rng.fromSeed(o.seed);
-    this.order = Int32Array.from({ length: n }, (_, i) => i);
-  }
-
-  /** Closes the current epoch; whether another one runs (epochs left, KL below the limit). Shuffles for it. */
-  nextEpoch(): boolean {
-    if (this.n === 0) return false;
-    if (this.epoch >= 0) {
-      this.total.epochs++;
-      if (this.o.targetKl > 0 && this.epochKl / this.epochN > 1.5 * this.o.targetKl) return false;
-    }
-    if (++this.epoch >= this.o.epochs) return false;
-    const { order, rng } = this;
-    for (let i = this.n - 1; i > 0; i--) {
-      const j = rng.int(i + 1);
-      const t = order[i];
-      order[i] = order[j];
-      order[j] = t;
-    }
-    this.epochKl = 0;
-    this.epochN = 0;
-    return true;
-  }
-
-  /** The current epoch's minibatches (sample index lists). */
-  *minibatches(): Generator<Int32Array> {
-    for (let start = 0; start < this.n; start += this.o.minibatchSize) yield this.order.subarray(start, Math.min(this.n, start + this.o.minibatchSize));
-  }
-
-  /** Adds a minibatch's stats; false when they are not finite (stop: {@link failed}). */
-  add(stats: LossStats, gradNorm: number, w: number): boolean {
-    if (!Number.isFinite(stats.loss) || !Number.isFinite(gradNorm)) return false;
-    this.weightSum += w;
-    for (const k of STAT_KEYS) this.total[k] += stats[k] * w;
-    this.total.gradNorm += gradNorm * w;
-    this.total.minibatches++;
-    this.epochKl += stats.approxKl * w;
-    this.epochN += w;
-    return true;
-  }
-
-  /** The stats of a refused update: a non-finite loss. */
-  failed(loss: number): UpdateStats {
-    return { ...this.total, loss: Number.isFinite(loss) ? NaN : loss };
-  }
-
-  /** The means over every minibatch. */
-  result(): UpdateStats {
-    if (this.weightSum > 0) for (const k of [...STAT_KEYS, 'gradNorm'] as const) this.total[k] /= this.weightSum;
-    return this.total;
-  }
-}

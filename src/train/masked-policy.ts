@@ -4,6 +4,37 @@
  */
 import type { Rng } from '../core/rng';
 
+/** Scratch of {@link maskedSoftmax}'s legal indices (grown as needed). */
+let scratch = new Int32Array(64);
+
+/** Writes the indices i < n with mask[maskOffset + i] > 0 into `out` (ascending); returns how many. */
+export function listLegal(mask: ArrayLike<number>, maskOffset: number, n: number, out: Int32Array): number {
+  let count = 0;
+  for (let i = 0; i < n; i++) if (mask[maskOffset + i] > 0) out[count++] = i;
+  return count;
+}
+
+/**
+ * The softmax over the `count` legal indices `legal` (ascending) of `logits[offset ..]` into
+ * `probs[0 .. n)` (every other entry 0); returns the log-sum-exp over the legal entries. Throws
+ * when none is legal.
+ */
+export function softmaxOver(logits: ArrayLike<number>, offset: number, legal: Int32Array, count: number, probs: Float32Array | Float64Array, n = probs.length): number {
+  let max = -Infinity;
+  for (let k = 0; k < count; k++) if (logits[offset + legal[k]] > max) max = logits[offset + legal[k]];
+  if (max === -Infinity) throw new Error('maskedSoftmax: no legal action in the mask');
+  probs.fill(0, 0, n);
+  let sum = 0;
+  for (let k = 0; k < count; k++) {
+    const i = legal[k];
+    const e = Math.exp(logits[offset + i] - max);
+    probs[i] = e;
+    sum += e;
+  }
+  for (let k = 0; k < count; k++) probs[legal[k]] /= sum;
+  return max + Math.log(sum);
+}
+
 /**
  * Writes the masked softmax of `logits[offset .. offset + n)` into `probs[0 .. n)` (illegal
  * entries 0) and returns the log-sum-exp over the legal entries. `mask[maskOffset + i]` is 1
@@ -17,27 +48,19 @@ export function maskedSoftmax(
   n = probs.length,
   maskOffset = 0,
 ): number {
-  let max = -Infinity;
-  for (let i = 0; i < n; i++) if (mask[maskOffset + i] > 0 && logits[offset + i] > max) max = logits[offset + i];
-  if (max === -Infinity) throw new Error('maskedSoftmax: no legal action in the mask');
-  let sum = 0;
-  for (let i = 0; i < n; i++) {
-    if (mask[maskOffset + i] > 0) {
-      const e = Math.exp(logits[offset + i] - max);
-      probs[i] = e;
-      sum += e;
-    } else probs[i] = 0;
-  }
-  for (let i = 0; i < n; i++) probs[i] /= sum;
-  return max + Math.log(sum);
+  if (scratch.length < n) scratch = new Int32Array(n);
+  return softmaxOver(logits, offset, scratch, listLegal(mask, maskOffset, n, scratch), probs, n);
 }
 
-/** Draws an index from `probs` (only entries with probability > 0 can come out). */
-export function sampleIndex(probs: ArrayLike<number>, rng: Rng): number {
-  const n = probs.length;
+/**
+ * Draws an index from `probs` (only entries with probability > 0 can come out); with `legal`,
+ * only its first `count` indices (ascending) are walked, which draws the same index.
+ */
+export function sampleIndex(probs: ArrayLike<number>, rng: Rng, legal?: Int32Array, count = probs.length): number {
   let r = rng.next();
   let last = -1;
-  for (let i = 0; i < n; i++) {
+  for (let k = 0; k < count; k++) {
+    const i = legal ? legal[k] : k;
     const p = probs[i];
     if (p <= 0) continue;
     last = i;
@@ -48,11 +71,12 @@ export function sampleIndex(probs: ArrayLike<number>, rng: Rng): number {
   return last; // rounding left a sliver: the last legal index
 }
 
-/** The most probable legal index (the lowest index on ties). */
-export function greedyIndex(probs: ArrayLike<number>): number {
+/** The most probable legal index (the lowest index on ties); with `legal`, over its first `count` indices only. */
+export function greedyIndex(probs: ArrayLike<number>, legal?: Int32Array, count = probs.length): number {
   let best = -1;
   let bestP = 0;
-  for (let i = 0; i < probs.length; i++) {
+  for (let k = 0; k < count; k++) {
+    const i = legal ? legal[k] : k;
     if (probs[i] > bestP) {
       bestP = probs[i];
       best = i;

@@ -124,6 +124,12 @@ export interface IterationMetrics {
   seconds: number;
   rolloutSeconds: number;
   updateSeconds: number;
+  /**
+   * Policy versions between the weights that played this iteration's episodes and the weights
+   * updated on them: 0, or 1 when the episodes were played during the previous update (config
+   * `overlap`). With the seed, these make an overlapped run reproducible.
+   */
+  policyLag: number;
   episodesPerSec: number;
   samplesPerSec: number;
   /** Samples × epochs through the optimizer per second of update time. */

@@ -1,7 +1,6 @@
 /**
  * A plain multi-layer perceptron whose weights live in Float32Arrays: the canonical form of a
- * network (checkpoints store it, the trainer copies it to and from tfjs, and acting runs its
- * forward pass in plain JS without tfjs).
+ * network (checkpoints store it; the fused module and tfjs take copies of it).
  *
  * Layout: layer l has W_l of shape [in, out] (row-major, like tfjs) and b_l of shape [out];
  * hidden layers apply the activation, the last layer is linear.
@@ -91,8 +90,9 @@ export function cloneWeights(w: MlpWeights): MlpWeights {
 }
 
 /**
- * Forward pass in plain JS (the acting path), for one input or a batch of rows (vectorized
- * self-play evaluates every waiting episode's decision in one call). Zero inputs are skipped,
+ * Forward pass in plain JS, for one input or a batch of rows: the reference implementation
+ * (tests, and the "before" rows of bench/training-speed.ts). Acting runs the fused module
+ * (fused/fused-net.ts) since issue 25. Zero inputs are skipped,
  * so sparse one-hot encodings cost little. Scratch buffers are reused between calls (grown for
  * larger batches); the returned array is owned by the forward object and overwritten by the
  * next call.

@@ -1,7 +1,9 @@
 /**
  * A policy/value network bound to an env's encoder and to the roles it plays: turns an
  * observation + legal actions into a masked action distribution, an action and a value.
- * Pure JS (no tfjs): the `neural` agent and the rollout workers act through it.
+ * No tfjs: the forward pass runs in the fused WebAssembly module (fused/fused-net.ts: the same
+ * kernels as the fused update, one call for a whole batch of rows); the `neural` agent and the
+ * rollouts act through it.
  *
  * Input = encoder.encode(observation), followed by a one-hot of the seat's role when the
  * network serves several roles (role conditioning). Output = one logit per output unit, then
@@ -10,8 +12,9 @@
  */
 import type { Encoder, Env } from '../core/env';
 import type { Rng } from '../core/rng';
-import { fillMask, greedyIndex, maskedSoftmax, sampleIndex } from './masked-policy';
-import { MlpForward, type MlpWeights } from './mlp';
+import { fillMask, greedyIndex, listLegal, sampleIndex, softmaxOver } from './masked-policy';
+import { FusedNet } from './fused/fused-net';
+import type { MlpWeights } from './mlp';
 
 /** How a policy model is wired to its env (stored in checkpoints). */
 export interface PolicyLayout {
@@ -95,7 +98,12 @@ export class PolicyModel {
   readonly input: Float32Array;
   readonly mask: Float32Array;
   readonly probs: Float32Array;
-  private forward: MlpForward;
+  /** Legal output units of the current decision (scratch of {@link choose}). */
+  private readonly legal: Int32Array;
+  private net: FusedNet;
+  private current: MlpWeights;
+  /** The weights changed since they were copied into the module. */
+  private stale = false;
   private readonly obsView: Float32Array;
   /** Output unit of each action index (-1: no output). */
   private readonly unitOf: Int32Array;
@@ -117,17 +125,33 @@ export class PolicyModel {
     this.obsView = this.input.subarray(0, layout.obsSize);
     this.mask = new Float32Array(this.units);
     this.probs = new Float32Array(this.units);
-    this.forward = new MlpForward(weights);
+    this.legal = new Int32Array(this.units);
+    this.current = weights;
+    this.net = new FusedNet(weights, { rows: 1 });
   }
 
-  /** The weights acted with (shared, not copied). */
+  /** The weights acted with (shared, not copied: after changing them in place, call {@link setWeights}). */
   get weights(): MlpWeights {
-    return this.forward.weights;
+    return this.current;
   }
 
-  /** Swaps in new weights (same spec). */
+  /**
+   * Acts with `weights` (same spec) from now on; also the signal that the current weights
+   * changed in place. They are copied into the module at the next forward pass.
+   */
   setWeights(weights: MlpWeights): void {
-    this.forward = new MlpForward(weights);
+    if (JSON.stringify(weights.spec) !== JSON.stringify(this.current.spec)) throw new PolicyLayoutError('setWeights: the new weights have another spec');
+    this.current = weights;
+    this.stale = true;
+  }
+
+  /** The module's network, with the current weights. */
+  private forward(): FusedNet {
+    if (this.stale) {
+      this.net.setWeights(this.current);
+      this.stale = false;
+    }
+    return this.net;
   }
 
   /**
@@ -160,7 +184,7 @@ export class PolicyModel {
    * (`rng` null). Call {@link prepare} first.
    */
   decide(rng: Rng | null, temperature = 1): PolicyStep {
-    return this.choose(this.forward.run(this.input, 1, this.mask, this.units), 0, this.mask, 0, rng, temperature);
+    return this.choose(this.forward().forward(this.input, 1, this.mask, this.units), 0, this.mask, 0, rng, temperature);
   }
 
   /**
@@ -171,7 +195,7 @@ export class PolicyModel {
    * the model; overwritten by the next forward pass.
    */
   forwardRows(x: Float32Array, rows: number, masks: Float32Array): Float32Array {
-    return this.forward.run(x, rows, masks, this.units);
+    return this.forward().forward(x, rows, masks, this.units);
   }
 
   /**
@@ -181,15 +205,25 @@ export class PolicyModel {
    */
   choose(out: Float32Array, offset: number, mask: Float32Array, maskOffset: number, rng: Rng | null, temperature = 1): PolicyStep {
     const A = this.units;
-    let lse: number;
+    let logits: ArrayLike<number> = out;
+    let at = offset;
     if (temperature !== 1) {
       const scaled = new Float32Array(A);
       for (let i = 0; i < A; i++) scaled[i] = out[offset + i] / temperature;
-      lse = maskedSoftmax(scaled, mask, this.probs, 0, A, maskOffset);
-    } else lse = maskedSoftmax(out, mask, this.probs, offset, A, maskOffset);
-    const index = rng ? sampleIndex(this.probs, rng) : greedyIndex(this.probs);
-    let h = 0;
-    for (let i = 0; i < A; i++) if (this.probs[i] > 0) h -= this.probs[i] * Math.log(this.probs[i]);
+      logits = scaled;
+      at = 0;
+    }
+    // the legal units are listed once; sampling and the entropy walk only those
+    const legal = this.legal;
+    const count = listLegal(mask, maskOffset, A, legal);
+    const lse = softmaxOver(logits, at, legal, count, this.probs, A);
+    const index = rng ? sampleIndex(this.probs, rng, legal, count) : greedyIndex(this.probs, legal, count);
+    // H = −Σ p log p with log p = logit − lse: no logarithm per action
+    let h = lse;
+    for (let k = 0; k < count; k++) {
+      const p = this.probs[legal[k]];
+      if (p > 0) h -= p * logits[at + legal[k]];
+    }
     const logit = out[offset + index];
     const logp = (temperature !== 1 ? logit / temperature : logit) - lse;
     const actionIndex = this.layout.actions ? this.layout.actions[index] : index;

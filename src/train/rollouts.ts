@@ -137,7 +137,7 @@ export async function collectEpisodes(s: RolloutSetup, signal: AbortSignal | und
         if (signal?.aborted) stopped = true;
         if (stopped || next >= n) return;
         const k = next++;
-        finished.set(k, await playEpisode(s, k, base, batcher, stop.signal, spare.pop() ?? new Map(s.entries.map((e) => [e, new SampleBuffer(e.buf.inputSize, e.buf.numActions, 64)])), sourceOf(k)));
+        finished.set(k, await playEpisode(s, k, base, batcher, stop.signal, spare.pop() ?? new Map(s.entries.map((e) => [e, new SampleBuffer(e.buf.inputSize, e.buf.numActions, 16)])), sourceOf(k)));
         for (let p = finished.get(merged); p; p = finished.get(merged)) {
           finished.delete(merged++);
           mergeEpisode(s, p, batch);

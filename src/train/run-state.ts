@@ -9,6 +9,7 @@
  *   DIR/snapshots/<learner>@<N>.json    frozen opponents of the checkpoints pool
  *   DIR/metrics.jsonl, DIR/metrics.csv  one row per iteration
  */
+import { learnerId } from './role-groups';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { JsonValue } from '../core/json';
@@ -101,5 +102,20 @@ export class RunStateError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'RunStateError';
+  }
+}
+
+const oneLineJson = (v: unknown) => {
+  const t = JSON.stringify(v);
+  return t.length > 200 ? `${t.slice(0, 200)}…` : t;
+};
+
+/** Throws RunStateError when the run saved in `dir` trained another env, other learners (ids joined by ","), or other params. */
+export function checkResumable(s: RunState, dir: string, env: string, learnerIds: string, params: unknown): void {
+  if (s.env !== env) throw new RunStateError(`--resume: the run in ${dir} trained ${s.env}, not ${env}`);
+  const saved = s.roles.map(learnerId).join(',');
+  if (saved !== learnerIds) throw new RunStateError(`--resume: the run in ${dir} trained ${saved}, not ${learnerIds}`);
+  if (JSON.stringify(s.params) !== JSON.stringify(params)) {
+    throw new RunStateError(`--resume: the run in ${dir} trained with params ${oneLineJson(s.params)}, not ${oneLineJson(params)} (resume without --params to keep the run's)`);
   }
 }

@@ -16,14 +16,15 @@ import type { Params } from '../core/params';
 import type { Registry } from '../core/registry';
 import { Rng, deriveSeed } from '../core/rng';
 import { describeChoice, type BackendChoice } from './backend';
-import { checkpointFile, loadRunState, RUN_STATE_FORMAT, RunStateError, saveRunState, snapshotRelPath, type RunState } from './run-state';
-import { checkFits, divergedError, finiteWeights, loadCheckpoint, saveCheckpoint } from './checkpoint';
+import { fusedFlavour } from './fused/wasm';
+import { checkpointFile, checkResumable, loadRunState, RUN_STATE_FORMAT, saveRunState, snapshotRelPath, type RunState } from './run-state';
+import { checkFits, divergedError, loadCheckpoint, saveCheckpoint } from './checkpoint';
 import { ConfigError, MAX_PARAMETERS, type TrainConfig } from './config';
-import { summarizeTally, type LearnerTally } from './episode-stats';
-import { evaluate, isSolo, type EvalResult } from './evaluate';
+import { evaluateLearners, type EvalResult } from './evaluate';
 import { FixedAgents } from './fixed-agents';
-import { Learner } from './learner';
-import { updateLearner } from './learner-update';
+import { Learner, tfOptimizerFor, updatePathFor, type UpdatePath } from './learner';
+import { runUpdates, type IterationUpdate, type UpdateSetup } from './iteration-update';
+import { UpdateWorker } from './fused/update-pool';
 import { learningRate } from './lr-schedule';
 import { MetricsLog, type IterationMetrics, type LearnerMetrics } from './metrics-log';
 
@@ -39,7 +40,6 @@ import { SampleBuffer } from './sample-buffer';
 import { formatSchedule, trainsAt, type Schedule } from './schedule';
 import type { OpponentMode } from './seat-plan';
 import { checkSources, sourceStats, type EpisodeSource } from './episode-sources';
-import { shapeBufferReturns } from './proposer-reward';
 import type { Batch } from './rollouts';
 
 /** Everything a training run needs. */
@@ -77,11 +77,6 @@ export interface TrainerOptions {
   signal?: AbortSignal;
 }
 
-const oneLineJson = (v: unknown) => {
-  const t = JSON.stringify(v);
-  return t.length > 200 ? `${t.slice(0, 200)}…` : t;
-};
-
 /** A training run. Create with {@link Trainer.create}, then {@link Trainer.run}. */
 export class Trainer {
   iteration = 0;
@@ -95,6 +90,10 @@ export class Trainer {
   private lastSaved: number | null = null;
   readonly runId: string;
   private readonly log: (line: string) => void;
+  /** The update worker (started by the first overlapped iteration). */
+  private worker?: UpdateWorker;
+  /** The next iteration's episodes, played during the last update (or what failed there). */
+  private ahead: { batch: Batch; seconds: number } | { error: unknown } | null = null;
 
   private constructor(readonly o: TrainerOptions) {
     this.runId = o.runId ?? `train-${o.env.meta.id}-${o.config.seed}`;
@@ -112,14 +111,22 @@ export class Trainer {
     return this.o.config;
   }
 
-  /** Whether updates run on the device (config `update`, and backends without synchronous reads). */
+  /**
+   * How updates run (config `update`): `auto` is the fused module on CPU backends, the device
+   * update where tensors cannot be read synchronously, else the tfjs host update.
+   */
+  get updatePath(): UpdatePath {
+    return updatePathFor(this.cfg.update, this.o.backend);
+  }
+
+  /** Whether updates run on the device (asynchronous reads). */
   private get onDevice(): boolean {
-    return this.cfg.update === 'device' || (this.cfg.update === 'auto' && !this.o.backend.syncReads);
+    return this.updatePath === 'device';
   }
 
   private async init(): Promise<void> {
     const { env, params, config: cfg } = this.o;
-    this.log(describeChoice(this.o.backend));
+    this.log(`${describeChoice(this.o.backend)}; update: ${this.updatePath === 'fused' ? `fused (WebAssembly SIMD${fusedFlavour() === 'relaxed' ? ', relaxed FMA' : ''})` : this.updatePath}`);
     if (cfg.update === 'host' && !this.o.backend.syncReads) {
       throw new ConfigError(`training config: update "host" needs synchronous tensor reads, which the ${this.o.backend.name} backend does not have (use "auto" or "device")`);
     }
@@ -140,7 +147,8 @@ export class Trainer {
       }
       const scale = Array.from({ length: units + 1 }, (_, j) => (j < units ? cfg.policyInitScale : 1));
       const weights = initMlp(spec, deriveSeed(cfg.seed, 'init', id), scale);
-      const learner = new Learner(id, layout, encoder, weights, this.o.backend, adam, this.onDevice ? 'tf' : undefined);
+      const path = this.updatePath;
+      const learner = new Learner(id, layout, encoder, weights, this.o.backend, adam, path === 'fused' ? 'fused' : path === 'device' ? 'tf' : tfOptimizerFor(this.o.backend));
       const entry: Entry = { index, id, roles, learner, buf: new SampleBuffer(spec.inputSize, units), pool: [] };
       this.entries.push(entry);
       for (const r of roles) this.byRole.set(r, entry);
@@ -194,12 +202,7 @@ export class Trainer {
     const dir = this.o.outDir;
     if (!dir) throw new Error('--resume needs --out DIR (the folder of the run to resume)');
     const s = loadRunState(dir, this.o.resumeAt);
-    if (s.env !== this.o.env.meta.id) throw new RunStateError(`--resume: the run in ${dir} trained ${s.env}, not ${this.o.env.meta.id}`);
-    const ids = this.entries.map((e) => e.id).join(',');
-    if (s.roles.map(learnerId).join(',') !== ids) throw new RunStateError(`--resume: the run in ${dir} trained ${s.roles.map(learnerId).join(',')}, not ${ids}`);
-    if (JSON.stringify(s.params) !== JSON.stringify(this.o.params)) {
-      throw new RunStateError(`--resume: the run in ${dir} trained with params ${oneLineJson(s.params)}, not ${oneLineJson(this.o.params)} (resume without --params to keep the run's)`);
-    }
+    checkResumable(s, dir, this.o.env.meta.id, this.entries.map((e) => e.id).join(','), this.o.params);
     for (const e of this.entries) {
       const file = checkpointFile(dir, e.id, s.iteration);
       const ckpt = loadCheckpoint(file);
@@ -301,18 +304,29 @@ export class Trainer {
   /**
    * Plays the current iteration's rollouts without updating or counting anything (benches:
    * acting speed alone); resolves the number of decisions the learners recorded. The buffers
-   * hold them until the next {@link step} clears them.
+   * hold them until the next {@link step} clears them (a prefetched batch is dropped).
    */
   async rollouts(): Promise<number> {
+    this.ahead = null;
     await collectEpisodes(this.rolloutSetup(this.iteration), undefined);
     return this.entries.reduce((n, e) => n + e.buf.size, 0);
   }
 
-  /** Runs iterations until `iterations` are done (or the signal aborts); returns the last metrics. */
+  /**
+   * Whether iterations may overlap (config `overlap`): the next iteration's episodes are played
+   * while the update runs in the update worker, with the weights from before the update (a
+   * policy one version behind). Only the fused update runs there, and not with episode sources
+   * (they read the league's state between rounds).
+   */
+  get overlaps(): boolean {
+    return this.cfg.overlap && this.updatePath === 'fused' && !this.o.sources;
+  }
+
+  /** Runs iterations until `iterations` are done (or the signal aborts), overlapped where {@link overlaps}; returns the last metrics. */
   async run(): Promise<IterationMetrics | undefined> {
     let last: IterationMetrics | undefined;
     while (this.iteration < this.o.iterations && !this.o.signal?.aborted) {
-      const m = await this.step();
+      const m = await this.step(this.o.signal, true);
       if (!m) break;
       this.o.onIteration?.((last = m));
     }
@@ -324,17 +338,41 @@ export class Trainer {
    * One iteration: rollouts, updates, snapshots, evaluation, metrics and checkpoints. When
    * `signal` aborts during the rollouts, the iteration is abandoned before anything changed
    * (weights, iteration count, files) and null is returned.
+   *
+   * With `prefetch` (and {@link overlaps}), the next iteration's episodes are played during this
+   * iteration's update, which runs in the update worker; the next call uses them (its metrics say
+   * `policyLag: 1`). Pass it only when the next call follows with nothing changed in between (the
+   * run loop does); an iteration played fresh has `policyLag: 0`.
    */
-  async step(signal: AbortSignal | undefined = this.o.signal): Promise<IterationMetrics | null> {
+  async step(signal: AbortSignal | undefined = this.o.signal, prefetch = false): Promise<IterationMetrics | null> {
     const it = this.iteration;
     const cfg = this.cfg;
     const lr = learningRate({ kind: cfg.lrSchedule, lr: cfg.lr, minLr: cfg.minLr, warmupIterations: cfg.warmupIterations, iterations: this.o.iterations }, it);
     const t0 = performance.now();
-    const batch = await collectEpisodes(this.rolloutSetup(it), signal);
+    const pre = this.ahead;
+    this.ahead = null;
+    if (pre && 'error' in pre) throw pre.error;
+    const batch = pre ? pre.batch : await collectEpisodes(this.rolloutSetup(it), signal);
     if (!batch) return null;
     const t1 = performance.now();
-    const updated = await this.updateLearners(it, lr, batch);
-    const t2 = performance.now();
+    const rolloutSeconds = pre ? pre.seconds : (t1 - t0) / 1000;
+    const overlap = prefetch && this.overlaps && it + 1 < this.o.iterations && !signal?.aborted;
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const setup = this.updateSetup(it, lr, overlap);
+    const updating = runUpdates({ ...setup, applyAfter: overlap ? released : undefined }, batch);
+    // the updates copied what they read: the buffers may take the next iteration's episodes now,
+    // played with the weights from before the update (they change once the episodes are done)
+    const next = overlap ? this.prefetch(it + 1, signal).finally(release) : undefined;
+    let updated: IterationUpdate;
+    try {
+      updated = await updating;
+    } finally {
+      release();
+      await next;
+    }
+    const t3 = performance.now();
+    const t2 = t1 + updated.seconds * 1000;
     this.iteration = it + 1;
     if (this.iteration % cfg.snapshotEvery === 0) for (const e of this.entries) this.addSnapshot(e, String(this.iteration), this.iteration);
     const metrics: IterationMetrics = {
@@ -345,11 +383,12 @@ export class Trainer {
       lr,
       episodes: cfg.episodesPerIteration,
       samples: updated.samples,
-      seconds: (t2 - t0) / 1000,
-      rolloutSeconds: (t1 - t0) / 1000,
+      seconds: (t3 - t0) / 1000,
+      rolloutSeconds,
       updateSeconds: (t2 - t1) / 1000,
-      episodesPerSec: cfg.episodesPerIteration / Math.max(1e-9, (t1 - t0) / 1000),
-      samplesPerSec: updated.samples / Math.max(1e-9, (t2 - t0) / 1000),
+      policyLag: pre ? 1 : 0,
+      episodesPerSec: cfg.episodesPerIteration / Math.max(1e-9, rolloutSeconds),
+      samplesPerSec: updated.samples / Math.max(1e-9, (t3 - t0) / 1000),
       updateSamplesPerSec: updated.processed / Math.max(1e-9, (t2 - t1) / 1000),
       outcomes: batch.outcomes,
       ...(this.o.env.aggregate ? { envStats: this.o.env.aggregate(batch.summaries) } : {}),
@@ -363,61 +402,50 @@ export class Trainer {
     return metrics;
   }
 
-  /**
-   * Updates every learner that trains at `it` on its buffer (its returns shaped first by the
-   * learner's proposer `reward`, when configured; on the device, reading back asynchronously,
-   * where the backend has no synchronous reads); their metrics and the sample counts.
-   */
-  private async updateLearners(it: number, lr: number, batch: Batch): Promise<{ learners: Record<string, LearnerMetrics>; samples: number; processed: number }> {
-    const tallies: Map<Entry, LearnerTally> = batch.tallies;
-    const cfg = this.cfg;
-    const learners: Record<string, LearnerMetrics> = {};
-    let samples = 0;
-    let processed = 0;
-    for (const e of this.entries) {
-      const training = this.training(e, it);
-      const m: LearnerMetrics = { training, ...summarizeTally(tallies.get(e)!), updates: e.learner.updates };
-      if (training && e.buf.size > 0) {
-        const reward = cfg.learners[e.id]?.reward;
-        const shaped = reward && shapeBufferReturns(e.buf, batch.episodeOutcomes, reward);
-        if (shaped) m.reward = { valid: shaped.valid, repeated: shaped.repeated, meanPenalty: shaped.meanPenalty };
-        m.update = await updateLearner(e, cfg, it, lr, this.onDevice);
-        m.updates = e.learner.updates;
-        if (!Number.isFinite(m.update.loss) || !finiteWeights(e.learner.weights)) throw divergedError(e.id, it, m.update.loss, this.o.outDir && this.lastSaved !== null ? { file: checkpointFile(this.o.outDir, e.id, this.lastSaved), iteration: this.lastSaved } : null);
-        samples += e.buf.size;
-        processed += e.buf.size * m.update.epochs;
-      }
-      learners[e.id] = m;
+  /** Plays iteration `it`'s episodes ahead (with the current weights) for the next {@link step}. */
+  private async prefetch(it: number, signal: AbortSignal | undefined): Promise<void> {
+    const t = performance.now();
+    try {
+      const batch = await collectEpisodes(this.rolloutSetup(it), signal);
+      if (batch) this.ahead = { batch, seconds: (performance.now() - t) / 1000 };
+    } catch (error) {
+      this.ahead = { error };
     }
-    return { learners, samples, processed };
+  }
+
+  /** What the updates of iteration `it` need (in the update worker when `inWorker`). */
+  private updateSetup(it: number, lr: number, inWorker: boolean): UpdateSetup {
+    return {
+      entries: this.entries,
+      training: (e) => this.training(e, it),
+      cfg: this.cfg,
+      iteration: it,
+      lr,
+      onDevice: this.onDevice,
+      worker: inWorker ? (this.worker ??= new UpdateWorker()) : undefined,
+      diverged: (e, loss) => divergedError(e.id, it, loss, this.o.outDir && this.lastSaved !== null ? { file: checkpointFile(this.o.outDir, e.id, this.lastSaved), iteration: this.lastSaved } : null),
+    };
   }
 
   /** Every learner against every baseline (once, labelled "solo", when it has no opponents). */
-  async evaluateAll(): Promise<Record<string, Record<string, EvalResult>>> {
+  evaluateAll(): Promise<Record<string, Record<string, EvalResult>>> {
     const cfg = this.cfg;
-    const { env, params } = this.o;
-    const seats = env.seats(env.init(params, 0));
-    const out: Record<string, Record<string, EvalResult>> = {};
     const setup = {
-      env,
-      params,
+      env: this.o.env,
+      params: this.o.params,
       seed: cfg.seed,
       episodes: cfg.evalEpisodes,
       ctx: this.baseContext(),
       learnerAgent: (e: Entry, seat: number, k: number) =>
         policyAgent(e.id, e.learner.model, cfg.evalGreedy ? null : Rng.fromSeed(deriveSeed(cfg.seed, 'eval-act', k, seat))),
     };
-    for (const e of this.entries) {
-      if (!seats.some((s) => e.roles.includes(s.role))) continue; // its roles have no seat with these params
-      out[e.id] = {};
-      if (isSolo(seats, e)) out[e.id].solo = await evaluate(setup, e, 'self');
-      else for (const b of cfg.baselines) out[e.id][b] = await evaluate(setup, e, b);
-    }
-    return out;
+    return evaluateLearners(setup, this.entries, cfg.baselines);
   }
 
-  /** Frees tfjs memory. */
+  /** Frees tfjs memory and stops the update worker. */
   dispose(): void {
     for (const e of this.entries) e.learner.dispose();
+    this.ahead = null;
+    void this.worker?.close();
   }
 }

@@ -1,7 +1,7 @@
 /**
  * `arena train <env> --roles ... [--opponents self|baselines|checkpoints] [--iterations N]
  * [--params JSON] [--config JSON] [--algo ppo|grpo|rloo] [--backend NAME] [--out DIR]
- * [--resume] [--schedule simultaneous|alternate:K] [--seed N] [--envs-per-batch E] [--json]`
+ * [--resume] [--schedule simultaneous|alternate:K] [--seed N] [--envs-per-batch E] [--sync | --overlap] [--json]`
  *
  * Prints the chosen backend first, then progress (a bar on a TTY, one line per iteration
  * otherwise, on stderr); with --json one metrics object per iteration on stdout. Ctrl-C or
@@ -38,6 +38,8 @@ export interface TrainArgs {
   schedule?: string;
   seed?: number;
   envsPerBatch?: number;
+  sync?: boolean;
+  overlap?: boolean;
   json?: boolean;
   quiet?: boolean;
 }
@@ -121,6 +123,9 @@ async function run(registry: Registry, ref: string, args: TrainArgs): Promise<nu
   }
   // speed only (the results are the same for every value), so a resumed run may change it too
   if (args.envsPerBatch !== undefined) rawConfig = { ...rawConfig, envsPerBatch: args.envsPerBatch };
+  if (args.sync && args.overlap) throw new UsageError('--sync and --overlap: give one of them');
+  // the mode from here on (a resumed run keeps its own unless one is given; the metrics record each iteration's policy lag)
+  if (args.sync || args.overlap) rawConfig = { ...rawConfig, overlap: !!args.overlap };
   const config = resolveConfig(rawConfig);
   const present = new Set(env.seats(env.init(params, config.seed)).map((s) => s.role));
   const roles = state ? state.roles : parseRoleGroups(args.roles, env.meta.roles, config.sharedNet, present);
@@ -159,7 +164,8 @@ async function run(registry: Registry, ref: string, args: TrainArgs): Promise<nu
       for (const line of formatEval(m)) say(line);
     },
   });
-  say(`training ${env.meta.id}: learners ${trainer.entries.map((e) => e.id).join(', ')}; opponents ${opponents.join(',')}; ${config.algorithm}; ${Math.min(config.envsPerBatch, config.episodesPerIteration)} episodes in lockstep; ${args.iterations} iterations from ${trainer.iteration}${args.out ? `; output in ${args.out}` : ''}`);
+  const mode = trainer.overlaps ? 'updates in a worker thread overlapped with the next rollouts (policy one version behind)' : 'synchronous';
+  say(`training ${env.meta.id}: learners ${trainer.entries.map((e) => e.id).join(', ')}; opponents ${opponents.join(',')}; ${config.algorithm}; ${Math.min(config.envsPerBatch, config.episodesPerIteration)} episodes in lockstep; ${mode}; ${args.iterations} iterations from ${trainer.iteration}${args.out ? `; output in ${args.out}` : ''}`);
   try {
     await trainer.run();
   } finally {
@@ -193,6 +199,8 @@ export function registerTrainCommand(program: Command, registry: Registry, exit:
       if (n < 1 || n > MAX_ENVS_PER_BATCH) throw new UsageError(`--envs-per-batch: expected an integer from 1 to ${MAX_ENVS_PER_BATCH}, got "${v}"`);
       return n;
     })
+    .option('--sync', 'rollouts, then the update, on one thread: bit for bit reproducible (sets config.overlap false)')
+    .option('--overlap', 'the update in a worker thread while the next iteration plays with the previous weights (sets config.overlap true)')
     .option('--json', 'print each iteration\'s metrics as one JSON line on stdout')
     .option('--quiet', 'no progress output')
     .action(async (ref: string, o: TrainArgs) => exit(await trainCommand(registry, ref, o)));
