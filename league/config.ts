@@ -24,7 +24,9 @@ const weight = z.number().nonnegative().default(1);
  *   one), drawn by PFSP on the league's head-to-head results (`pfsp`), the newest `last` only
  *   when given; left out (its share goes to the others) while there is none;
  * - `players`: against the league's baseline players (`ids`, default all that fit the seat);
- * - `generator`: the env's own problems: episodes under these params (merged over the league's).
+ * - `generator`: the env's own problems: episodes under these params (merged over the league's);
+ * - `self`: against the learner's own current policy (naive self-play, labelled "self-play": the other seats sample
+ *   from it, only the learner's side records).
  */
 export const SourceSpecSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('learner'), of: id, weight }).strict(),
@@ -40,6 +42,7 @@ export const SourceSpecSchema = z.discriminatedUnion('kind', [
     .strict(),
   z.object({ kind: z.literal('players'), weight, ids: z.array(id).min(1).optional() }).strict(),
   z.object({ kind: z.literal('generator'), weight, params: z.record(z.string(), z.unknown()).default({}) }).strict(),
+  z.object({ kind: z.literal('self'), weight }).strict(),
 ]);
 
 /** A learner: a neural policy trained during the league. */
@@ -62,8 +65,14 @@ export const LearnerSpecSchema = z.object({
   algorithm: z.enum(['ppo', 'grpo', 'rloo']).default('ppo'),
   /** Optional trainer settings passed through (learning rate, hidden sizes, ...). */
   options: z.record(z.string(), z.unknown()).default({}),
-  /** Main learner, main exploiter or league exploiter (AlphaStar's roles). */
+  /**
+   * Main learner, main exploiter or league exploiter (AlphaStar's roles): league matches pick
+   * their opponents by AlphaStar's rules, and a main exploiter starts again from its initial
+   * weights after each of its snapshots (league/exploiter-reset.ts).
+   */
   type: z.enum(['main', 'main-exploiter', 'league-exploiter']).default('main'),
+  /** This learner's snapshot interval in iterations (default: `training.snapshotEvery`). */
+  snapshotEvery: z.number().int().positive().optional(),
 });
 
 export const LeagueConfigSchema = z.object({
