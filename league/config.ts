@@ -115,10 +115,13 @@ export const LeagueConfigSchema = z.object({
     })
     .prefault({}),
   /**
-   * Difficulty probes (league/probes.ts): every `every` training rounds, `episodes` episodes
-   * whose seats are filled by the named players (role -> player or learner id), judged by
-   * agents that do not learn; the env's aggregate of the episodes (those whose outcome is not
-   * in `exclude`) is recorded as the league metric `probe:<id>`.
+   * Probes (league/probes.ts): measurements by things that do not learn, every `every` training
+   * rounds, recorded as the league metric `probe:<id>`. A play probe (`players`): `episodes`
+   * episodes whose seats are filled by the named players (role -> player or learner id); the
+   * env's aggregate of the episodes (those whose outcome is not in `exclude`). An exploit probe
+   * (`exploit`, league/exploit/probe.ts): a fresh exploiter trains `iterations` x `episodes`
+   * episodes against the current policies of `of` (learners or players), then plays them
+   * `episodes` times; its win rate with a bootstrap interval is the league's exploitability.
    */
   probes: z
     .array(
@@ -127,10 +130,23 @@ export const LeagueConfigSchema = z.object({
           id,
           every: z.number().int().positive().default(5),
           episodes: z.number().int().positive().default(100),
-          players: z.record(z.string(), id),
+          players: z.record(z.string(), id).optional(),
           exclude: z.array(z.string().min(1)).default([]),
+          exploit: z
+            .object({
+              of: z.array(id).min(1),
+              iterations: z.number().int().positive().default(20),
+              episodes: z.number().int().positive().default(64),
+              /** The exploiter's training config (hidden, lr, ...). */
+              options: z.record(z.string(), z.unknown()).default({}),
+            })
+            .strict()
+            .optional(),
         })
-        .strict(),
+        .strict()
+        .superRefine((p, ctx) => {
+          if (!p.players === !p.exploit) ctx.addIssue({ code: 'custom', message: 'give either "players" (a play probe) or "exploit" (an exploitability probe)' });
+        }),
     )
     .default([]),
   budget: z.object({ matches: z.number().int().positive() }),
@@ -204,8 +220,11 @@ function checkReferences(c: LeagueConfig): void {
     if (l.sources && !l.sources.some((s) => s.weight > 0)) throw new LeagueConfigError(`league config: learners.${i}.sources: every weight is 0`);
   });
   c.probes.forEach((p, i) => {
-    for (const [role, who] of Object.entries(p.players)) {
+    for (const [role, who] of Object.entries(p.players ?? {})) {
       if (!players.has(who) && !learners.has(who)) throw new LeagueConfigError(`league config: probes.${i}.players.${role}: "${who}" is not a player or learner of this league`);
     }
+    p.exploit?.of.forEach((who, j) => {
+      if (!players.has(who) && !learners.has(who)) throw new LeagueConfigError(`league config: probes.${i}.exploit.of.${j}: "${who}" is not a player or learner of this league`);
+    });
   });
 }

@@ -310,6 +310,11 @@ export class LeagueLearners {
         if (!p) throw new Error(`probe: "${id}" is not a player or learner of league ${config.name}`);
         return (await registry.createAgent(p.agent, { env, params, seed })).agent;
       },
+      exploit: {
+        registry,
+        backend: this.o.backend,
+        rolesOf: (id) => config.learners.find((x) => x.id === id)?.roles ?? config.players.find((x) => x.id === id)?.roles ?? null,
+      },
     };
   }
 
@@ -359,9 +364,11 @@ function roleAgents(config: LeagueConfig, env: Env, spec: LearnerSpec): Record<s
 function checkProbeRoles(config: LeagueConfig, env: Env, params: Params): void {
   const roles = [...new Set(env.seats(env.init(params, 0)).map((x) => x.role))];
   config.probes.forEach((p, i) => {
-    const missing = roles.find((r) => !p.players[r]);
+    const players = p.players;
+    if (!players) return; // an exploit probe: its sides are checked when it runs
+    const missing = roles.find((r) => !players[r]);
     if (missing) throw new LeagueConfigError(`league config: probes.${i}.players: no player for role "${missing}" (roles with seats: ${roles.join(', ')})`);
-    const extra = Object.keys(p.players).find((r) => !roles.includes(r));
+    const extra = Object.keys(players).find((r) => !roles.includes(r));
     if (extra) throw new LeagueConfigError(`league config: probes.${i}.players.${extra}: not a role with a seat here (${roles.join(', ')})`);
   });
 }
