@@ -4,10 +4,10 @@
  * held-out performance against the issue's target and prints a table.
  *
  * Usage: npm run bench:learning -- <task> [--quick]
- * Tasks: dond-coop, dond-compete, countdown-solver, countdown-coevolution, werewolf, werewolf-coevolution, kernel-speedup, all.
+ * Tasks: dond-coop, dond-compete, countdown-solver, countdown-coevolution, werewolf, werewolf-coevolution, kernel-speedup, payoff, all.
  * --quick runs a few iterations only (a smoke test of the plumbing, not of learning).
  * countdown-coevolution takes scale flags: --rounds=N --warmup=N --episodes=N --probe=N --seeds=a,b,c;
- * werewolf-coevolution: --rounds=N --episodes=N --probe=N --seed=N.
+ * werewolf-coevolution: --rounds=N --episodes=N --probe=N --seed=N; payoff: see bench/learning/payoff/index.ts.
  */
 import { dondCompete, dondCoop } from './learning/deal-or-no-deal';
 import { printReport, type TaskReport } from './learning/common';
@@ -16,6 +16,7 @@ import { countdownSolver } from './learning/countdown';
 import { countdownCoevolutionLeague } from './learning/countdown-coevolution';
 import { werewolfCoevolution } from './learning/werewolf-coevolution';
 import { kernelSpeedupLearning } from './learning/kernel-speedup';
+import { payoffTask } from './learning/payoff';
 
 const TASKS: Record<string, (quick: boolean) => Promise<TaskReport>> = {
   'dond-coop': dondCoop,
@@ -25,6 +26,7 @@ const TASKS: Record<string, (quick: boolean) => Promise<TaskReport>> = {
   werewolf: werewolfTask,
   'werewolf-coevolution': werewolfCoevolution,
   'kernel-speedup': kernelSpeedupLearning,
+  payoff: payoffTask,
 };
 
 async function main(): Promise<void> {

@@ -25,7 +25,9 @@ const weight = z.number().nonnegative().default(1);
  *   one), drawn by PFSP on the league's head-to-head results (`pfsp`), the newest `last` only
  *   when given; left out (its share goes to the others) while there is none;
  * - `players`: against the league's baseline players (`ids`, default all that fit the seat);
- * - `generator`: the env's own problems: episodes under these params (merged over the league's).
+ * - `generator`: the env's own problems: episodes under these params (merged over the league's);
+ * - `self`: against the learner's own current policy (naive self-play, labelled "self-play": the other seats sample
+ *   from it, only the learner's side records).
  */
 export const SourceSpecSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('learner'), of: id, weight }),
@@ -41,6 +43,7 @@ export const SourceSpecSchema = z.discriminatedUnion('kind', [
     ,
   z.strictObject({ kind: z.literal('players'), weight, ids: z.array(id).min(1).optional() }),
   z.strictObject({ kind: z.literal('generator'), weight, params: z.record(z.string(), z.unknown()).default({}) }),
+  z.strictObject({ kind: z.literal('self'), weight }),
 ]);
 
 /** A learner: a neural policy trained during the league. */
@@ -63,8 +66,14 @@ export const LearnerSpecSchema = z.strictObject({
   algorithm: z.enum(['ppo', 'grpo', 'rloo']).default('ppo'),
   /** Optional trainer settings passed through (learning rate, hidden sizes, ...). */
   options: z.record(z.string(), z.unknown()).default({}),
-  /** Main learner, main exploiter or league exploiter (AlphaStar's roles). */
+  /**
+   * Main learner, main exploiter or league exploiter (AlphaStar's roles): league matches pick
+   * their opponents by AlphaStar's rules, and a main exploiter starts again from its initial
+   * weights after each of its snapshots (league/exploiter-reset.ts).
+   */
   type: z.enum(['main', 'main-exploiter', 'league-exploiter']).default('main'),
+  /** This learner's snapshot interval in iterations (default: `training.snapshotEvery`). */
+  snapshotEvery: z.number().int().positive().optional(),
 });
 
 export const LeagueConfigSchema = z.strictObject({
@@ -107,10 +116,13 @@ export const LeagueConfigSchema = z.strictObject({
     })
     .prefault({}),
   /**
-   * Difficulty probes (league/probes.ts): every `every` training rounds, `episodes` episodes
-   * whose seats are filled by the named players (role -> player or learner id), judged by
-   * agents that do not learn; the env's aggregate of the episodes (those whose outcome is not
-   * in `exclude`) is recorded as the league metric `probe:<id>`.
+   * Probes (league/probes.ts): measurements by things that do not learn, every `every` training
+   * rounds, recorded as the league metric `probe:<id>`. A play probe (`players`): `episodes`
+   * episodes whose seats are filled by the named players (role -> player or learner id); the
+   * env's aggregate of the episodes (those whose outcome is not in `exclude`). An exploit probe
+   * (`exploit`, league/exploit/probe.ts): a fresh exploiter trains `iterations` x `episodes`
+   * episodes against the current policies of `of` (learners or players), then plays them
+   * `episodes` times; its win rate with a bootstrap interval is the league's exploitability.
    */
   probes: z
     .array(
@@ -119,10 +131,21 @@ export const LeagueConfigSchema = z.strictObject({
           id,
           every: z.number().int().positive().default(5),
           episodes: z.number().int().positive().default(100),
-          players: z.record(z.string(), id),
+          players: z.record(z.string(), id).optional(),
           exclude: z.array(z.string().min(1)).default([]),
+          exploit: z
+            .strictObject({
+              of: z.array(id).min(1),
+              iterations: z.number().int().positive().default(20),
+              episodes: z.number().int().positive().default(64),
+              /** The exploiter's training config (hidden, lr, ...). */
+              options: z.record(z.string(), z.unknown()).default({}),
+            })
+            .optional(),
         })
-        ,
+        .superRefine((p, ctx) => {
+          if (!p.players === !p.exploit) ctx.addIssue({ code: 'custom', message: 'give either "players" (a play probe) or "exploit" (an exploitability probe)' });
+        }),
     )
     .default([]),
   budget: z.strictObject({ matches: z.number().int().positive() }),
@@ -195,8 +218,11 @@ function checkReferences(c: LeagueConfig): void {
     if (l.sources && !l.sources.some((s) => s.weight > 0)) throw new LeagueConfigError(`league config: learners.${i}.sources: every weight is 0`);
   });
   c.probes.forEach((p, i) => {
-    for (const [role, who] of Object.entries(p.players)) {
+    for (const [role, who] of Object.entries(p.players ?? {})) {
       if (!players.has(who) && !learners.has(who)) throw new LeagueConfigError(`league config: probes.${i}.players.${role}: "${who}" is not a player or learner of this league`);
     }
+    p.exploit?.of.forEach((who, j) => {
+      if (!players.has(who) && !learners.has(who)) throw new LeagueConfigError(`league config: probes.${i}.exploit.of.${j}: "${who}" is not a player or learner of this league`);
+    });
   });
 }

@@ -3,7 +3,8 @@
  * {@link EpisodeSource}s: co-evolution through the league. A solver trains against the
  * challenger learner's current policy, past challengers (league snapshot players drawn by
  * PFSP on the league's head-to-head results) and the env's generator; a challenger trains
- * against the solver and its snapshots, so its reward measures the frontier of a population
+ * against the solver and its snapshots; a main learner against itself (`self`), its own and its
+ * exploiters' snapshots, so its reward measures the frontier of a population
  * rather than of one moving network. No weights are copied between trainers: another
  * learner's policy is read where it is, snapshots are the league's checkpoint files.
  */
@@ -87,6 +88,8 @@ export class LearnerSources {
         const roles = world.learnerRoles(s.of);
         return { label: s.of, weight: s.weight, opponent: (seat, role, rng) => (roles.includes(role) ? sampling(s.of, world.learnerModel(s.of), seat, rng) : null) };
       }
+      case 'self':
+        return { label: `self-play${this.suffix('self', j)}`, weight: s.weight, opponent: (seat, role, rng) => (this.spec.roles.includes(role) ? sampling(this.spec.id, world.learnerModel(this.spec.id), seat, rng) : null) };
       case 'players': {
         const pool = world.baselines.filter((p) => !s.ids || s.ids.includes(p.id));
         return {

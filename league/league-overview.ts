@@ -41,6 +41,15 @@ export interface LearnerOverview {
   best: BestGame[];
 }
 
+/** One exploit probe's record (league/exploit/probe.ts): the exploiter's win rate after each probe round. */
+export interface ExploitabilityOverview {
+  probe: string;
+  /** The players and learners it exploits. */
+  of: string[];
+  /** Win rate of the exploiter (ties ½) with its 95% bootstrap interval, its mean return minus the exploited side's. */
+  points: { round: number; time: number; winRate: number; lo: number | null; hi: number | null; margin: number | null; trainingEpisodes: number; episodes: number }[];
+}
+
 /** What the league overview page shows. */
 export interface LeagueOverview {
   league: string;
@@ -50,6 +59,8 @@ export interface LeagueOverview {
   lastMatchAt: number | null;
   baselines: { id: string; roles: string[] }[];
   learners: LearnerOverview[];
+  /** The exploit probes' records, oldest round first (empty without exploit probes). */
+  exploitability: ExploitabilityOverview[];
 }
 
 /** Options of {@link leagueOverview}. */
@@ -84,7 +95,8 @@ export function thin<T>(points: readonly T[], max: number): T[] {
  * The overview of a league for its page: matches played, the baselines, and per learner its
  * snapshots, training progress (iterations and the newest one's mean return and win rates),
  * its online Elo over time against the baselines on every side it plays, and links to its best
- * recent games. Null when the league does not exist.
+ * recent games; and the exploit probes' records (exploitability over rounds). Null when the
+ * league does not exist.
  */
 export function leagueOverview(store: Store, league: string, options: OverviewOptions = {}): LeagueOverview | null {
   const info = store.leagues().find((l) => l.id === league);
@@ -163,7 +175,24 @@ export function leagueOverview(store: Store, league: string, options: OverviewOp
     lastMatchAt: recent.length ? recent[0].endedAt : null,
     baselines: players.filter((p) => p.kind === 'baseline').map((p) => ({ id: p.id, roles: p.roles })),
     learners,
+    exploitability: exploitability(training),
   };
+}
+
+/** Exploit probe rows (`probe:<id>` with kind "exploit") grouped per probe. */
+export function exploitability(training: readonly { iteration: number; role: string; metrics: JsonValue; time: number }[]): ExploitabilityOverview[] {
+  const out = new Map<string, ExploitabilityOverview>();
+  for (const t of training) {
+    const m = t.metrics;
+    if (!isObject(m) || m.kind !== 'exploit' || typeof m.probe !== 'string' || !isObject(m.winRate)) continue;
+    const w = numbers(m.winRate);
+    if (w.mean === undefined) continue;
+    const margin = isObject(m.margin) ? numbers(m.margin).mean : undefined;
+    let o = out.get(m.probe);
+    if (!o) out.set(m.probe, (o = { probe: m.probe, of: Array.isArray(m.of) ? m.of.filter((x): x is string => typeof x === 'string') : [], points: [] }));
+    o.points.push({ round: t.iteration, time: t.time, winRate: w.mean, lo: w.lo ?? null, hi: w.hi ?? null, margin: margin ?? null, trainingEpisodes: typeof m.trainingEpisodes === 'number' ? m.trainingEpisodes : 0, episodes: typeof m.episodes === 'number' ? m.episodes : 0 });
+  }
+  return [...out.values()];
 }
 
 /** The learner's best results among `recent` (newest first): highest mean return over its seats, newest first among equals. */

@@ -23,6 +23,7 @@ import { LearnerSources, type SourceWorld } from './episode-sources';
 import type { HeadToHead } from './matchmaking/head-to-head';
 import { learnerOf } from './lineage';
 import { runProbes, type ProbeSetup } from './probes';
+import { keepInitialWeights, resetToInitial } from './exploiter-reset';
 
 /** Agent spec stored for a learner player: its current policy, resolved by the league (not the registry). */
 export const learnerAgentSpec = (id: string) => `learner:${id}`;
@@ -58,7 +59,8 @@ export interface LeagueLearnersOptions {
  * with their current policy; every `training.every` matches the learners whose turn it is
  * (`together`, or `alternate:K` rounds) train one iteration; a frozen snapshot joins the league
  * every `snapshotEvery` iterations of a learner, or earlier when the learner beats its last
- * snapshot at least `beatParent` of the time in league matches.
+ * snapshot at least `beatParent` of the time in league matches; a main exploiter then starts
+ * again from its initial weights.
  */
 export class LeagueLearners {
   private readonly learners: LeagueLearner[] = [];
@@ -118,6 +120,7 @@ export class LeagueLearners {
         init: spec.init,
         sources: sources && (() => sources.sources(l.h2h!)),
       });
+      if (spec.type === 'main-exploiter') keepInitialWeights(trainer, outDir);
       const mine = stored.filter((p) => learnerOf(p.id, byId) === spec.id);
       l.learners.push({ spec, trainer, lastSnapshot: mine.length ? mine[mine.length - 1].id : null, snapshots: mine });
     }
@@ -251,10 +254,12 @@ export class LeagueLearners {
       rows.push({ iteration: it, role: l.spec.id, metrics: metrics as unknown as JsonValue });
       const last = lastSnapshot.get(l)!;
       const beatsParent = last !== null && h2h.results(l.spec.id, last).games >= 10 && h2h.winProbability(l.spec.id, last) >= t.beatParent;
-      if (it % t.snapshotEvery === 0 || beatsParent) {
+      if (it % (l.spec.snapshotEvery ?? t.snapshotEvery) === 0 || beatsParent) {
         const record = this.snapshotFile(l, it, last);
         snaps.push({ l, record });
         lastSnapshot.set(l, record.id);
+        // AlphaStar: a main exploiter starts again after each snapshot (its snapshot keeps what it learned)
+        if (l.spec.type === 'main-exploiter') resetToInitial(l.trainer, join(this.o.workDir, l.spec.id));
       }
     }
     const probes = await runProbes(this.probeSetup(), round + 1, signal);
@@ -305,6 +310,11 @@ export class LeagueLearners {
         if (!p) throw new Error(`probe: "${id}" is not a player or learner of league ${config.name}`);
         return (await registry.createAgent(p.agent, { env, params, seed })).agent;
       },
+      exploit: {
+        registry,
+        backend: this.o.backend,
+        rolesOf: (id) => config.learners.find((x) => x.id === id)?.roles ?? config.players.find((x) => x.id === id)?.roles ?? null,
+      },
     };
   }
 
@@ -354,9 +364,11 @@ function roleAgents(config: LeagueConfig, env: Env, spec: LearnerSpec): Record<s
 function checkProbeRoles(config: LeagueConfig, env: Env, params: Params): void {
   const roles = [...new Set(env.seats(env.init(params, 0)).map((x) => x.role))];
   config.probes.forEach((p, i) => {
-    const missing = roles.find((r) => !p.players[r]);
+    const players = p.players;
+    if (!players) return; // an exploit probe: its sides are checked when it runs
+    const missing = roles.find((r) => !players[r]);
     if (missing) throw new LeagueConfigError(`league config: probes.${i}.players: no player for role "${missing}" (roles with seats: ${roles.join(', ')})`);
-    const extra = Object.keys(p.players).find((r) => !roles.includes(r));
+    const extra = Object.keys(players).find((r) => !roles.includes(r));
     if (extra) throw new LeagueConfigError(`league config: probes.${i}.players.${extra}: not a role with a seat here (${roles.join(', ')})`);
   });
 }

@@ -1,5 +1,6 @@
 /**
- * Difficulty probes (config `probes`): measurements by things that do not learn. Every
+ * Probes (config `probes`): measurements by things that do not learn. Exploit probes train a
+ * fresh exploiter against the learners' current policies (league/exploit/probe.ts). Every
  * `every` training rounds a probe plays `episodes` episodes whose seats are filled by named
  * players — e.g. the challenger learner's current policy against the frozen warm-up solver or
  * the greedy baseline — and records the env's aggregate of them (Countdown: the judge's solve
@@ -16,7 +17,9 @@ import type { JsonValue } from '../src/core/json';
 import type { Params } from '../src/core/params';
 import { deriveSeed } from '../src/core/rng';
 import { runMatch } from '../src/match/runner';
+import type { Registry } from '../src/core/registry';
 import type { ProbeSpec } from './config';
+import { runExploitProbe } from './exploit/probe';
 
 /** Prefix of a probe's rows in the league's training metrics (the `role` column). */
 export const PROBE_PREFIX = 'probe:';
@@ -29,6 +32,8 @@ export interface ProbeSetup {
   seed: number;
   /** The agent of a player or learner (by id) for one seat of a probe, created with `seed`. */
   agentFor(playerId: string, seed: number): Promise<Agent>;
+  /** What exploit probes need besides: the registry, the training backend, the roles a player or learner plays. */
+  exploit?: { registry: Registry; backend?: string; rolesOf(playerId: string): readonly string[] | null };
 }
 
 /** One probe's record: the metric row's payload. */
@@ -44,8 +49,8 @@ export interface ProbeMetrics {
   envStats: { [key: string]: JsonValue } | null;
 }
 
-/** Plays one probe's episodes after round `round`; null when the signal stopped it. */
-export async function runProbe(s: ProbeSetup, probe: ProbeSpec, round: number, signal?: AbortSignal): Promise<ProbeMetrics | null> {
+/** Plays one play probe's episodes after round `round`; null when the signal stopped it. */
+export async function runProbe(s: ProbeSetup, probe: ProbeSpec & { players: Record<string, string> }, round: number, signal?: AbortSignal): Promise<ProbeMetrics | null> {
   // Seats' roles may depend on the seed (hidden roles): an agent per (player, seat), chosen per episode by role.
   const seatCount = s.env.seats(s.env.init(s.params, 0)).length;
   const agents = new Map<string, Agent[]>();
@@ -79,7 +84,7 @@ export async function runProbes(s: ProbeSetup, round: number, signal?: AbortSign
   const rows: { iteration: number; role: string; metrics: JsonValue }[] = [];
   for (const probe of s.probes) {
     if (round % probe.every !== 0) continue;
-    const m = await runProbe(s, probe, round, signal);
+    const m: { [key: string]: JsonValue } | null = probe.players ? await runProbe(s, { ...probe, players: probe.players }, round, signal) : await runExploitProbe(s, probe, round, signal);
     if (!m) return null;
     rows.push({ iteration: round, role: `${PROBE_PREFIX}${probe.id}`, metrics: m });
   }

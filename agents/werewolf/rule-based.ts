@@ -168,11 +168,21 @@ export function ruleBasedPolicy(obs: WerewolfObservation, legal: readonly number
   }
 }
 
-/** The `rule-based` agent kind for werewolf-v1. */
+/**
+ * The `rule-based` agent kind for werewolf-v1. Option `epsilon` (default 0): the share of
+ * decisions taken uniformly at random among the legal ones instead (a weaker, noisier variant,
+ * e.g. for held-out opponent panels), drawn from the seat's seeded generator.
+ */
 export const ruleBasedAgent: AgentFactory = {
   name: 'rule-based',
-  description: 'werewolf-v1 baseline: seer reveals found wolves, villagers follow the claimed seer, doctor/guard protect it, wolves kill it and never vote for each other',
+  description: 'werewolf-v1 baseline: seer reveals found wolves, villagers follow the claimed seer, doctor/guard protect it, wolves kill it and never vote for each other; epsilon: share of random legal moves',
   envs: ['werewolf-v1'],
-  options: {},
-  create: () => scriptedAgent<WerewolfObservation, number>('rule-based', ruleBasedPolicy),
+  options: { epsilon: { type: 'number', min: 0, max: 1, default: 0, description: 'share of decisions taken uniformly at random among the legal ones' } },
+  create: ({ options }) => {
+    const epsilon = typeof options?.epsilon === 'number' ? options.epsilon : 0;
+    if (!epsilon) return scriptedAgent<WerewolfObservation, number>('rule-based', ruleBasedPolicy);
+    return scriptedAgent<WerewolfObservation, number>(`rule-based(epsilon ${epsilon})`, (obs, legal, ctx) =>
+      legal && legal.length > 1 && ctx.rng.next() < epsilon ? legal[ctx.rng.int(legal.length)] : ruleBasedPolicy(obs, legal, ctx),
+    );
+  },
 };

@@ -35,6 +35,7 @@ import { RedisUnreachableError, RedisUrlError } from '../scale/redis-connection'
 import { BlobError } from '../scale/blob-store';
 import { FailureError, oneLine, parseDeadlineOption, parseIntOption, parseNumberOption, UsageError } from './options';
 import { LOBBY_PLAY_DEFAULTS } from './lobby-play-options';
+import { EXPLOIT_DEFAULTS } from '../../league/exploit/defaults';
 
 /** Errors that are the user's input, printed as one line (exit 2) instead of a stack trace. */
 function isUserError(e: unknown): e is Error {
@@ -263,6 +264,32 @@ export function buildProgram(exit: (code: number) => void): Command {
     .option('--in-flight <n>', `with --redis: most game jobs queued or playing at once (default ${DEFAULT_TOURNAMENT_IN_FLIGHT})`, countOpt('--in-flight'))
     .option('--attempts <n>', 'with --redis: tries of a job that fails with an error before it is recorded as a failed game (default 3)', countOpt('--attempts'))
     .action(async (o) => exit(await sprtCommand(registry, o)));
+
+  const atLeast = (name: string, min: number) => (v: string) => {
+    const n = parseIntOption(name, v, min);
+    if (n < min) throw new UsageError(`${name}: expected an integer >= ${min}, got "${v}"`);
+    return n;
+  };
+  program
+    .command('exploit <env>')
+    .description('exploitability of a frozen policy: train a fresh best response against it, report its win rate with a bootstrap interval (and the policy against a held-out panel)')
+    .requiredOption('--target <refs>', 'the frozen policy: agent references, comma-separated, each playing its roles (e.g. neural:{"checkpoint":"villagers.json","mode":"sample"},neural:{"checkpoint":"wolves.json"})')
+    .option('--roles <list>', "the exploiter's learners, as in `arena train --roles` (default: every side whose opponents the target plays)")
+    .option('--iterations <n>', 'training iterations of the exploiter', atLeast('--iterations', 1), EXPLOIT_DEFAULTS.iterations)
+    .option('--episodes <n>', 'training episodes per iteration', atLeast('--episodes', 1), EXPLOIT_DEFAULTS.episodes)
+    .option('--eval <n>', 'evaluation episodes of the trained exploiter against the target', atLeast('--eval', 1), EXPLOIT_DEFAULTS.evalEpisodes)
+    .option('--panel <refs>', 'held-out opponents the target plays afterwards (comma-separated agent references)')
+    .option('--panel-episodes <n>', 'episodes against each panel member', atLeast('--panel-episodes', 1), EXPLOIT_DEFAULTS.panelEpisodes)
+    .option('--mode <m>', 'the exploiter in evaluation: sample (its policy) or greedy', 'sample')
+    .option('--params <json>', 'env params (JSON or a file)')
+    .option('--config <json>', `exploiter training config (JSON or a file; default hidden ${JSON.stringify(EXPLOIT_DEFAULTS.hidden)}, lr ${EXPLOIT_DEFAULTS.lr})`)
+    .option('--seed <n>', 'seed of the exploiter and of the evaluation episodes', seedOpt, 1)
+    .option('--backend <name>', 'training backend: tfjs-node-gpu, webgpu, tfjs-node, wasm, cpu (default: the first that loads)')
+    .option('--out <dir>', "the exploiter's run folder (checkpoints; rerunning the command resumes it)")
+    .option('--json', 'print the report as one JSON object')
+    .option('--quiet', 'no progress lines')
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    .action(async (ref: string, o) => exit(await (require('./commands/exploit') as typeof import('./commands/exploit')).exploitCommand(registry, ref, o)));
 
   // `arena train` (src/cli/commands/train.ts); required here so tfjs-related code loads only with it.
   // eslint-disable-next-line @typescript-eslint/no-require-imports

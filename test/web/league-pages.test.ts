@@ -104,6 +104,12 @@ describeBrowser('the leaderboard and the league overview (issue 16)', () => {
       ],
       [],
     );
+    // league "probed": a learner and its exploit probe's records
+    store.ensureLeague('probed', { env: env.meta.id });
+    store.addPlayer('probed', player('neural', 'learner', 'learner:neural'));
+    for (const [round, mean] of [[2, 0.81], [4, 0.64]]) {
+      store.recordTraining('probed', round, 'probe:exploitability', { probe: 'exploitability', kind: 'exploit', round, of: ['neural'], trainingEpisodes: 960, episodes: 200, winRate: { mean, lo: mean - 0.05, hi: mean + 0.05, n: 200 }, margin: { mean: 1.5, lo: 1, hi: 2, n: 200 } });
+    }
     server = await startServer({ bus, store, port: 0, leaderboard: leagueLeaderboardProvider(store, { resamples: 200 }) });
     browser = await launchBrowser();
   }, 180_000);
@@ -247,6 +253,20 @@ describeBrowser('the leaderboard and the league overview (issue 16)', () => {
     expect(await page.locator('section.learner[data-learner="n"] .snapshots tbody tr td').allTextContents()).toEqual(['n-v1', '1', expect.any(String), '1420']);
     expect(errors).toEqual([]);
     await page.close();
+  });
+
+  test('the exploitability card: the newest exploiter win rate with its interval, and the probe rounds', async () => {
+    const { page, errors } = await open('#/league?id=probed');
+    await page.waitForSelector('#exploitability .exploit-card');
+    expect(await page.locator('.exploit-card h2').textContent()).toBe('Exploitabilityexploitability · neural');
+    expect(await page.locator('.exploit-now').textContent()).toMatch(/^A fresh exploiter trained 960 episodes against neural wins 64% \[59%, 69%\] of 200 games \(round 4, .* ago\); lower is harder to exploit\.$/);
+    expect(await page.locator('.exploit-rounds tbody tr td:first-child').allTextContents()).toEqual(['4', '2']);
+    const { page: none } = await open('#/league?id=L');
+    await none.waitForSelector('section.learner');
+    expect(await none.locator('#exploitability').innerHTML()).toBe('');
+    expect(errors).toEqual([]);
+    await page.close();
+    await none.close();
   });
 
   test('the league overview: matches, the learner against the baselines, snapshots, training, its best games', async () => {

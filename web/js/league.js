@@ -1,6 +1,7 @@
 // @ts-check
 /**
- * League overview (#/league?id=...): matches played and the baselines; per learner its online
+ * League overview (#/league?id=...): matches played and the baselines; the exploitability card
+ * (exploit probes: a fresh exploiter's win rate against the learners, over rounds); per learner its online
  * Elo over the league's matches against the baselines (one chart per side it plays), its
  * snapshots, its training progress (the newest iteration in words, and the training charts),
  * and links to its best recent games. A league without learners shows its standings instead
@@ -39,10 +40,11 @@ export function showLeague(app, params) {
   const boardLink = h('a', { class: 'button', id: 'board-link', href: '#/leaderboard' }, 'leaderboard');
   const head = h('section', { class: 'panel', id: 'league-head' });
   const learners = h('div', { id: 'learners' });
+  const exploit = h('div', { id: 'exploitability' });
   const training = trainingPanels();
   // training progress is shown for leagues that train (a learner, or iterations on record)
   const trainingBox = h('div', { id: 'league-training', hidden: true }, h('h2', { class: 'section-title' }, 'Training progress'), training.el);
-  mount(app, h('div', { class: 'league-page' }, h('div', { class: 'filters' }, h('label', {}, 'league ', select), boardLink), head, learners, trainingBox));
+  mount(app, h('div', { class: 'league-page' }, h('div', { class: 'filters' }, h('label', {}, 'league ', select), boardLink), head, exploit, learners, trainingBox));
 
   async function load() {
     /** @type {LeaguesResponse['leagues']} */
@@ -67,6 +69,7 @@ export function showLeague(app, params) {
         h('h2', {}, overview.league, h('span', { class: 'count' }, overview.env ?? '')),
         h('p', { id: 'league-stats' }, `${overview.matches} matches played`, overview.lastMatchAt ? ` · last ${ago(overview.lastMatchAt)}` : '', ` · ${overview.learners.length} learner${overview.learners.length === 1 ? '' : 's'}`),
         h('p', { class: 'muted' }, `Baselines: ${overview.baselines.map((b) => `${b.id} (${b.roles.join(', ')})`).join(' · ') || 'none'}`));
+      drawExploitability(overview.exploitability ?? []);
       trainingBox.hidden = !overview.learners.length && !iterations.length;
       if (overview.learners.length) drawLearners(overview.learners);
       else await drawStandings();
@@ -106,6 +109,27 @@ export function showLeague(app, params) {
       rows.length
         ? [...byRole.entries()].map(([role, list]) => h('div', { key: role, class: 'role-board', dataset: { role } }, byRole.size > 1 ? h('h3', {}, `role: ${role}`) : null, boardTable(list, /** @type {import('./types.js').RatingSystemInfo} */ (bt))))
         : h('p', { class: 'muted empty' }, 'No rated match yet.')));
+  }
+
+  /**
+   * The exploit probes' card: the newest exploiter win rate with its interval, and the last rounds.
+   * @param {OverviewResponse['overview']['exploitability']} list
+   */
+  function drawExploitability(list) {
+    const pct = (/** @type {number | null} */ x) => (x === null ? '?' : `${Math.round(x * 100)}%`);
+    patch(exploit, list.map((e) => {
+      const last = e.points[e.points.length - 1];
+      return h('section', { class: 'panel exploit-card', key: e.probe, dataset: { probe: e.probe } },
+        h('h2', {}, 'Exploitability', h('span', { class: 'count' }, `${e.probe} · ${e.of.join(' + ')}`)),
+        last
+          ? h('p', { class: 'exploit-now' }, `A fresh exploiter trained ${last.trainingEpisodes} episodes against ${e.of.join(' + ')} wins ${pct(last.winRate)} [${pct(last.lo)}, ${pct(last.hi)}] of ${last.episodes} games (round ${last.round}, ${ago(last.time)}); lower is harder to exploit.`)
+          : h('p', { class: 'muted' }, 'No exploit probe has run yet.'),
+        h('table', { class: 'exploit-rounds' },
+          h('thead', {}, h('tr', {}, ['round', 'exploiter win rate', '95% interval', 'return margin'].map((t) => h('th', {}, t)))),
+          h('tbody', {}, e.points.slice(-8).reverse().map((p) => h('tr', { key: String(p.round) },
+            h('td', { class: 'num' }, String(p.round)), h('td', { class: 'num' }, pct(p.winRate)),
+            h('td', { class: 'num' }, `${pct(p.lo)} – ${pct(p.hi)}`), h('td', { class: 'num' }, p.margin === null ? '—' : num(p.margin, 2)))))));
+    }));
   }
 
   /** @param {LearnerOverview[]} list */

@@ -45,7 +45,7 @@ export function opponentWords(spec) {
  * page's type check until it is placed here.
  * @type {Record<keyof IterationMetrics, true>}
  */
-const MEMBERS = { run: true, env: true, backend: true, iteration: true, lr: true, episodes: true, samples: true, seconds: true, rolloutSeconds: true, updateSeconds: true, episodesPerSec: true, samplesPerSec: true, updateSamplesPerSec: true, outcomes: true, envStats: true, sources: true, learners: true, eval: true };
+const MEMBERS = { run: true, env: true, backend: true, iteration: true, lr: true, episodes: true, samples: true, seconds: true, rolloutSeconds: true, updateSeconds: true, policyLag: true, episodesPerSec: true, samplesPerSec: true, updateSamplesPerSec: true, outcomes: true, envStats: true, sources: true, learners: true, eval: true };
 const KNOWN = new Set(Object.keys(MEMBERS));
 
 /** @param {JsonValue | undefined} v @returns {v is { [key: string]: JsonValue }} */

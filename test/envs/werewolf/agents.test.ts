@@ -3,7 +3,7 @@ import { randomAgent } from '../../../agents/random';
 import type { AgentContext } from '../../../src/core/agent';
 import { Rng } from '../../../src/core/rng';
 import { runMatch } from '../../../src/match/runner';
-import { make } from '../../../src/catalog';
+import { createRegistry, make } from '../../../src/catalog';
 import { REVEAL_WOLF, T, game, legal, next, publicLog } from './helpers';
 
 type Kind = 'random' | 'rule';
@@ -53,6 +53,28 @@ describe('werewolf-v1 agents', () => {
       const rule = await series(preset, 'rule', 'random', 120);
       expect(rule.agg.winRate.villagers).toBeGreaterThan(random.agg.winRate.villagers + 0.1);
     }
+  });
+
+  test('epsilon: that share of decisions is random among the legal ones; 0 is the plain policy; a bad value names the option', async () => {
+    const { env, params } = make('werewolf-v1', { preset: 'arena' });
+    const legalSet = [T(0), T(1), T(2), T(3)];
+    // a doctor with no claimed seer protects itself (seat 0): the plain policy always answers T(0)
+    const obs = { ask: 'protect', seat: 0, role: 'doctor', wolves: [], private: [], public: { alive: [1, 1, 1, 1, 1], log: [], round: 1 } } as never;
+    const pick = (epsilon: number) => {
+      const a = ruleBasedAgent.create({ env, params, seed: 0, options: { epsilon } });
+      const rng = Rng.fromSeed(3);
+      return Array.from({ length: 400 }, () => a.act(obs, legalSet, { seat: 0, rng } as unknown as AgentContext) as number);
+    };
+    const plain = ruleBasedAgent.create({ env, params, seed: 0 });
+    const rng = Rng.fromSeed(3);
+    expect(pick(0)).toEqual(Array.from({ length: 400 }, () => plain.act(obs, legalSet, { seat: 0, rng } as unknown as AgentContext)));
+    expect(new Set(pick(0))).toEqual(new Set([T(0)]));
+    const noisy = pick(1);
+    for (const a of legalSet) expect(noisy.filter((x) => x === a).length).toBeGreaterThan(60);
+    const some = pick(0.5).filter((x) => x !== T(0)).length; // half random, of which 3/4 not T(0)
+    expect(some).toBeGreaterThan(110);
+    expect(some).toBeLessThan(190);
+    await expect(createRegistry().createAgent('rule-based:{"epsilon":2}', { env, params, seed: 0 })).rejects.toThrow(/option "epsilon"/);
   });
 
   test('rule-based werewolves never vote for each other', async () => {

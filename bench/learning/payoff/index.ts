@@ -1,0 +1,116 @@
+/**
+ * `npm run bench:learning -- payoff [flags]`: the payoff experiment of issue 26 — for each env
+ * (Deal-or-No-Deal coop 0, Werewolf), three arms at equal samples over seeds, each arm's final
+ * policy measured by exploitability and by a held-out panel; prints the tables (table.ts).
+ *
+ * Flags: --env=dond,werewolf --seeds=1,2,3 --dir=runs/payoff (one folder per env; rerun with the
+ * same folder to resume a killed run) --jobs=N (steps in N child processes, one core each)
+ * --rounds=N --episodes=N --every=N --equal=total|main --exploit-iterations=N
+ * --exploit-episodes=N --exploit-eval=N --panel-episodes=N. --quick: a plumbing check (tiny
+ * budgets, one seed). Internal: --step=KEY runs one step (what --jobs starts).
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createRegistry } from '../../../src/catalog';
+import { cpuSeconds, type TaskReport } from '../common';
+import { runPayoff, runStep, type PayoffRun, type PayoffScale } from './experiment';
+import { PAYOFF_SPECS } from './specs';
+import { goalMet, printPayoff } from './table';
+
+const arg = (name: string): string | undefined => process.argv.find((x) => x.startsWith(`--${name}=`))?.slice(name.length + 3);
+const num = (name: string, dflt: number): number => {
+  const v = arg(name);
+  if (v === undefined) return dflt;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`--${name}: expected a positive integer, got "${v}"`);
+  return n;
+};
+
+/** Default scales (chosen to fit the time budget of issue 26 on two cores, see the train README). */
+const DEFAULTS: Record<string, PayoffScale> = {
+  dond: { rounds: 150, episodes: 128, every: 8, equal: 'total', exploit: { iterations: 40, episodes: 128, evalEpisodes: 400 }, panelEpisodes: 100 },
+  werewolf: { rounds: 100, episodes: 48, every: 8, equal: 'total', exploit: { iterations: 40, episodes: 48, evalEpisodes: 400 }, panelEpisodes: 100 },
+};
+const QUICK: PayoffScale = { rounds: 2, episodes: 8, every: 2, equal: 'total', exploit: { iterations: 2, episodes: 8, evalEpisodes: 10 }, panelEpisodes: 4 };
+
+/** The scale from the flags over the env's defaults. */
+function scaleOf(key: string, quick: boolean): PayoffScale {
+  const d = quick ? QUICK : DEFAULTS[key];
+  const equal = arg('equal') ?? d.equal;
+  if (equal !== 'total' && equal !== 'main') throw new Error(`--equal: expected total or main, got "${equal}"`);
+  return {
+    rounds: num('rounds', d.rounds),
+    episodes: num('episodes', d.episodes),
+    every: num('every', d.every),
+    equal,
+    exploit: { iterations: num('exploit-iterations', d.exploit.iterations), episodes: num('exploit-episodes', d.exploit.episodes), evalEpisodes: num('exploit-eval', d.exploit.evalEpisodes) },
+    panelEpisodes: num('panel-episodes', d.panelEpisodes),
+  };
+}
+
+/** The run folder of an env holds the scale it was started with; a rerun with another scale is refused (it would mix results). */
+function checkScale(dir: string, scale: PayoffScale, seeds: readonly number[]): void {
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, 'scale.json');
+  const text = JSON.stringify({ ...scale, seeds });
+  if (!existsSync(file)) return writeFileSync(file, text);
+  const before = readFileSync(file, 'utf8');
+  if (before !== text) throw new Error(`payoff: ${dir} holds a run of another scale (${before}); use another --dir, or the same flags to resume it`);
+}
+
+/** Runs one step in a child process (the same script with --step); resolves whether it finished. */
+function childStep(key: string): Promise<boolean> {
+  const args = process.argv.slice(1).filter((a) => !a.startsWith('--jobs=') && !a.startsWith('--step='));
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [...args, `--step=${key}`], { stdio: ['ignore', 'inherit', 'inherit'] });
+    child.on('error', fail);
+    child.on('close', (code) => (code === 0 ? done(true) : code === 3 ? done(false) : fail(new Error(`payoff: step ${key} failed (exit ${code})`))));
+  });
+}
+
+export async function payoffTask(quick: boolean): Promise<TaskReport> {
+  const wall0 = performance.now();
+  const cpu0 = cpuSeconds();
+  const envs = (arg('env') ?? 'dond,werewolf').split(',');
+  for (const e of envs) if (!PAYOFF_SPECS[e]) throw new Error(`--env: unknown "${e}" (known: ${Object.keys(PAYOFF_SPECS).join(', ')})`);
+  const seeds = (arg('seeds') ?? (quick ? '1' : '1,2,3')).split(',').map(Number);
+  const jobs = num('jobs', 1);
+  const step = arg('step');
+  const stop = new AbortController();
+  process.once('SIGINT', () => stop.abort());
+  process.once('SIGTERM', () => stop.abort());
+  const targets: TaskReport['targets'] = [];
+  const registry = createRegistry();
+  for (const key of envs) {
+    const scale = scaleOf(key, quick);
+    const dir = resolve(arg('dir') ?? join('runs', quick ? 'payoff-quick' : 'payoff'), key);
+    const run: PayoffRun = { spec: PAYOFF_SPECS[key], scale, seeds, dir, registry, signal: stop.signal, log: (l) => console.error(l) };
+    if (step) {
+      if (!step.startsWith(`${key}:`)) continue;
+      const ok = await runStep(run, step.slice(key.length + 1));
+      process.exit(ok ? 0 : 3);
+    }
+    checkScale(dir, scale, seeds);
+    const results = await runPayoff(run, jobs, jobs > 1 ? (k) => childStep(`${key}:${k}`) : undefined);
+    if (!results) {
+      console.error(`payoff ${key}: stopped; rerun the same command to resume from ${dir}`);
+      process.exit(130);
+    }
+    const load = loadavg().map((x) => x.toFixed(1)).join(' ');
+    printPayoff(run.spec, scale, results, load);
+    const g = goalMet(results);
+    targets.push({ name: `${key}: league arm less exploitable than both others (paired 95% excludes 0)`, value: g.exploit ? 1 : 0, goal: 'met', pass: g.exploit });
+    targets.push({ name: `${key}: league arm not worse on the held-out panel`, value: g.panel ? 1 : 0, goal: 'met', pass: g.panel });
+  }
+  return {
+    task: `Payoff: three arms at equal samples (${envs.join(', ')}; seeds ${seeds.join(', ')})`,
+    targets,
+    notes: ['CPU time is of this process and the steps it ran in it; with --jobs the children report theirs in the tables (CPU-s columns)'],
+    wallSeconds: (performance.now() - wall0) / 1000,
+    cpuSeconds: cpuSeconds() - cpu0,
+    iterations: 0,
+    curve: [],
+  };
+}
