@@ -4,8 +4,16 @@ import type { EloEstimate } from '../../league/tournament/statistics';
 const pct = (x: number) => (Number.isFinite(x) ? `${(100 * x).toFixed(1)}%` : '—');
 const signed = (x: number) => (x === Infinity ? '+inf' : x === -Infinity ? '-inf' : Number.isFinite(x) ? `${x >= 0 ? '+' : ''}${x.toFixed(0)}` : '—');
 
-/** "+120 [+51, +201]" — an Elo estimate with its 95% interval. */
+/**
+ * Games an interval needs before it is shown: below it an interval is degenerate ("+0 [+0, +0]"
+ * from two drawn pairs) and says nothing. The page uses the same rule (web/js/format.js,
+ * MIN_INTERVAL_GAMES; docs/numbers.md).
+ */
+export const MIN_INTERVAL_GAMES = 10;
+
+/** "+120 [+51, +201]" — an Elo estimate with its 95% interval; "+0 (too few games)" below {@link MIN_INTERVAL_GAMES} games. */
 export function formatElo(e: EloEstimate): string {
+  if (!(e.games >= MIN_INTERVAL_GAMES)) return `${signed(e.elo)} (too few games)`;
   return `${signed(e.elo)} [${signed(e.eloLo)}, ${signed(e.eloHi)}]`;
 }
 

@@ -38,7 +38,10 @@ function unreadable(path: string): string | null {
  */
 export function storeProblem(path: string, e: unknown, readonly = false): string | null {
   const code = String((e as { code?: unknown } | null)?.code ?? '');
-  const msg = e instanceof Error ? e.message : String(e);
+  // Not `instanceof Error`: better-sqlite3 hands its native addon one SqliteError constructor per
+  // process, so under a test runner with a realm per file its errors may come from another realm.
+  const message = (e as { message?: unknown } | null)?.message;
+  const msg = typeof message === 'string' ? message : String(e);
   const base = code.replace(/^(SQLITE_[A-Z]+?)(_[A-Z_]+)?$/, '$1');
   switch (base) {
     case 'SQLITE_CORRUPT':
