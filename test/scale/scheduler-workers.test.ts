@@ -15,7 +15,7 @@ import { runLeague } from '../../league/league-run';
 import type { MatchJob } from '../../league/scale/match-job';
 import { BULL_PREFIX, queueName } from '../../src/scale/keys';
 import { startArena, type RunningArena } from '../cli/helpers';
-import { outcome, rpsLeague, asConfigFile } from '../league/scale/helpers';
+import { outcome, rpsLeague, asConfigFile, within } from '../league/scale/helpers';
 import { describeRedis, startRedis, type TestRedis } from './redis-server';
 
 const QUEUE = queueName('rock-paper-scissors-v1');
@@ -28,12 +28,6 @@ async function reference(db: string, raw: Record<string, unknown>): Promise<void
   } finally {
     store.close();
   }
-}
-
-/** Resolves with `what` when `p` does, rejects after `ms` (a generous ceiling, never a pause). */
-function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout;
-  return Promise.race([p, new Promise<T>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms)))]).finally(() => clearTimeout(timer));
 }
 
 describeRedis('league on workers through Redis (BullMQ)', () => {

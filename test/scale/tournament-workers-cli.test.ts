@@ -8,29 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { QueueEvents } from 'bullmq';
 import { BULL_PREFIX, queueName } from '../../src/scale/keys';
-import { Store } from '../../src/store/store';
 import { arenaAsync, ROOT, startArena, type RunningArena } from '../cli/helpers';
 import { describeRedis, startRedis, type TestRedis } from './redis-server';
+import { tournamentOutcome, within } from '../league/scale/helpers';
 
-/** Everything a tournament's outcome consists of, minus wall-clock times. */
-function snapshot(db: string, name: string) {
-  const store = new Store(db, { readonly: true });
-  try {
-    return {
-      rounds: store.rounds(name),
-      matches: store.matches(name).map(({ startedAt: _s, endedAt: _e, ...m }) => m),
-      ratings: store.ratings(name),
-      history: store.ratingHistory(name, 'elo').map(({ time: _t, ...h }) => h),
-    };
-  } finally {
-    store.close();
-  }
-}
-
-function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout;
-  return Promise.race([p, new Promise<T>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms)))]).finally(() => clearTimeout(timer));
-}
+const snapshot = tournamentOutcome;
 
 describeRedis('a tournament on workers through Redis, from the command line', () => {
   let redis: TestRedis;

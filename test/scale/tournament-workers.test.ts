@@ -14,30 +14,14 @@ import { BULL_PREFIX, queueName } from '../../src/scale/keys';
 import { parseRedisUrl } from '../../src/scale/redis-connection';
 import { Store } from '../../src/store/store';
 import { parseTournamentConfig, type TournamentConfig } from '../../league/tournament/config';
-import { storedTournamentReport } from '../../league/tournament/stored';
 import { runTournament, type TournamentRunOptions, type TournamentRunResult } from '../../league/tournament/tournament-run';
 import { MatchWorkers } from '../../league/scale/match-worker';
 import { describeRedis, startRedis, type TestRedis } from './redis-server';
+import { tournamentOutcome } from '../league/scale/helpers';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'arena-tw-'));
 
-/** Everything a tournament's outcome consists of, minus wall-clock times. */
-function outcome(db: string, name: string) {
-  const store = new Store(db, { readonly: true });
-  try {
-    const matches = store.matches(name);
-    return {
-      rounds: store.rounds(name),
-      matches: matches.map(({ startedAt: _s, endedAt: _e, ...m }) => m),
-      ratings: store.ratings(name),
-      history: store.ratingHistory(name, 'elo').map(({ time: _t, ...h }) => h),
-      events: matches.map((m) => store.events(m.id).map(({ time: _t, ...e }) => e)),
-      report: storedTournamentReport(store, name),
-    };
-  } finally {
-    store.close();
-  }
-}
+const outcome = tournamentOutcome;
 
 const swiss = parseTournamentConfig({
   name: 'sw',
