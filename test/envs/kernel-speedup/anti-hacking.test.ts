@@ -6,6 +6,7 @@
 import { createSandbox, type Sandbox } from '../../../src/sandbox';
 import { kernelTask } from '../../../envs/kernel-speedup/tasks';
 import { measureKernel, type Measurement, type MeasureCode } from '../../../envs/kernel-speedup/measure';
+import { MATMUL_BODY } from '../../../envs/kernel-speedup/exploits/fixture';
 
 let sb: Sandbox;
 beforeAll(() => {
@@ -17,14 +18,8 @@ const matmul = kernelTask('matmul');
 const softmax = kernelTask('softmax');
 const SHAPE = { M: 12, N: 10, K: 9 };
 
-/** The body of an honest matmul computing C (used inside fixtures). */
-const COMPUTE = `const A = inputs.A, B = inputs.B, M = dims.M, N = dims.N, K = dims.K;
-    const C = new Float32Array(M * N);
-    for (let i = 0; i < M; i++) for (let j = 0; j < N; j++) {
-      let s = 0;
-      for (let k = 0; k < K; k++) s += A[i * K + k] * B[k * N + j];
-      C[i * N + j] = s;
-    }`;
+/** The body of an honest matmul computing C (used inside fixtures): the exploit fixtures' own. */
+const COMPUTE = MATMUL_BODY;
 
 const FIXTURES: Record<string, { source: string; code: MeasureCode; task?: typeof matmul; message?: RegExp }> = {
   'result reuse (a named function keeps the last result per shape)': {
