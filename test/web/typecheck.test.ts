@@ -66,6 +66,12 @@ test('the page type-checks against the server sources; a protocol change it does
   expect(changed.some((d) => d.startsWith('web/js/') && /caption/.test(d))).toBe(true);
   // and a core event field the page reads
   const events = join(ROOT, 'src', 'core', 'events.ts');
-  const renamed = webProgram({ [events]: (t) => t.replace('  toAct: number[];\n}', '  acting: number[];\n}') }).map(where);
+  const renamed = webProgram({ [events]: (t) => renameOnce(t, '  toAct: number[];\n', '  acting: number[];\n') }).map(where);
   expect(renamed.some((d) => d.startsWith('web/js/') && /toAct/.test(d))).toBe(true);
 }, 240_000);
+
+/** `text` with `from` replaced by `to`, failing when `from` is not there (a rename the test means to make). */
+function renameOnce(text: string, from: string, to: string): string {
+  if (!text.includes(from)) throw new Error(`the source no longer contains ${JSON.stringify(from)}: update the test`);
+  return text.replace(from, to);
+}
