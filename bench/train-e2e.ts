@@ -4,9 +4,12 @@
  * git worktree of an older commit after `npm run build` there), in interleaved rounds, each
  * variant once per round, the order rotating. Per run: samples/s over the iterations' wall time
  * (sum of their `seconds`, startup and evaluation excluded), samples/s over the whole process
- * (startup included) and samples per CPU-second of the process (all its threads, read from a
+ * (startup included), samples per CPU-second of the process (all its threads, read from a
  * preloaded exit hook, which also reports the busiest threads' CPU seconds: with --overlap, the
- * rollouts' and the update worker's shares). Prints the medians over the rounds and each
+ * rollouts' and the update worker's shares) and samples per CPU-second of the iterations alone
+ * (the hook notes the process's CPU time as each iteration's JSON line is written; iterations 2..N
+ * that evaluate nothing are summed, so startup, warm-up and evaluation games are left out; with
+ * --overlap the worker's update of the last counted iteration may fall just outside). Prints the medians over the rounds and each
  * variant's ratio to the baseline (median of the rounds' ratios), with the load average of every
  * round.
  *
@@ -36,6 +39,12 @@ interface RunFigures {
   processWall: number;
   /** Samples per CPU-second of the process. */
   cpu: number;
+  /**
+   * Samples per CPU-second of the training iterations alone (all threads): the process's CPU time
+   * between consecutive iteration lines, summed over iterations 2..N without an evaluation (the
+   * first pays warm-up, an evaluating one pays its evaluation games).
+   */
+  iterCpu: number;
   lags: string;
   /** CPU seconds of the process's three busiest threads. */
   threads: number[];
@@ -47,14 +56,21 @@ function cpuHook(dir: string): string {
   // also each thread's CPU seconds (Linux: /proc/self/task), busiest first
   writeFileSync(
     file,
-    `process.on('exit', () => {
+    `const lineCpu = [];
+const write = process.stdout.write.bind(process.stdout);
+// the CPU seconds of the process (all threads) when each JSON line (one per iteration) is written
+process.stdout.write = (chunk, ...rest) => {
+  if (String(chunk).startsWith('{')) { const u = process.cpuUsage(); lineCpu.push((u.user + u.system) / 1e6); }
+  return write(chunk, ...rest);
+};
+process.on('exit', () => {
   const c = process.cpuUsage();
   let threads = [];
   try {
     const fs = require('node:fs');
     threads = fs.readdirSync('/proc/self/task').map((t) => { const st = fs.readFileSync('/proc/self/task/' + t + '/stat', 'utf8'); const f = st.slice(st.lastIndexOf(')') + 2).split(' '); return (Number(f[11]) + Number(f[12])) / 100; }).sort((a, b) => b - a);
   } catch {}
-  process.stderr.write('\\nCPU-SECONDS ' + (c.user + c.system) / 1e6 + ' ' + JSON.stringify(threads.slice(0, 3)) + '\\n');
+  process.stderr.write('\\nCPU-SECONDS ' + (c.user + c.system) / 1e6 + ' ' + JSON.stringify(threads.slice(0, 3)) + '\\nLINE-CPU ' + JSON.stringify(lineCpu) + '\\n');
 });
 `,
   );
@@ -69,15 +85,25 @@ function runOnce(root: string, extra: string[], hook: string): RunFigures {
   let samples = 0;
   let seconds = 0;
   let lags = '';
-  for (const line of r.stdout.trim().split('\n')) {
-    const m = JSON.parse(line) as { samples: number; seconds: number; policyLag?: number };
-    samples += m.samples;
-    seconds += m.seconds;
-    lags += m.policyLag === undefined ? '-' : String(m.policyLag);
-  }
+  const lineCpu = JSON.parse(/LINE-CPU (.*)/.exec(r.stderr)?.[1] ?? '[]') as number[];
+  let steadySamples = 0;
+  let steadyCpu = 0;
+  r.stdout
+    .trim()
+    .split('\n')
+    .forEach((line, k) => {
+      const m = JSON.parse(line) as { samples: number; seconds: number; policyLag?: number; eval?: unknown };
+      samples += m.samples;
+      seconds += m.seconds;
+      lags += m.policyLag === undefined ? '-' : String(m.policyLag);
+      if (k > 0 && m.eval === undefined && lineCpu.length > k) {
+        steadySamples += m.samples;
+        steadyCpu += lineCpu[k] - lineCpu[k - 1];
+      }
+    });
   const report = /CPU-SECONDS ([\d.]+) (.*)/.exec(r.stderr);
   const cpu = Number(report?.[1]);
-  return { samples, iterWall: samples / seconds, processWall: samples / wall, cpu: samples / cpu, lags, threads: JSON.parse(report?.[2] ?? '[]') as number[] };
+  return { samples, iterWall: samples / seconds, processWall: samples / wall, cpu: samples / cpu, iterCpu: steadySamples / steadyCpu, lags, threads: JSON.parse(report?.[2] ?? '[]') as number[] };
 }
 
 const median = (xs: number[]) => {
@@ -115,13 +141,13 @@ function main(): void {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  console.log('\n| build | samples/s, iteration wall (median) | samples/s, whole process | samples per CPU-second | ÷ baseline, iteration wall (median of rounds) | ÷ baseline, per CPU-second | busiest threads, CPU-s (median run) | policy lags |');
-  console.log('|---|---:|---:|---:|---:|---:|---|---|');
+  console.log('\n| build | samples/s, iteration wall (median) | samples/s, whole process | samples per CPU-second, whole process | samples per CPU-second, iterations | ÷ baseline, iteration wall (median of rounds) | ÷ baseline, per CPU-second of iterations | ÷ baseline, per CPU-second of the process | busiest threads, CPU-s (median run) | policy lags |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---|---|');
   variants.forEach((v, i) => {
     const f = figures[i];
-    const ratio = (key: 'iterWall' | 'cpu') => (i === 0 ? '–' : `${median(f.map((x, r) => x[key] / figures[0][r][key])).toFixed(2)}×`);
+    const ratio = (key: 'iterWall' | 'cpu' | 'iterCpu') => (i === 0 ? '–' : `${median(f.map((x, r) => x[key] / figures[0][r][key])).toFixed(2)}×`);
     const mid = [...f].sort((a, b) => a.iterWall - b.iterWall)[f.length >> 1];
-    console.log(`| ${v.label} | ${fmt(median(f.map((x) => x.iterWall)))} | ${fmt(median(f.map((x) => x.processWall)))} | ${fmt(median(f.map((x) => x.cpu)))} | ${ratio('iterWall')} | ${ratio('cpu')} | ${mid.threads.map((t) => t.toFixed(1)).join(', ')} | ${f[0].lags} |`);
+    console.log(`| ${v.label} | ${fmt(median(f.map((x) => x.iterWall)))} | ${fmt(median(f.map((x) => x.processWall)))} | ${fmt(median(f.map((x) => x.cpu)))} | ${fmt(median(f.map((x) => x.iterCpu)))} | ${ratio('iterWall')} | ${ratio('iterCpu')} | ${ratio('cpu')} | ${mid.threads.map((t) => t.toFixed(1)).join(', ')} | ${f[0].lags} |`);
   });
   console.log(`\n(load average ${loadavg()[0].toFixed(2)}; samples per run: ${variants.map((v, i) => figures[i][0].samples).join(' / ')})`);
 }
