@@ -36,3 +36,4 @@ export function llmRecordsOf(agent: Agent): LlmDecisionRecord[] | null {
 export type { LlmDecisionRecord } from './llm-agent';
 export type { LlmOptions } from './options';
 export { answerFormat, parseAnswer, extractJsonObject, type AnswerFormat } from './answer';
+export { SyntheticTranscript, type ChatMessage } from './transcript';
