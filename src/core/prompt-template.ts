@@ -32,6 +32,11 @@ export interface OpenAnswer {
  * optional; `promptOf` fills in the defaults.
  */
 export interface PromptTemplate<O = any, A = any> {
+  /**
+   * The prompt's version, recorded on every rollout row made with it (src/rollouts/provenance.ts):
+   * change it when the words change. Default: a hash of the template's members' source.
+   */
+  version?: string;
   /** The system message: the game, the role and its goal. */
   system?(ctx: PromptContext): string;
   /** The text of one observation (default: the env's `render`). */
