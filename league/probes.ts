@@ -11,30 +11,19 @@
  * out of the aggregate and counted.
  */
 import type { Agent } from '../src/core/agent';
-import type { Env, SeatInfo } from '../src/core/env';
+import type { SeatInfo } from '../src/core/env';
 import { EventLoopTurn } from '../src/core/event-loop';
 import type { JsonValue } from '../src/core/json';
-import type { Params } from '../src/core/params';
 import { deriveSeed } from '../src/core/rng';
 import { runMatch } from '../src/match/runner';
-import type { Registry } from '../src/core/registry';
 import type { ProbeSpec } from './config';
+import type { ProbeSetup } from './probe-setup';
 import { runExploitProbe } from './exploit/probe';
 
 /** Prefix of a probe's rows in the league's training metrics (the `role` column). */
 export const PROBE_PREFIX = 'probe:';
 
-/** What probes need from the league. */
-export interface ProbeSetup {
-  probes: readonly ProbeSpec[];
-  env: Env;
-  params: Params;
-  seed: number;
-  /** The agent of a player or learner (by id) for one seat of a probe, created with `seed`. */
-  agentFor(playerId: string, seed: number): Promise<Agent>;
-  /** What exploit probes need besides: the registry, the training backend, the roles a player or learner plays. */
-  exploit?: { registry: Registry; backend?: string; rolesOf(playerId: string): readonly string[] | null };
-}
+export type { ProbeSetup } from './probe-setup';
 
 /** One probe's record: the metric row's payload. */
 export interface ProbeMetrics {

@@ -1,33 +1,17 @@
 /**
  * Public API of selfplay-arena (`require('selfplay-arena')` / `import ... from 'selfplay-arena'`):
- * the env and agent contracts and their types, `defineEnv` / `defineAgent`, `Rng`, the
- * conformance kit (`checkEnv`), the built-in agents, the match runner, the store, leagues and
- * the server. Modules loaded by the `arena` command resolve 'selfplay-arena' to the running
+ * everything of the light entry `selfplay-arena/core` (src/core/index.ts: the env and agent
+ * contracts, `defineEnv` / `defineAgent`, `Rng`, the conformance kit), plus the built-in
+ * agents, the match runner, the store, leagues and the server. Modules loaded by the `arena` command resolve 'selfplay-arena' to the running
  * package even where it is not installed beside them (src/cli/self-resolve.ts).
  */
-export * from './core/env';
-export * from './core/agent';
-export * from './core/events';
-export * from './core/json';
-export * from './core/params';
-export * from './core/rng';
-export * from './core/visibility';
-export * from './core/registry';
-export * from './core/prompt';
-export { neutralizeControlTokens, quoteSpeech } from './core/quote-text';
-export { defineEnv, defineAgent } from './core/define';
-export { normalizeEnv, containsAction, EnvDefinitionError } from './core/normalize-env';
-export { checkEnv, formatReport, CHECK_NAMES, type CheckOptions, type CheckReport, type CheckResult } from './core/conformance/check-env';
-export * from './core/conformance/golden';
-export { playout, replay, randomAction, type Trace } from './core/conformance/playout';
-export * from './core/conformance/exploits';
+export * from './core/index';
 export { EventBus, ofType } from './bus/event-bus';
 export { visibleTo, filterForViewer, teamsFromCreated } from './bus/view-filter';
 export { MemoryRecorder } from './bus/recorder';
 export { runMatch, type MatchOptions, type MatchResult, type Decision } from './match/runner';
 export { checkExploits, playFixture, EXPLOITS_CHECK, type ExploitCheckOptions } from './match/exploit-check';
 export * from './match/fault-policy';
-export { defaultForfeitReturns, keepReturnsSoFar } from './core/forfeit';
 export { scriptedAgent, scriptedFactory, type Policy } from '../agents/scripted';
 export { randomAgent } from '../agents/random';
 export { builtinAgents } from '../agents';

@@ -17,3 +17,13 @@ export function packageRoot(): string {
   }
   throw new Error(`selfplay-arena's package.json not found above ${__dirname}`);
 }
+
+let version: string | undefined;
+
+/** The package's version (its package.json "version"): printed by `arena --version`, stamped on rollout rows. */
+export function packageVersion(): string {
+  if (version) return version;
+  const v = (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version?: unknown }).version;
+  if (typeof v !== 'string') throw new Error(`selfplay-arena's package.json has no "version"`);
+  return (version = v);
+}

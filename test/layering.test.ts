@@ -1,60 +1,302 @@
 /**
- * The dependency arrows of docs/architecture.md, checked on the import statements: src/core
- * imports no env, agent, RxJS or socket.io; envs import src/core and their own folder; agents
- * import src/core, agents/ and an env's public index only; league never imports the server or
- * the CLI.
+ * The dependency table of docs/architecture.md ("Layout and layering"), checked on the import
+ * statements of every source file: each folder of src/, envs/, agents/, league/, bench/ and web/
+ * has one rule naming the folders and packages it may import and why, so a wrong arrow fails with
+ * the rule's reason; a folder without a rule fails too. Floors from the bottom: src/core; envs and
+ * agents; the engine (bus, store, sandbox, match, train, scale, rollouts); league; the
+ * applications (catalog, server, client, cli, the package entry); bench. web/ stands apart (the
+ * browser page: it shares the server's types, never its code). A second test finds import
+ * circles between files.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
 const ROOT = resolve(__dirname, '..');
 
-function files(dir: string): string[] {
+function files(dir: string, ext = /\.ts$/): string[] {
   return readdirSync(join(ROOT, dir)).flatMap((name) => {
     const rel = join(dir, name);
-    if (statSync(join(ROOT, rel)).isDirectory()) return files(rel);
-    return /\.ts$/.test(name) ? [rel] : [];
+    if (statSync(join(ROOT, rel)).isDirectory()) return files(rel, ext);
+    return ext.test(name) && !name.endsWith('.d.ts') ? [rel] : [];
   });
 }
 
-/** Import targets of a file: project-relative paths for relative imports, package names otherwise. */
+/** The text of a file without its comment lines (JSDoc examples name imports that are not). */
+function code(file: string): string {
+  return readFileSync(join(ROOT, file), 'utf8')
+    .split('\n')
+    .filter((l) => !/^\s*(\*|\/\*|\/\/)/.test(l))
+    .join('\n');
+}
+
+const project = (file: string, spec: string) => (spec.startsWith('.') ? relative(ROOT, resolve(ROOT, dirname(file), spec)).replace(/\.(js|ts)$/, '') : spec);
+
+/** Import targets of a file: project-relative paths (no extension) for relative imports, package names otherwise. */
 function imports(file: string): string[] {
-  const text = readFileSync(join(ROOT, file), 'utf8');
   const out: string[] = [];
-  for (const m of text.matchAll(/(?:^|\n)\s*(?:import|export)[^'"`;]*?from\s+'([^']+)'|require\('([^']+)'\)/g)) {
-    const spec = m[1] ?? m[2];
-    out.push(spec.startsWith('.') ? relative(ROOT, resolve(ROOT, dirname(file), spec)) : spec);
+  for (const m of code(file).matchAll(/(?:^|\n)\s*(?:import|export)[^'"`;]*?from\s+'([^']+)'|require\('([^']+)'\)/g)) {
+    out.push(project(file, m[1] ?? m[2]));
   }
   return out;
 }
 
-function violations(dir: string, allowed: (target: string, file: string) => boolean): string[] {
-  return files(dir).flatMap((f) => imports(f).filter((t) => !allowed(t, f)).map((t) => `${f} imports ${t}`));
+/** JSDoc type imports of a web file: `import('../../src/server/api-types')`. */
+function typeImports(file: string): string[] {
+  const text = readFileSync(join(ROOT, file), 'utf8');
+  return [...text.matchAll(/import\('([^']+)'\)/g)].map((m) => project(file, m[1]));
 }
 
-const pkg = (t: string) => !t.includes('/') || t.startsWith('node:') || t.startsWith('@');
-const under = (t: string, dir: string) => t === dir || t.startsWith(`${dir}/`);
+const isPackage = (t: string) => !t.startsWith('src/') && !/^(envs|agents|league|bench|web|test|examples)(\/|$)/.test(t);
+const under = (t: string, ...dirs: string[]) => dirs.some((d) => t === d || t.startsWith(`${d}/`));
+/** An env's public index (`envs/<id>` or `envs/<id>/index`): what agents, the catalog and the CLI may import of an env. */
+const envIndex = (t: string) => /^envs\/[^/]+(\/index)?$/.test(t);
+/** Packages that cost seconds to load or need a service: only the floors that use them may import them. */
+const HEAVY = ['socket.io', 'socket.io-client', 'ws', 'better-sqlite3', '@tensorflow/', 'bullmq', 'ioredis', 'isolated-vm', 'openai'];
+const heavy = (t: string) => HEAVY.some((h) => (h.endsWith('/') ? t.startsWith(h) : t === h || t.startsWith(`${h}/`)));
+/** Package rule: any package but the heavy ones, except those listed. */
+const lightBut = (...allowed: string[]) => (t: string) => !heavy(t) || allowed.some((a) => t === a || t.startsWith(a));
 
-describe('layering', () => {
-  test('src/core imports only src/core, Node and small packages (no env, agent, RxJS, socket.io)', () => {
-    expect(violations('src/core', (t) => (pkg(t) ? !/^(rxjs|socket\.io)/.test(t) : under(t, 'src/core')))).toEqual([]);
+/** The engine floor's folders. */
+const ENGINE = ['src/bus', 'src/store', 'src/sandbox', 'src/match', 'src/train', 'src/scale', 'src/rollouts'];
+
+interface Rule {
+  /** A folder or file (without .ts) of the project. */
+  from: string;
+  /** Why: printed with every violation. */
+  reason: string;
+  /** Project targets it may import (its own folder included where it may). */
+  may: (target: string, file: string) => boolean;
+  /** Packages it may import. */
+  packages: (pkg: string) => boolean;
+}
+
+const RULES: Rule[] = [
+  {
+    from: 'src/core',
+    reason: "the contracts every env and agent author loads (`selfplay-arena/core`): nothing of the project outside itself, no package but Node's and seedrandom",
+    may: (t) => under(t, 'src/core'),
+    packages: (t) => t.startsWith('node:') || t === 'seedrandom',
+  },
+  {
+    from: 'envs',
+    reason: "an env sees the contracts and its own folder only (envs/index.ts lists each env's public index), so it can be read, tested and published alone",
+    may: (t, f) => under(t, 'src/core') || (f.split('/').length === 2 ? envIndex(t) : under(t, f.split('/').slice(0, 2).join('/'))),
+    packages: lightBut(),
+  },
+  {
+    from: 'agents',
+    reason: "an agent sees the contracts, other agents and an env's public index, never an env's internals or the engine",
+    may: (t) => under(t, 'src/core', 'agents') || envIndex(t),
+    packages: (t) => lightBut()(t) || t === 'openai',
+  },
+  {
+    from: 'src/bus',
+    reason: 'the event bus carries the contracts\' events: it knows nothing above src/core',
+    may: (t) => under(t, 'src/core', 'src/bus'),
+    packages: lightBut(),
+  },
+  {
+    from: 'src/store',
+    reason: 'the store keeps records: it knows the contracts and SQLite, not the engine that makes the records',
+    may: (t) => under(t, 'src/core', 'src/store'),
+    packages: lightBut('better-sqlite3'),
+  },
+  {
+    from: 'src/sandbox',
+    reason: 'the sandbox runs untrusted programs: the smaller what it loads, the smaller its attack surface',
+    may: (t) => under(t, 'src/core', 'src/sandbox', 'src/package-root'),
+    packages: lightBut('isolated-vm'),
+  },
+  {
+    from: 'src/match',
+    reason: 'the match runner is the engine\'s centre: contracts and the bus, nothing of training, storage, leagues or servers',
+    may: (t) => under(t, 'src/core', 'src/bus', 'src/match'),
+    packages: lightBut(),
+  },
+  {
+    from: 'src/train',
+    reason: 'training plays matches (src/match) and reports on the bus; it knows no league, store, server or CLI',
+    may: (t) => under(t, 'src/core', 'src/bus', 'src/match', 'src/train'),
+    packages: lightBut('@tensorflow/'),
+  },
+  {
+    from: 'src/scale',
+    reason: 'Redis plumbing (connections, keys, live feed) under the league\'s scheduler: contracts and the bus only',
+    may: (t) => under(t, 'src/core', 'src/bus', 'src/scale'),
+    packages: lightBut('ioredis'),
+  },
+  {
+    from: 'src/rollouts',
+    reason: "rollouts for LLM trainers play matches and read the LLM agent's records through agents/llm's public index, nothing of leagues, storage or servers",
+    may: (t) => under(t, 'src/core', 'src/match', 'src/train', 'src/rollouts', 'src/package-root') || t === 'agents/llm' || t === 'agents/llm/index',
+    packages: lightBut(),
+  },
+  {
+    from: 'league',
+    reason: 'leagues and tournaments stand on the engine; the applications (CLI, servers, catalog, entry points) stand on them, never the other way',
+    may: (t) => under(t, 'league', 'src/core', ...ENGINE.filter((d) => d !== 'src/rollouts' && d !== 'src/sandbox')),
+    packages: lightBut('bullmq', 'ioredis'),
+  },
+  {
+    from: 'src/catalog',
+    reason: 'the catalog registers the built-in envs and agents and their effect handlers: env and agent indexes, the sandbox and the neural agent',
+    may: (t) => under(t, 'src/core', 'src/sandbox', 'src/train', 'agents/index') || envIndex(t),
+    packages: lightBut(),
+  },
+  {
+    from: 'src/package-root',
+    reason: 'finds the package folder: used from every floor, so it imports nothing of the project',
+    may: () => false,
+    packages: (t) => t.startsWith('node:'),
+  },
+  {
+    from: 'src/server',
+    reason: 'the servers are applications over the engine, leagues and the catalog; the CLI starts them, they never load the CLI',
+    may: (t) => under(t, 'src/server', 'src/core', 'src/catalog', 'src/package-root', 'league', ...ENGINE),
+    packages: (t) => !/^(@tensorflow\/|isolated-vm|openai)/.test(t),
+  },
+  {
+    from: 'src/client',
+    reason: "the seat client SDK runs in a player's process: the contracts and the server's wire protocol (src/server/**/*-protocol), none of the server's code",
+    may: (t) => under(t, 'src/core', 'src/client') || /^src\/server\/(.*\/)?[a-z-]*protocol$/.test(t),
+    packages: (t) => t.startsWith('node:') || t === 'socket.io-client',
+  },
+  {
+    from: 'src/cli',
+    reason: "the CLI is the top application: it may use every floor, but an env's internals only through its public index",
+    may: (t) => !under(t, 'bench', 'test', 'web', 'src/index') && (!under(t, 'envs') || envIndex(t)) && (!under(t, 'agents') || /^agents(\/[^/]+)?(\/index)?$/.test(t)),
+    packages: () => true,
+  },
+  {
+    from: 'src/index',
+    reason: 'the full package entry re-exports the public API of every floor below the CLI',
+    may: (t) => !under(t, 'src/cli', 'bench', 'test', 'web'),
+    packages: () => true,
+  },
+  {
+    from: 'bench',
+    reason: 'benchmarks measure the library in-process and the CLI as a process: they import anything but the CLI and the tests',
+    may: (t) => !under(t, 'src/cli', 'test', 'web'),
+    packages: () => true,
+  },
+];
+
+/** The rule of a file: the longest `from` it lies under. */
+function ruleOf(file: string): Rule | undefined {
+  const f = file.replace(/\.ts$/, '');
+  return RULES.filter((r) => under(f, r.from)).sort((a, b) => b.from.length - a.from.length)[0];
+}
+
+/** Every import of `dir`'s files that its rule forbids, each with the rule's reason. */
+function violations(dir: string): string[] {
+  return files(dir).flatMap((f) => {
+    const rule = ruleOf(f);
+    if (!rule) return [`${f}: no rule in test/layering.test.ts covers it`];
+    return imports(f)
+      .filter((t) => (isPackage(t) ? !t.startsWith('node:') && !rule.packages(t) : !rule.may(t, f)))
+      .map((t) => `${f} imports ${t}: ${rule.from} — ${rule.reason}`);
+  });
+}
+
+describe('layering: the whole table', () => {
+  test('every folder and file of src/ has a rule', () => {
+    const entries = readdirSync(join(ROOT, 'src')).map((n) => `src/${n.replace(/\.ts$/, '')}`);
+    expect(entries.filter((e) => !RULES.some((r) => r.from === e))).toEqual([]);
   });
 
-  test('envs import src/core and their own folder only', () => {
-    const own = (f: string) => (f.split('/').length === 2 ? null : f.split('/').slice(0, 2).join('/'));
-    // envs/index.ts (the built-in list) imports each env's public index
-    expect(violations('envs', (t, f) => pkg(t) || under(t, 'src/core') || (own(f) ? under(t, own(f)!) : /^envs\/[^/]+(\/index)?$/.test(t)))).toEqual([]);
+  test.each(['src', 'envs', 'agents', 'league', 'bench'])('%s imports only what its rule allows', (dir) => {
+    expect(violations(dir)).toEqual([]);
   });
 
-  test("agents import src/core, agents/ and an env's public index only", () => {
-    expect(violations('agents', (t) => pkg(t) || under(t, 'src/core') || under(t, 'agents') || /^envs\/[^/]+(\/index)?$/.test(t))).toEqual([]);
+  test('web/ (the browser page) imports web/ and browser packages at run time; its JSDoc types come from the wire and public type files', () => {
+    const BROWSER = ['socket.io-client', 'chart.js', 'diff'];
+    const reason = 'the page runs in the browser: it shares the server\'s wire types and the envs\' observation types, never their code, and never the CLI, store, sandbox or agents';
+    const bad = files('web', /\.js$/).flatMap((f) => [
+      ...imports(f)
+        .filter((t) => (isPackage(t) ? !BROWSER.includes(t) : !under(t, 'web')))
+        .map((t) => `${f} imports ${t}: ${reason}`),
+      ...typeImports(f)
+        .filter((t) => (isPackage(t) ? !BROWSER.includes(t) : !under(t, 'web', 'src/core', 'src/server', 'league') && !/^envs\/[^/]+\/(.*\/)?(types|observation)$/.test(t) && t !== 'src/train/metrics-log'))
+        .map((t) => `${f} takes types from ${t}: ${reason}`),
+    ]);
+    expect(bad).toEqual([]);
   });
 
-  test('src/scale (Redis plumbing) imports src/core, src/bus and packages only', () => {
-    expect(violations('src/scale', (t) => pkg(t) || under(t, 'src/core') || under(t, 'src/bus') || under(t, 'src/scale'))).toEqual([]);
+  test('the rules can fail: a wrong arrow is reported with its rule\'s reason', () => {
+    const core = RULES.find((r) => r.from === 'src/core')!;
+    expect(core.may('src/match/runner', 'src/core/env.ts')).toBe(false);
+    expect(core.packages('socket.io')).toBe(false);
+    const match = RULES.find((r) => r.from === 'src/match')!;
+    expect(match.may('league/config', 'src/match/runner.ts')).toBe(false);
+    expect(ruleOf('src/train/fused/layout.ts')?.from).toBe('src/train');
+    const envs = RULES.find((r) => r.from === 'envs')!;
+    expect(envs.may('envs/countdown/state', 'envs/werewolf/rules.ts')).toBe(false);
+    expect(envs.may('envs/werewolf/state', 'envs/werewolf/rules.ts')).toBe(true);
+    expect(RULES.find((r) => r.from === 'src/cli')!.may('envs/code-repair/task-check', 'src/cli/commands/tasks.ts')).toBe(false);
+  });
+});
+
+/** Import graph between project files (relative imports resolved to files), for the circle check. */
+function fileGraph(): Map<string, string[]> {
+  const all = ['src', 'envs', 'agents', 'league', 'bench'].flatMap((d) => files(d));
+  const known = new Set(all.map((f) => f.replace(/\.ts$/, '')));
+  const graph = new Map<string, string[]>();
+  for (const f of all) {
+    const targets = imports(f)
+      .filter((t) => !isPackage(t))
+      .map((t) => (known.has(t) ? t : known.has(`${t}/index`) ? `${t}/index` : null))
+      .filter((t): t is string => t !== null);
+    graph.set(f.replace(/\.ts$/, ''), targets);
+  }
+  return graph;
+}
+
+/** The circles of a graph: strongly connected components of more than one node (Tarjan). */
+function circles(graph: Map<string, string[]>): string[][] {
+  let index = 0;
+  const idx = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const on = new Set<string>();
+  const out: string[][] = [];
+  const visit = (v: string): void => {
+    idx.set(v, index);
+    low.set(v, index++);
+    stack.push(v);
+    on.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!idx.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (on.has(w)) low.set(v, Math.min(low.get(v)!, idx.get(w)!));
+    }
+    if (low.get(v) === idx.get(v)) {
+      const comp: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        on.delete(w);
+        comp.push(w);
+      } while (w !== v);
+      if (comp.length > 1) out.push(comp.sort());
+    }
+  };
+  for (const v of graph.keys()) if (!idx.has(v)) visit(v);
+  return out;
+}
+
+describe('layering: no import circles', () => {
+  test('no two files of src/, envs, agents, league or bench import each other, directly or around a circle (type imports count)', () => {
+    expect(circles(fileGraph())).toEqual([]);
   });
 
-  test('league imports neither the server nor the CLI', () => {
-    expect(violations('league', (t) => pkg(t) || !(under(t, 'src/server') || under(t, 'src/cli')))).toEqual([]);
+  test('the circle finder finds a circle', () => {
+    const g = new Map([
+      ['a', ['b']],
+      ['b', ['c']],
+      ['c', ['a']],
+      ['d', ['a']],
+    ]);
+    expect(circles(g)).toEqual([['a', 'b', 'c']]);
   });
 });

@@ -8,7 +8,6 @@
 import type { Agent, AgentFactory } from '../../src/core/agent';
 import { RegistryError } from '../../src/core/registry';
 import type { LlmDecisionRecord } from './llm-agent';
-import { apiKeyOf, loadPromptOverrides, parseLlmOptions } from './options';
 
 /** The `llm` agent kind (plays any env; prompts from the env's template). */
 export const llmAgent: AgentFactory = {
@@ -16,11 +15,14 @@ export const llmAgent: AgentFactory = {
   description: 'a language model over an OpenAI-compatible chat API: llm:{"baseURL":...,"model":...,"apiKeyEnv":"VAR"} (docs/llm.md)',
   create: ({ env, options }) => {
     if (!options) throw new RegistryError('agent "llm" needs options: llm:{"baseURL":"http://127.0.0.1:8000/v1","model":"..."}');
+    // Loaded on first use, so commands that never play an LLM load neither the openai client
+    // nor the options' schema (zod).
+    /* eslint-disable @typescript-eslint/no-require-imports */
+    const { apiKeyOf, loadPromptOverrides, parseLlmOptions } = require('./options') as typeof import('./options');
+    const { LlmAgent } = require('./llm-agent') as typeof import('./llm-agent');
+    /* eslint-enable @typescript-eslint/no-require-imports */
     const o = parseLlmOptions(options);
     const overrides = o.prompt ? loadPromptOverrides(o.prompt) : undefined;
-    // Loaded on first use, so commands that never play an LLM do not load the openai client.
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { LlmAgent } = require('./llm-agent') as typeof import('./llm-agent');
     return new LlmAgent(env, o, apiKeyOf(o), overrides);
   },
 };
@@ -32,5 +34,6 @@ export function llmRecordsOf(agent: Agent): LlmDecisionRecord[] | null {
 }
 
 export type { LlmDecisionRecord } from './llm-agent';
-export { parseLlmOptions, type LlmOptions } from './options';
+export type { LlmOptions } from './options';
 export { answerFormat, parseAnswer, extractJsonObject, type AnswerFormat } from './answer';
+export { SyntheticTranscript, type ChatMessage } from './transcript';

@@ -69,4 +69,5 @@ export type { CodeRepairObservation, CodeRepairState, AuditTest, PublicTask, Rol
 export type { CodeTask, TaskTest, ArbitraryDescription, TaskProperty, BuggyVariant } from './task-format';
 export { parseTaskLines, parseTask, humanEvalTask, TaskFormatError, type TaskFileFormat } from './task-parse';
 export { bundledTasks, fileTasks } from './task-store';
+export { checkTask, type TaskVerdict } from './task-check';
 export { readTests, readProgram } from './actions';

@@ -5,7 +5,7 @@
  */
 import type { Viewer } from '../../src/core/visibility';
 import { noAgreementAllowed, proposalView, shareOf } from './dialogue-protocol';
-import { dialogueLegalIndices } from './encoder';
+import { dialogueLegalIndices } from './action-index';
 import { legalOpenSpiel } from './openspiel-protocol';
 import { OFFERS } from './offers';
 import type { DialogueState, DondState, Message, OpenSpielState } from './state';

@@ -36,8 +36,9 @@ export interface TournamentRunResult {
   stopped: boolean;
 }
 
-/** Games in flight on workers when `--in-flight` is not given. */
-export const DEFAULT_TOURNAMENT_IN_FLIGHT = 16;
+/** Games in flight on workers when `--in-flight` is not given (league/tournament/defaults.ts). */
+import { DEFAULT_TOURNAMENT_IN_FLIGHT } from './defaults';
+export { DEFAULT_TOURNAMENT_IN_FLIGHT };
 
 /**
  * Runs a tournament to its end (or until stopped), recording every game — the match, its event

@@ -12,6 +12,7 @@ import Module, { register } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { packageRoot } from '../package-root';
+import { beforeFirstUserImport } from '../core/user-import';
 
 /** The package name that loaded modules may require or import. */
 export const PACKAGE_NAME = 'selfplay-arena';
@@ -47,5 +48,7 @@ export function installSelfResolve(root: string = packageRoot()): void {
   const hook =
     `const P=${JSON.stringify(PACKAGE_NAME)},U=${JSON.stringify(parentURL)};` +
     'export async function resolve(s,c,n){return s===P||s.startsWith(P+"/")?n(s,{...c,parentURL:U}):n(s,c);}';
-  register(`data:text/javascript,${encodeURIComponent(hook)}`);
+  // Registering starts the loader hooks' thread (about the cost of a Node start): only before the
+  // first ES module a command imports (src/core/user-import.ts).
+  beforeFirstUserImport(() => register(`data:text/javascript,${encodeURIComponent(hook)}`));
 }

@@ -16,7 +16,15 @@
  */
 import { Worker } from 'node:worker_threads';
 import { createHeartbeatBuffer, Phase, readHeartbeat, type HeartbeatReading } from '../core/heartbeat';
-import type { WorkerInput } from './worker-entry';
+
+/** What the supervisor hands the worker (src/cli/worker-entry.ts). */
+export interface WorkerInput {
+  argv: string[];
+  heartbeat: SharedArrayBuffer;
+  /** The real terminal's stderr: progress bars draw when it is a TTY. */
+  stderrTTY: boolean;
+  columns?: number;
+}
 
 /** The watchdog's default limit for user code that does not return (ms). */
 export const DEFAULT_WATCHDOG_MS = 60_000;

@@ -8,15 +8,7 @@ import { installHeartbeat } from '../core/heartbeat';
 import { runCli } from './main';
 import { relayStopsFrom } from './stop-signal';
 import { installSelfResolve } from './self-resolve';
-
-/** What the supervisor hands the worker. */
-export interface WorkerInput {
-  argv: string[];
-  heartbeat: SharedArrayBuffer;
-  /** The real terminal's stderr: progress bars draw when it is a TTY. */
-  stderrTTY: boolean;
-  columns?: number;
-}
+import type { WorkerInput } from './supervisor';
 
 const input = workerData as WorkerInput;
 installHeartbeat(input.heartbeat);

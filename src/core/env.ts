@@ -9,7 +9,7 @@
 import type { ExploitFixture } from './conformance/exploits';
 import type { JsonValue } from './json';
 import type { ParamSchema, Params } from './params';
-import type { PromptTemplate } from './prompt';
+import type { PromptTemplate } from './prompt-template';
 import type { Rng, Seed } from './rng';
 import type { Viewer, Visibility } from './visibility';
 

@@ -1,4 +1,4 @@
-import { pathToFileURL } from 'node:url';
+import { importUserModule } from './user-import';
 import { resolve } from 'node:path';
 import type { Agent, AgentFactory, AgentOptions, AgentServices } from './agent';
 import { looksLikePath, toAgentRef, type AgentRef, type AgentRefLike } from './agent-ref';
@@ -207,7 +207,7 @@ export class Registry {
         // without the loader hooks (the CLI's `selfplay-arena` resolution): import() applies them.
         const code = (e as NodeJS.ErrnoException).code;
         if (code !== 'ERR_REQUIRE_ESM' && code !== 'ERR_REQUIRE_ASYNC_MODULE' && code !== 'ERR_MODULE_NOT_FOUND') throw e;
-        mod = (await import(pathToFileURL(abs).href)) as ArenaModule;
+        mod = (await importUserModule(abs)) as ArenaModule;
       }
     } catch (e) {
       // Node's "Require stack:" lists this process's own files: the first line says what is wrong

@@ -14,10 +14,10 @@ import type { PromptContext } from '../core/prompt';
 import type { FaultPolicy } from '../match/fault-policy';
 import { runMatch, type Decision, type MatchResult } from '../match/runner';
 import { snapshotOf } from '../match/usage';
-import { llmRecordsOf } from '../../agents/llm';
-import { SyntheticTranscript, type ChatMessage } from '../../agents/llm/transcript';
+import { llmRecordsOf, SyntheticTranscript, type ChatMessage } from '../../agents/llm';
 import { advantagesOf, stepReward, trajectoriesOf, type DecisionRef } from './credit';
 import { groupMember } from './group-member';
+import { provenanceOf, type RolloutProvenance } from './provenance';
 import { flatGroups, groupKey, RolloutGroupError, singletonGroups, singletonRefusal } from './groups';
 
 /** One line of a rollouts file (see docs/rollouts.md). */
@@ -59,6 +59,8 @@ export interface RolloutRecord {
   snapshot?: string;
   /** LLM seats: requests made for this decision and whether the last answer was valid. */
   llm?: { attempts: number; ok: boolean };
+  /** How the row was made: env id, params hash, prompt version, package version (src/rollouts/provenance.ts). */
+  provenance: RolloutProvenance;
 }
 
 /** How to collect. */
@@ -168,6 +170,7 @@ export async function collectRollouts(
   onGroup: (records: RolloutRecord[], group: number, stats: GroupStats) => void | Promise<void>,
 ): Promise<number> {
   let total = 0;
+  const provenance = provenanceOf(o.env, o.params);
   for (let g = 0; g < o.groups; g++) {
     if (o.signal?.aborted) break;
     const seed = o.seed + g;
@@ -230,6 +233,7 @@ export async function collectRollouts(
               code: p.result.code,
               ...(snap ? { snapshot: snap } : {}),
               ...(c.llm ? { llm: c.llm } : {}),
+              provenance,
             },
           });
         }

@@ -27,6 +27,10 @@ export interface VerlExtra {
   index: bigint;
   env: string;
   params: string;
+  /** Provenance (src/rollouts/provenance.ts): the params hash, the env's prompt version, the package version. */
+  params_hash: string;
+  prompt_version: string;
+  package_version: string;
   role: string;
   agent: string;
   group: string;
@@ -63,6 +67,9 @@ export function verlRow(r: RolloutRecord, envId: string, params: string, index: 
       index: BigInt(index),
       env: envId,
       params,
+      params_hash: r.provenance.paramsHash,
+      prompt_version: r.provenance.promptVersion,
+      package_version: r.provenance.packageVersion,
       role: r.role,
       agent: r.agent,
       group: r.group,
@@ -91,7 +98,7 @@ const i64 = (name: string, optional = false): Element => ({ name, type: 'INT64',
 const f64 = (name: string): Element => ({ name, type: 'DOUBLE', repetition_type: 'REQUIRED' });
 
 const EXTRA: Element[] = [
-  i64('index'), str('env'), str('params'), str('role'), str('agent'), str('group'), str('trajectory'),
+  i64('index'), str('env'), str('params'), str('params_hash'), str('prompt_version'), str('package_version'), str('role'), str('agent'), str('group'), str('trajectory'),
   i64('episode'), i64('member'), i64('seed'), i64('seat'), i64('step'), i64('try', true), str('completion'),
   f64('reward'), f64('step_reward'), f64('return'), f64('advantage_grpo'), f64('advantage_rloo'), str('outcome'), str('code'),
 ];

@@ -3,11 +3,12 @@
  * value is answered with the field's name and what is allowed (`--config JSON` on the CLI).
  */
 import { z } from 'zod';
+import { MAX_ENVS_PER_BATCH } from './limits';
 
 const positiveInt = z.number().int().positive();
 
-/** Most episodes played in lockstep (`envsPerBatch`). */
-export const MAX_ENVS_PER_BATCH = 4096;
+/** Most episodes played in lockstep (`envsPerBatch`; src/train/limits.ts). */
+export { MAX_ENVS_PER_BATCH };
 /** Largest hidden layer. */
 export const MAX_HIDDEN = 16_384;
 /** Largest network (weights, the same again twice for Adam: about 800 MB at the limit). */

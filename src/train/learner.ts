@@ -14,12 +14,13 @@ import type { UpdateRequest, UpdateResult } from './fused/update-protocol';
 import type { BackendChoice } from './backend';
 import { cloneWeights, type MlpWeights } from './mlp';
 import { DEVICE_STATS, devicePolicyLoss, type DeviceBatch } from './device-loss';
-import { policyLoss, type LossCoefs, type LossStats } from './policy-loss';
+import { policyLoss, type LossStats } from './policy-loss';
 import { PolicyModel, type PolicyLayout } from './policy-model';
 import type { SampleBuffer } from './sample-buffer';
 import type { Targets } from './targets';
 import { TfMlp, transposeModeFor } from './tf-mlp';
 import { gather, UpdateRun } from './update-run';
+import type { UpdateOptions, UpdateStats } from './update-types';
 
 /**
  * Which update implementation: the fused WebAssembly module (forward, loss, backward and Adam in
@@ -55,23 +56,7 @@ export function optimizerFor(choice: Pick<BackendChoice, 'name' | 'tfBackend' | 
   return CPU_BACKENDS.has(choice.name) ? 'fused' : tfOptimizerFor(choice);
 }
 
-/** Hyper-parameters of one update. */
-export interface UpdateOptions extends LossCoefs {
-  epochs: number;
-  minibatchSize: number;
-  targetKl: number;
-  lr: number;
-  /** Seed of the minibatch shuffling. */
-  seed: number;
-}
-
-/** Diagnostics of one update (means over its minibatches). */
-export interface UpdateStats extends LossStats {
-  gradNorm: number;
-  minibatches: number;
-  epochs: number;
-  samples: number;
-}
+export type { UpdateOptions, UpdateStats } from './update-types';
 
 /** A network in training. */
 export class Learner {

@@ -7,7 +7,7 @@ import { Rng } from '../core/rng';
 import type { LossBatch, LossStats } from './policy-loss';
 import type { SampleBuffer } from './sample-buffer';
 import type { Targets } from './targets';
-import type { UpdateOptions, UpdateStats } from './learner';
+import type { UpdateOptions, UpdateStats } from './update-types';
 
 /** The inputs and loss batch of the samples `idx` (host arrays). */
 export function gather(buf: SampleBuffer, targets: Targets, idx: Int32Array): { x: Float32Array; batch: LossBatch } {

@@ -12,6 +12,8 @@ import { join } from 'node:path';
 import type { RolloutRecord } from '../../src/rollouts/collect';
 import { ROOT, arena } from '../cli/helpers';
 
+const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+
 let dir: string;
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'arena-verl-'));
@@ -72,7 +74,13 @@ test('the verl file: verl\'s columns, one row group per group, the same decision
       reward: r.reward,
       advantage_grpo: r.advantage.grpo,
       advantage_rloo: r.advantage.rloo,
+      params_hash: r.provenance.paramsHash,
+      prompt_version: r.provenance.promptVersion,
+      package_version: r.provenance.packageVersion,
     });
+    // every row the CLI writes says how it was made
+    expect(r.provenance).toEqual({ env: 'countdown-v1', paramsHash: expect.stringMatching(/^sha256:[0-9a-f]{16}$/), promptVersion: expect.any(String), packageVersion: VERSION });
+    expect(r.provenance.promptVersion).not.toBe('');
     expect(JSON.parse(row.extra_info.params as string)).toMatchObject({ rules: 'uk' });
   });
   expect(file.rows.some((row) => row.extra_info.advantage_grpo !== 0)).toBe(true);

@@ -18,7 +18,7 @@ import { freshSecret } from './inputs';
 import { MEASURE_DEFAULTS, measureKernel } from './measure';
 import { compareKernelResults } from './rerun';
 import { reviewThreshold } from './review';
-import type { AttackResult, Measurement } from './types';
+import type { KernelEffectResult, Measurement } from './types';
 
 /** The effect kind. */
 export const KERNEL_MEASURE_EFFECT = 'kernel-measure';
@@ -53,8 +53,7 @@ export interface AttackRequest extends LabLimits {
 
 export type KernelEffectRequest = MeasureRequest | AttackRequest;
 
-/** The handler's answer: the measurement, or the attack's result. */
-export type KernelEffectResult = { op: 'measure'; measurement: Measurement } | { op: 'attack'; attack: AttackResult };
+export type { KernelEffectResult } from './types';
 
 const compileFailure = (code: Measurement['code'], message: string): Measurement => ({ code, message, correct: false, trials: [], checkedCalls: 0, timing: null, flags: [] });
 

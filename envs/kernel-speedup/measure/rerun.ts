@@ -12,8 +12,7 @@
  */
 import type { EffectRerun } from '../../../src/core/effects';
 import { jsonEqual, type JsonValue } from '../../../src/core/json';
-import type { KernelEffectResult } from './handler';
-import type { TimingSummary } from './types';
+import type { KernelEffectResult, TimingSummary } from './types';
 
 const interval = (t: TimingSummary) => `${t.speedup.toFixed(2)}× [${t.lo.toFixed(2)}, ${t.hi.toFixed(2)}]`;
 

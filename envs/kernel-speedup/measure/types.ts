@@ -90,3 +90,6 @@ export interface AttackResult {
   referenceCode: MeasureCode;
   check: TrialCheck | null;
 }
+
+/** The `kernel-measure` effect handler's answer (handler.ts): the measurement, or the attack's result. */
+export type KernelEffectResult = { op: 'measure'; measurement: Measurement } | { op: 'attack'; attack: AttackResult };

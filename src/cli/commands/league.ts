@@ -17,9 +17,6 @@ import type { ArenaServer } from '../../server/start-server';
 import { workerPlayArgs, type SchedulerRedisArgs } from '../redis-options';
 import { jsonText } from '../json-output';
 
-/** The database used when --db is not given: a file in the working directory. */
-export const DEFAULT_DB = 'arena.db';
-
 function loadConfig(file: string): LeagueConfig {
   let text: string;
   try {

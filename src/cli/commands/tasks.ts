@@ -1,5 +1,4 @@
-import { fileTasks, type TaskFileFormat } from '../../../envs/code-repair';
-import { checkTask, type TaskVerdict } from '../../../envs/code-repair/task-check';
+import { checkTask, fileTasks, type TaskFileFormat, type TaskVerdict } from '../../../envs/code-repair';
 import type { Registry } from '../../core/registry';
 import { createProgress } from '../progress';
 import { UsageError } from '../options';

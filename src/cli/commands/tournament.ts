@@ -14,7 +14,7 @@ import { createProgress } from '../progress';
 import { stopOnSignals } from '../stop-signal';
 import { workerPlayArgs, type SchedulerRedisArgs } from '../redis-options';
 import { formatTournament } from '../tournament-format';
-import { DEFAULT_DB } from './league';
+import { DEFAULT_DB } from '../defaults';
 import { jsonText } from '../json-output';
 
 function loadConfig(file: string): TournamentConfig {

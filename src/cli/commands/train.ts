@@ -8,41 +8,22 @@
  * SIGTERM stops within an episode: the iteration under way is dropped and the last completed one
  * is saved (the resumed run redoes it exactly).
  */
-import type { Command } from 'commander';
 import { EventBus } from '../../bus/event-bus';
 import type { Registry } from '../../core/registry';
 import { BACKEND_ORDER, BackendError, probeBackends, selectBackend } from '../../train/backend';
 import { CheckpointError, TrainingDivergedError } from '../../train/checkpoint';
-import { ConfigError, MAX_ENVS_PER_BATCH, resolveConfig } from '../../train/config';
+import { ConfigError, resolveConfig } from '../../train/config';
 import { loadRunState, RunStateError } from '../../train/run-state';
 import { parseRoleGroups, RolesError } from '../../train/role-groups';
 import { parseSchedule } from '../../train/schedule';
 import type { OpponentMode } from '../../train/seat-plan';
 import { Trainer, type IterationMetrics } from '../../train/trainer';
 import { PolicyLayoutError } from '../../train/policy-model';
-import { envAndParams, FailureError, parseIntOption, parseJsonOption, UsageError } from '../options';
+import { envAndParams, FailureError, parseJsonOption, UsageError } from '../options';
 import { createProgress } from '../progress';
 import { stopOnSignals } from '../stop-signal';
 import { jsonText } from '../json-output';
-
-export interface TrainArgs {
-  roles?: string;
-  opponents: string;
-  iterations: number;
-  params?: string;
-  config?: string;
-  algo?: string;
-  backend?: string;
-  out?: string;
-  resume?: boolean;
-  schedule?: string;
-  seed?: number;
-  envsPerBatch?: number;
-  sync?: boolean;
-  overlap?: boolean;
-  json?: boolean;
-  quiet?: boolean;
-}
+import type { TrainArgs } from '../train-options';
 
 const MODES: readonly OpponentMode[] = ['self', 'baselines', 'checkpoints'];
 
@@ -176,32 +157,4 @@ async function run(registry: Registry, ref: string, args: TrainArgs): Promise<nu
   }
   if (args.out) say(`checkpoints: ${args.out}/checkpoints (${trainer.entries.map((e) => `${e.id}-latest.json`).join(', ')})`);
   return 0;
-}
-
-/** Registers `arena train` on the program (called from the CLI's buildProgram). */
-export function registerTrainCommand(program: Command, registry: Registry, exit: (code: number) => void): void {
-  program
-    .command('train <env>')
-    .description('train neural policies by self-play (PPO with GAE, or REINFORCE with GRPO / RLOO baselines) on TensorFlow.js')
-    .option('--roles <list>', 'learners: roles or team names, comma-separated; "a+b" shares one network (default: every role)')
-    .option('--opponents <list>', 'self | baselines | checkpoints, or a comma-separated mix', 'self')
-    .option('--iterations <n>', 'total training iterations', (v: string) => parseIntOption('--iterations', v, 0), 100)
-    .option('--params <json>', 'env params (JSON or a file)')
-    .option('--config <json>', 'training config (JSON or a file): algorithm, lr, hidden, episodesPerIteration, baselines, ...')
-    .option('--algo <name>', 'ppo | grpo | rloo (sets config.algorithm)')
-    .option('--backend <name>', `${BACKEND_ORDER.join(' | ')}, or "list" to probe them (default: the first that loads)`)
-    .option('--out <dir>', 'output folder: checkpoints, metrics.jsonl, metrics.csv, state.json')
-    .option('--resume', 'continue the run saved in --out')
-    .option('--schedule <s>', 'simultaneous | alternate:K (learners take turns every K iterations)')
-    .option('--seed <n>', 'run seed (sets config.seed)', (v: string) => parseIntOption('--seed', v, 0))
-    .option('--envs-per-batch <n>', `episodes played in lockstep, their decisions batched (sets config.envsPerBatch; default 16, at most ${MAX_ENVS_PER_BATCH}; speed only)`, (v: string) => {
-      const n = parseIntOption('--envs-per-batch', v, 1);
-      if (n < 1 || n > MAX_ENVS_PER_BATCH) throw new UsageError(`--envs-per-batch: expected an integer from 1 to ${MAX_ENVS_PER_BATCH}, got "${v}"`);
-      return n;
-    })
-    .option('--sync', 'rollouts, then the update, on one thread: bit for bit reproducible (sets config.overlap false)')
-    .option('--overlap', 'the update in a worker thread while the next iteration plays with the previous weights (sets config.overlap true)')
-    .option('--json', 'print each iteration\'s metrics as one JSON line on stdout')
-    .option('--quiet', 'no progress output')
-    .action(async (ref: string, o: TrainArgs) => exit(await trainCommand(registry, ref, o)));
 }

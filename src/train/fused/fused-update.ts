@@ -6,7 +6,7 @@
  * same minibatches.
  */
 import type { AdamConfig } from '../adam';
-import type { UpdateOptions, UpdateStats } from '../learner';
+import type { UpdateOptions, UpdateStats } from '../update-types';
 import type { SampleBuffer } from '../sample-buffer';
 import type { Targets } from '../targets';
 import { UpdateRun } from '../update-run';

@@ -5,7 +5,7 @@
  * the trainer can refill its buffers with the next iteration's episodes meanwhile.
  */
 import type { AdamConfig } from '../adam';
-import type { UpdateOptions, UpdateStats } from '../learner';
+import type { UpdateOptions, UpdateStats } from '../update-types';
 import type { MlpSpec } from '../mlp';
 
 /** One learner's update. */
