@@ -9,7 +9,6 @@
  * --exploit-episodes=N --exploit-eval=N --panel-episodes=N. --quick: a plumbing check (tiny
  * budgets, one seed). Internal: --step=KEY runs one step (what --jobs starts).
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -17,6 +16,7 @@ import { createRegistry } from '../../../src/catalog';
 import { cpuSeconds, type TaskReport } from '../common';
 import { runPayoff, runStep, type PayoffRun, type PayoffScale } from './experiment';
 import { PAYOFF_SPECS } from './specs';
+import { childStep } from './steps';
 import { goalMet, printPayoff } from './table';
 
 const arg = (name: string): string | undefined => process.argv.find((x) => x.startsWith(`--${name}=`))?.slice(name.length + 3);
@@ -58,16 +58,6 @@ function checkScale(dir: string, scale: PayoffScale, seeds: readonly number[]): 
   if (!existsSync(file)) return writeFileSync(file, text);
   const before = readFileSync(file, 'utf8');
   if (before !== text) throw new Error(`payoff: ${dir} holds a run of another scale (${before}); use another --dir, or the same flags to resume it`);
-}
-
-/** Runs one step in a child process (the same script with --step); resolves whether it finished. */
-function childStep(key: string): Promise<boolean> {
-  const args = process.argv.slice(1).filter((a) => !a.startsWith('--jobs=') && !a.startsWith('--step='));
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [...args, `--step=${key}`], { stdio: ['ignore', 'inherit', 'inherit'] });
-    child.on('error', fail);
-    child.on('close', (code) => (code === 0 ? done(true) : code === 3 ? done(false) : fail(new Error(`payoff: step ${key} failed (exit ${code})`))));
-  });
 }
 
 export async function payoffTask(quick: boolean): Promise<TaskReport> {
