@@ -4,9 +4,9 @@
  * puzzles are the generator's own under those params — so every puzzle it poses is valid and,
  * where the generator guarantees it, solvable. It starts from the generator's distribution
  * (the initial probabilities are the generator's parameters, e.g. count uniform over 3–4,
- * targets 1–99), not from random, and learns by REINFORCE on the solver's frontier: a knob's
- * reward is R-Zero's uncertainty 1 − |2p − 1| averaged over its puzzles (p: the share of the
- * solver's attempts at a puzzle that are right), minus a repetition penalty for puzzles posed
+ * targets 1–99), not from random, and learns by a natural policy gradient on the solver's
+ * frontier: a knob's reward is R-Zero's uncertainty 1 − |2p − 1| averaged over its puzzles (p:
+ * the share of the solver's attempts at a puzzle that are right), minus a repetition penalty for puzzles posed
  * twice in one batch. An exploration floor `epsilon` keeps every knob tried now and then.
  *
  * It plugs into the trainer as weighted episode sources (one per knob, weight = its
@@ -28,7 +28,7 @@ export interface Knob {
 export interface ParamChallengerOptions {
   /** Share of each iteration's puzzles drawn uniformly over the knobs (default 0.05). */
   epsilon?: number;
-  /** Step size on the logits per unit of reward advantage (default 2). */
+  /** Step size on the logits per unit of reward advantage (default 0.5). */
   lr?: number;
   /** Repetition penalty λ per share of repeated puzzles (default 0.5, as R-Zero's). */
   repetition?: number;
@@ -73,7 +73,7 @@ export class ParamChallenger {
     if (!knobs.length || initial.length !== knobs.length) throw new Error(`param challenger: ${knobs.length} knobs, ${initial.length} initial probabilities`);
     if (initial.some((p) => !(p >= 0)) || !(initial.reduce((a, b) => a + b, 0) > 0)) throw new Error('param challenger: initial probabilities must be >= 0 and not all 0');
     this.epsilon = options.epsilon ?? 0.05;
-    this.lr = options.lr ?? 2;
+    this.lr = options.lr ?? 0.5;
     this.repetition = options.repetition ?? 0.5;
     const total = initial.reduce((a, b) => a + b, 0);
     this.theta = initial.map((p) => Math.log(Math.max(p / total, 1e-4)));
@@ -105,8 +105,12 @@ export class ParamChallenger {
   }
 
   /**
-   * One REINFORCE step on the iteration's stats: each knob's reward against the policy-weighted
-   * mean over the knobs that posed puzzles; returns the rewards and that baseline.
+   * One update on the iteration's stats: each knob with puzzles this iteration moves its logit
+   * by `lr` x (its reward − the policy-weighted mean reward of those knobs). This is the natural
+   * policy gradient of a softmax over arms whose rewards are all observed (multiplicative
+   * weights), not the vanilla gradient: the vanilla one scales a knob's step by its own
+   * probability, so a knob the generator never deals (probability ~1e-4, reached only through the
+   * exploration floor) could never grow however good its reward. Returns the rewards and the mean.
    */
   update(stats: Readonly<Record<string, KnobStats | undefined>>): { rewards: (number | null)[]; baseline: number } {
     const r = this.rewards(stats);
@@ -115,9 +119,10 @@ export class ParamChallenger {
     const mass = seen.reduce((a, b) => a + b, 0);
     if (!(mass > 0)) return { rewards: r, baseline: NaN };
     const baseline = r.reduce<number>((t, x, i) => t + (x === null ? 0 : (seen[i] / mass) * x), 0);
-    // d/dθ_j of E_π[r] = Σ_k π_k (r_k − b)(1[j = k] − π_j), over the knobs with a reward
-    const grad = this.theta.map((_, j) => r.reduce<number>((t, x, k) => (x === null ? t : t + (seen[k] / mass) * (x - baseline) * ((j === k ? 1 : 0) - pi[j])), 0));
-    this.theta = this.theta.map((t, j) => t + this.lr * grad[j]);
+    this.theta = this.theta.map((t, j) => (r[j] === null ? t : t + this.lr * (r[j]! - baseline)));
+    // keep the logits bounded (a knob far ahead for long would overflow exp after many updates)
+    const top = Math.max(...this.theta);
+    this.theta = this.theta.map((t) => Math.max(t - top, -30));
     return { rewards: r, baseline };
   }
 

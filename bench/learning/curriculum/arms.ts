@@ -13,34 +13,48 @@
  */
 import type { Env } from '../../../src/core/env';
 import type { Params } from '../../../src/core/params';
+import { deriveSeed } from '../../../src/core/rng';
 import type { EpisodeSource } from '../../../src/train/episode-sources';
 import type { Knob } from '../../../league/curriculum/param-challenger';
+import { defaultContract, type Contract } from '../../../envs/countdown/contract';
 
 export type CurriculumArm = 'generator' | 'hard' | 'hand-made' | 'challenger';
 export const CURRICULUM_ARMS: readonly CurriculumArm[] = ['generator', 'hard', 'hand-made', 'challenger'];
 
 /** The solver's env params (the generator's, tinyzero rules, 8 attempts a puzzle). */
 export const BASE: Params = { rules: 'tinyzero', roles: 'solver', attempts: 8 };
-/** The generator's default contract under tinyzero: 3–4 numbers in 1–99, targets 1–99. */
-export const GENERATOR = { count: [3, 4] as const, target: [1, 99] as const };
+/** The generator's default contract under tinyzero (3–4 numbers in 1–99, targets 1–99): what the challenger's warm start copies. */
+export const GENERATOR: Contract = defaultContract('tinyzero');
 
-const BANDS: readonly (readonly [number, number])[] = [
-  [1, 99],
-  [100, 999],
-];
+/** Target bands: the generator's, and three-digit targets. */
+const BANDS: readonly (readonly [number, number])[] = [GENERATOR.target, [100, 999]];
 
 /** The challenger's knobs: number count x target band. */
 export const KNOBS: readonly Knob[] = [3, 4, 5].flatMap((count) => BANDS.map((t) => ({ label: `n${count}-t${t[0]}-${t[1]}`, params: { contract: { count, target: [t[0], t[1]] } } })));
 
-/** The generator's share of each knob: count uniform over its range, its target band only (the challenger's warm start). */
-export function generatorShares(knobs: readonly Knob[]): number[] {
-  const counts = GENERATOR.count[1] - GENERATOR.count[0] + 1;
-  return knobs.map((k) => {
+/** The knob a puzzle falls in (its number count and target band), or -1. */
+export function knobOf(knobs: readonly Knob[], p: { numbers: readonly number[]; target: number }): number {
+  return knobs.findIndex((k) => {
     const c = k.params.contract as { count: number; target: [number, number] };
-    const inCount = c.count >= GENERATOR.count[0] && c.count <= GENERATOR.count[1];
-    const sameBand = c.target[0] === GENERATOR.target[0] && c.target[1] === GENERATOR.target[1];
-    return inCount && sameBand ? 1 / counts : 0;
+    return c.count === p.numbers.length && p.target >= c.target[0] && p.target <= c.target[1];
   });
+}
+
+/**
+ * The generator's share of each knob, by imitation (the challenger's warm start): the knobs of
+ * `n` puzzles the generator deals under its default params. Not read off the contract: the
+ * generator draws the count uniformly but redraws the numbers (count included) when a random
+ * fold misses the target band, which favours the counts that land in it more often.
+ */
+export function generatorShares(env: Env, knobs: readonly Knob[], n = 2000): number[] {
+  const params = env.resolveParams(BASE);
+  const counts = knobs.map(() => 0);
+  for (let i = 0; i < n; i++) {
+    const k = knobOf(knobs, env.summary(env.init(params, deriveSeed(31, 'generator-shares', i))) as unknown as { numbers: number[]; target: number });
+    if (k < 0) throw new Error('curriculum: the generator dealt a puzzle outside every knob (the knobs must cover its default contract)');
+    counts[k]++;
+  }
+  return counts.map((c) => c / n);
 }
 
 /** The hand-made schedule's weights at fraction `f` (0 → 1) of the run over 3, 4, 5 numbers (targets 1–99). */

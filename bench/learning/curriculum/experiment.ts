@@ -146,7 +146,7 @@ async function trainArm(r: CurriculumRun, arm: CurriculumArm, seed: number): Pro
   const env = frontierAggregate(withFilteredInit(countdown, (s) => excluded.has(keyOf(countdown.summary(s) as unknown as PuzzleSummary))));
   const dir = join(r.dir, `${arm}-${seed}`);
   const curveFile = join(dir, 'curve.jsonl');
-  const challenger = arm === 'challenger' ? new ParamChallenger(KNOBS, generatorShares(KNOBS), r.challenger) : null;
+  const challenger = arm === 'challenger' ? new ParamChallenger(KNOBS, generatorShares(countdown, KNOBS), r.challenger) : null;
   const N = r.scale.iterations;
   const sources = (it: number) => (challenger ? challenger.sources(env, BASE) : fixedSources(arm as Exclude<CurriculumArm, 'challenger'>, env, it, N));
   const trainer = await Trainer.create({
