@@ -21,14 +21,14 @@ interface Puzzle {
 }
 
 /** Deals `n` puzzles: the i-th from the source whose cumulative weight covers (i + ½) / n (an exact allocation). */
-function deal(sources: readonly { weight: number; params: Params }[], n: number): Puzzle[] {
+function deal(sources: readonly { weight: number; params?: Params }[], n: number): Puzzle[] {
   const total = sources.reduce((t, s) => t + s.weight, 0);
   const out: Puzzle[] = [];
   for (let i = 0; i < n; i++) {
     const u = ((i + 0.5) / n) * total;
     let acc = 0;
     const s = sources.find((x) => (acc += x.weight) >= u) ?? sources[sources.length - 1];
-    out.push(env.summary(env.init(s.params, 1000 + i)) as unknown as Puzzle);
+    out.push(env.summary(env.init(s.params!, 1000 + i)) as unknown as Puzzle);
   }
   return out;
 }
