@@ -6,8 +6,9 @@
  * Flags: --env=dond,werewolf --seeds=1,2,3 --dir=runs/payoff (one folder per env; rerun with the
  * same folder to resume a killed run) --jobs=N (steps in N child processes, one core each)
  * --rounds=N --episodes=N --every=N --equal=total|main --exploit-iterations=N
- * --exploit-episodes=N --exploit-eval=N --panel-episodes=N. --quick: a plumbing check (tiny
- * budgets, one seed). Internal: --step=KEY runs one step (what --jobs starts).
+ * --exploit-episodes=N --exploit-eval=N --panel-episodes=N --example=FILE (arm c's league config
+ * instead of examples/leagues/<env>-payoff.json, one env at a time: a variant of the recipe; the
+ * other arms derive from it too). --quick: a plumbing check (tiny budgets, one seed). Internal: --step=KEY runs one step (what --jobs starts).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -51,10 +52,10 @@ function scaleOf(key: string, quick: boolean): PayoffScale {
 }
 
 /** The run folder of an env holds the scale it was started with; a rerun with another scale is refused (it would mix results). */
-function checkScale(dir: string, scale: PayoffScale, seeds: readonly number[]): void {
+function checkScale(dir: string, scale: PayoffScale, seeds: readonly number[], example?: string): void {
   mkdirSync(dir, { recursive: true });
   const file = join(dir, 'scale.json');
-  const text = JSON.stringify({ ...scale, seeds });
+  const text = JSON.stringify({ ...scale, seeds, ...(example ? { example: readFileSync(example, 'utf8') } : {}) });
   if (!existsSync(file)) return writeFileSync(file, text);
   const before = readFileSync(file, 'utf8');
   if (before !== text) throw new Error(`payoff: ${dir} holds a run of another scale (${before}); use another --dir, or the same flags to resume it`);
@@ -68,6 +69,9 @@ export async function payoffTask(quick: boolean): Promise<TaskReport> {
   const seeds = (arg('seeds') ?? (quick ? '1' : '1,2,3')).split(',').map(Number);
   const jobs = num('jobs', 1);
   const step = arg('step');
+  const example = arg('example') && resolve(arg('example')!);
+  if (example && envs.length !== 1) throw new Error('--example: give one --env with it (the file is that env\'s league config)');
+  if (example && !existsSync(example)) throw new Error(`--example: no file ${example}`);
   const stop = new AbortController();
   process.once('SIGINT', () => stop.abort());
   process.once('SIGTERM', () => stop.abort());
@@ -76,13 +80,13 @@ export async function payoffTask(quick: boolean): Promise<TaskReport> {
   for (const key of envs) {
     const scale = scaleOf(key, quick);
     const dir = resolve(arg('dir') ?? join('runs', quick ? 'payoff-quick' : 'payoff'), key);
-    const run: PayoffRun = { spec: PAYOFF_SPECS[key], scale, seeds, dir, registry, signal: stop.signal, log: (l) => console.error(l) };
+    const run: PayoffRun = { spec: example ? { ...PAYOFF_SPECS[key], example } : PAYOFF_SPECS[key], scale, seeds, dir, registry, signal: stop.signal, log: (l) => console.error(l) };
     if (step) {
       if (!step.startsWith(`${key}:`)) continue;
       const ok = await runStep(run, step.slice(key.length + 1));
       process.exit(ok ? 0 : 3);
     }
-    checkScale(dir, scale, seeds);
+    checkScale(dir, scale, seeds, example);
     const results = await runPayoff(run, jobs, jobs > 1 ? (k) => childStep(`${key}:${k}`) : undefined);
     if (!results) {
       console.error(`payoff ${key}: stopped; rerun the same command to resume from ${dir}`);
