@@ -5,12 +5,16 @@
  * moves toward the knob at the solver's frontier even when that knob starts near probability 0,
  * and the statistics it reads (uncertainty, repeated puzzles) are computed as documented.
  */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createRegistry } from '../../src/catalog';
 import type { Env } from '../../src/core/env';
 import type { JsonValue } from '../../src/core/json';
 import type { Params } from '../../src/core/params';
 import { frontierAggregate, knobStats, ParamChallenger, uncertainty, type KnobStats } from '../../league/curriculum/param-challenger';
 import { BASE, generatorShares, KNOBS } from '../../bench/learning/curriculum/arms';
+import { runCurriculum } from '../../bench/learning/curriculum/experiment';
 
 const env = createRegistry().env('countdown-v1') as Env;
 const SHARES = generatorShares(env, KNOBS, 600);
@@ -120,5 +124,21 @@ describe('frontier statistics', () => {
     expect(out.frontier.uncertainty).toBeCloseTo(1 / 3, 9);
     expect(out.frontier.meanCount).toBe(3);
     expect(knobStats({ a: { envStats: out as { [key: string]: JsonValue } }, b: {} })).toEqual({ a: { puzzles: 3, uncertainty: 1 / 3, repeated: 1 / 3 } });
+  });
+});
+
+describe('the curriculum experiment (bench/learning/curriculum)', () => {
+  test('the challenger arm\'s first iteration draws from the generator\'s distribution; every arm is trained and scored', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'arena-curriculum-'));
+    const out = await runCurriculum({ scale: { iterations: 2, puzzles: 4, heldOut: 4, reference: 2 }, seeds: [1], arms: ['generator', 'challenger'], dir, registry: createRegistry() });
+    expect(out!.results.map((r) => r.arm)).toEqual(['generator', 'challenger']);
+    for (const r of out!.results) {
+      expect(r.curve.map((p) => p.iteration)).toEqual([1, 2]);
+      expect(r.hard).toBeGreaterThanOrEqual(0);
+    }
+    const first = out!.results[1].curve[0].weights;
+    const shares = generatorShares(env, KNOBS);
+    KNOBS.forEach((k, i) => expect(first[k.label]).toBeCloseTo(0.95 * shares[i] + 0.05 / KNOBS.length, 3));
+    expect(out!.results[1].curve[0].theta).toHaveLength(KNOBS.length);
   });
 });
