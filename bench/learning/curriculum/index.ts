@@ -14,19 +14,12 @@ import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createRegistry } from '../../../src/catalog';
 import { formatEstimate, tInterval } from '../../../league/exploit/interval';
+import { arg, num } from '../flags';
 import { cpuSeconds, type TaskReport } from '../common';
 import { childStep } from '../payoff/steps';
 import { CURRICULUM_ARMS, KNOBS, type CurriculumArm } from './arms';
 import { runCurriculum, runCurriculumStep, weighted, type CurriculumResult, type CurriculumRun, type CurriculumScale, type CurvePoint, type ReferenceTable } from './experiment';
 
-const arg = (name: string): string | undefined => process.argv.find((x) => x.startsWith(`--${name}=`))?.slice(name.length + 3);
-const num = (name: string, dflt: number): number => {
-  const v = arg(name);
-  if (v === undefined) return dflt;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`--${name}: expected a positive integer, got "${v}"`);
-  return n;
-};
 const f3 = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : 'n/a');
 const mean = (xs: readonly number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
 

@@ -14,20 +14,13 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createRegistry } from '../../../src/catalog';
+import { arg, num } from '../flags';
 import { cpuSeconds, type TaskReport } from '../common';
 import { runPayoff, runStep, type PayoffRun, type PayoffScale } from './experiment';
 import { PAYOFF_SPECS } from './specs';
 import { childStep } from './steps';
 import { goalMet, printPayoff } from './table';
 
-const arg = (name: string): string | undefined => process.argv.find((x) => x.startsWith(`--${name}=`))?.slice(name.length + 3);
-const num = (name: string, dflt: number): number => {
-  const v = arg(name);
-  if (v === undefined) return dflt;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`--${name}: expected a positive integer, got "${v}"`);
-  return n;
-};
 
 /**
  * Default scales (chosen to fit the time budget of issue 26 on two cores, see the train README).
