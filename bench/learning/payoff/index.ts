@@ -50,14 +50,22 @@ function scaleOf(key: string, quick: boolean): PayoffScale {
   };
 }
 
-/** The run folder of an env holds the scale it was started with; a rerun with another scale is refused (it would mix results). */
-function checkScale(dir: string, scale: PayoffScale, seeds: readonly number[], example?: string): void {
+/** The run folder of an env holds the scale (and `--example` file's text) it was started with; a rerun with others is refused (it would mix results). */
+export function checkScale(dir: string, scale: PayoffScale, seeds: readonly number[], example?: string): void {
   mkdirSync(dir, { recursive: true });
   const file = join(dir, 'scale.json');
   const text = JSON.stringify({ ...scale, seeds, ...(example ? { example: readFileSync(example, 'utf8') } : {}) });
   if (!existsSync(file)) return writeFileSync(file, text);
-  const before = readFileSync(file, 'utf8');
-  if (before !== text) throw new Error(`payoff: ${dir} holds a run of another scale (${before}); use another --dir, or the same flags to resume it`);
+  if (readFileSync(file, 'utf8') !== text) throw new Error(`payoff: ${dir} holds a run of another scale or example (see ${file}); use another --dir, or the same flags to resume it`);
+}
+
+/** The `--example` file (absolute), checked: one env with it, and the file exists. */
+export function exampleFlag(envs: readonly string[], value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (envs.length !== 1) throw new Error("--example: give one --env with it (the file is that env's league config)");
+  const file = resolve(value);
+  if (!existsSync(file)) throw new Error(`--example: no file ${file}`);
+  return file;
 }
 
 export async function payoffTask(quick: boolean): Promise<TaskReport> {
@@ -68,9 +76,7 @@ export async function payoffTask(quick: boolean): Promise<TaskReport> {
   const seeds = (arg('seeds') ?? (quick ? '1' : '1,2,3')).split(',').map(Number);
   const jobs = num('jobs', 1);
   const step = arg('step');
-  const example = arg('example') && resolve(arg('example')!);
-  if (example && envs.length !== 1) throw new Error('--example: give one --env with it (the file is that env\'s league config)');
-  if (example && !existsSync(example)) throw new Error(`--example: no file ${example}`);
+  const example = exampleFlag(envs, arg('example'));
   const stop = new AbortController();
   process.once('SIGINT', () => stop.abort());
   process.once('SIGTERM', () => stop.abort());
