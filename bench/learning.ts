@@ -8,7 +8,7 @@
  * --quick runs a few iterations only (a smoke test of the plumbing, not of learning).
  * countdown-coevolution takes scale flags: --rounds=N --warmup=N --episodes=N --probe=N --seeds=a,b,c;
  * werewolf-coevolution: --rounds=N --episodes=N --probe=N --seed=N; payoff: see bench/learning/payoff/index.ts;
- * countdown-curriculum: see bench/learning/curriculum/index.ts.
+ * countdown-curriculum: see bench/learning/curriculum/index.ts; results of both in bench/learning/README.md.
  */
 import { dondCompete, dondCoop } from './learning/deal-or-no-deal';
 import { printReport, type TaskReport } from './learning/common';

@@ -23,7 +23,7 @@ import { goalMet, printPayoff } from './table';
 
 
 /**
- * Default scales (chosen to fit the time budget of issue 26 on two cores, see the train README).
+ * Default scales (chosen to fit the time budget of issue 26 on two cores; measured in bench/learning/README.md).
  * DoND's exploiter trains 400 iterations: at 40 its training win rate was still rising and it beat
  * a self-play policy only 0.40–0.43 of the time (no best response: a copy of the policy gets ½);
  * at 400 its 50-iteration means move by at most 0.05 over the last 150 iterations (9 of 9 runs,
