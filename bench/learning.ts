@@ -4,10 +4,11 @@
  * held-out performance against the issue's target and prints a table.
  *
  * Usage: npm run bench:learning -- <task> [--quick]
- * Tasks: dond-coop, dond-compete, countdown-solver, countdown-coevolution, werewolf, werewolf-coevolution, kernel-speedup, payoff, all.
+ * Tasks: dond-coop, dond-compete, countdown-solver, countdown-coevolution, werewolf, werewolf-coevolution, kernel-speedup, payoff, countdown-curriculum, all.
  * --quick runs a few iterations only (a smoke test of the plumbing, not of learning).
  * countdown-coevolution takes scale flags: --rounds=N --warmup=N --episodes=N --probe=N --seeds=a,b,c;
- * werewolf-coevolution: --rounds=N --episodes=N --probe=N --seed=N; payoff: see bench/learning/payoff/index.ts.
+ * werewolf-coevolution: --rounds=N --episodes=N --probe=N --seed=N; payoff: see bench/learning/payoff/index.ts;
+ * countdown-curriculum: see bench/learning/curriculum/index.ts; results of both in bench/learning/README.md.
  */
 import { dondCompete, dondCoop } from './learning/deal-or-no-deal';
 import { printReport, type TaskReport } from './learning/common';
@@ -17,6 +18,7 @@ import { countdownCoevolutionLeague } from './learning/countdown-coevolution';
 import { werewolfCoevolution } from './learning/werewolf-coevolution';
 import { kernelSpeedupLearning } from './learning/kernel-speedup';
 import { payoffTask } from './learning/payoff';
+import { countdownCurriculum } from './learning/curriculum';
 
 const TASKS: Record<string, (quick: boolean) => Promise<TaskReport>> = {
   'dond-coop': dondCoop,
@@ -27,6 +29,7 @@ const TASKS: Record<string, (quick: boolean) => Promise<TaskReport>> = {
   'werewolf-coevolution': werewolfCoevolution,
   'kernel-speedup': kernelSpeedupLearning,
   payoff: payoffTask,
+  'countdown-curriculum': countdownCurriculum,
 };
 
 async function main(): Promise<void> {

@@ -10,6 +10,7 @@ import { createRegistry } from '../../src/catalog';
 import { armConfig, episodesPerRound } from '../../bench/learning/payoff/arms';
 import { payoffSteps, runPayoff, runStep, type ArmResult, type PayoffEnvSpec, type PayoffRun, type PayoffScale } from '../../bench/learning/payoff/experiment';
 import { parseLeagueConfig } from '../../league/config';
+import { checkScale, exampleFlag } from '../../bench/learning/payoff/index';
 
 const RPS = resolve(__dirname, '..', '..', 'examples', 'rock-paper-scissors.js');
 const example = {
@@ -116,5 +117,32 @@ describe('a payoff run', () => {
     expect(ran).not.toContain('train-fixed-1'); // finished before the first kill
     expect(ran).toContain('exploit-self-play-1');
     expect(strip(resumed)).toEqual(strip(whole));
+  });
+});
+
+describe('payoff flags', () => {
+  const scale: PayoffScale = { rounds: 2, episodes: 4, every: 2, equal: 'total', exploit: { iterations: 1, episodes: 4, evalEpisodes: 4 }, panelEpisodes: 2 };
+
+  test('--example needs exactly one env and an existing file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'arena-payoff-flag-'));
+    const file = join(dir, 'variant.json');
+    writeFileSync(file, '{}');
+    expect(exampleFlag(['dond'], undefined)).toBeUndefined();
+    expect(exampleFlag(['dond'], file)).toBe(file);
+    expect(() => exampleFlag(['dond', 'werewolf'], file)).toThrow(/--example: give one --env/);
+    expect(() => exampleFlag(['dond'], join(dir, 'missing.json'))).toThrow(/--example: no file .*missing\.json/);
+  });
+
+  test('a run folder refuses another scale or another example, and accepts the same again', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'arena-payoff-scale-'));
+    const a = join(dir, 'a.json');
+    const b = join(dir, 'b.json');
+    writeFileSync(a, '{"name":"a"}');
+    writeFileSync(b, '{"name":"b"}');
+    checkScale(join(dir, 'run'), scale, [1], a);
+    expect(() => checkScale(join(dir, 'run'), scale, [1], a)).not.toThrow();
+    expect(() => checkScale(join(dir, 'run'), scale, [1], b)).toThrow(/another scale or example/);
+    expect(() => checkScale(join(dir, 'run'), scale, [1])).toThrow(/another scale or example/);
+    expect(() => checkScale(join(dir, 'run'), { ...scale, rounds: 3 }, [1], a)).toThrow(/another scale or example/);
   });
 });

@@ -28,6 +28,7 @@ import { poolFromRefs } from '../../../league/exploit/pool';
 import { cpuSeconds } from '../common';
 import { ARMS, armConfig, episodesPerRound, type Arm, type ArmScale, type ArmSpec, type RawConfig } from './arms';
 import { Ledger } from './ledger';
+import { runSteps, type Step } from './steps';
 
 /** One env's experiment. */
 export interface PayoffEnvSpec extends ArmSpec {
@@ -77,12 +78,6 @@ export interface ArmResult {
   train: TrainRecord;
   exploit: ExploitReport & { cpu: number };
   panel: PanelReport & { cpu: number };
-}
-
-/** A step of the run: its ledger key and the steps it waits for. */
-export interface Step {
-  key: string;
-  after: string[];
 }
 
 const trainKey = (arm: Arm, seed: number) => `train-${arm}-${seed}`;
@@ -214,25 +209,7 @@ async function panelArm(r: PayoffRun, ledger: Ledger, arm: Arm, seed: number): P
  */
 export async function runPayoff(r: PayoffRun, jobs = 1, runOne: (key: string) => Promise<boolean> = (key) => runStep(r, key)): Promise<ArmResult[] | null> {
   const ledger = new Ledger(r.dir);
-  const steps = payoffSteps(r.seeds);
-  const done = new Set(steps.filter((s) => ledger.has(s.key)).map((s) => s.key));
-  const running = new Map<string, Promise<{ key: string; ok: boolean }>>();
-  let stopped = false;
-  while (done.size < steps.length && !stopped) {
-    for (const s of steps) {
-      if (running.size >= jobs) break;
-      if (done.has(s.key) || running.has(s.key) || !s.after.every((k) => done.has(k))) continue;
-      running.set(s.key, runOne(s.key).then((ok) => ({ key: s.key, ok })));
-      if (jobs === 1) break;
-    }
-    if (!running.size) throw new Error('payoff: no step can run (a dependency cycle?)');
-    const { key, ok } = await Promise.race(running.values());
-    running.delete(key);
-    if (ok) done.add(key);
-    else stopped = true;
-  }
-  await Promise.all(running.values());
-  if (stopped || r.signal?.aborted) return null;
+  if (!(await runSteps(payoffSteps(r.seeds), (k) => ledger.has(k), jobs, runOne)) || r.signal?.aborted) return null;
   return r.seeds.flatMap((seed) =>
     ARMS.map((arm) => ({
       seed,

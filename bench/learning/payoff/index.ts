@@ -6,31 +6,31 @@
  * Flags: --env=dond,werewolf --seeds=1,2,3 --dir=runs/payoff (one folder per env; rerun with the
  * same folder to resume a killed run) --jobs=N (steps in N child processes, one core each)
  * --rounds=N --episodes=N --every=N --equal=total|main --exploit-iterations=N
- * --exploit-episodes=N --exploit-eval=N --panel-episodes=N. --quick: a plumbing check (tiny
- * budgets, one seed). Internal: --step=KEY runs one step (what --jobs starts).
+ * --exploit-episodes=N --exploit-eval=N --panel-episodes=N --example=FILE (arm c's league config
+ * instead of examples/leagues/<env>-payoff.json, one env at a time: a variant of the recipe; the
+ * other arms derive from it too). --quick: a plumbing check (tiny budgets, one seed). Internal: --step=KEY runs one step (what --jobs starts).
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createRegistry } from '../../../src/catalog';
+import { arg, num } from '../flags';
 import { cpuSeconds, type TaskReport } from '../common';
 import { runPayoff, runStep, type PayoffRun, type PayoffScale } from './experiment';
 import { PAYOFF_SPECS } from './specs';
+import { childStep } from './steps';
 import { goalMet, printPayoff } from './table';
 
-const arg = (name: string): string | undefined => process.argv.find((x) => x.startsWith(`--${name}=`))?.slice(name.length + 3);
-const num = (name: string, dflt: number): number => {
-  const v = arg(name);
-  if (v === undefined) return dflt;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`--${name}: expected a positive integer, got "${v}"`);
-  return n;
-};
 
-/** Default scales (chosen to fit the time budget of issue 26 on two cores, see the train README). */
+/**
+ * Default scales (chosen to fit the time budget of issue 26 on two cores; measured in bench/learning/README.md).
+ * DoND's exploiter trains 400 iterations: at 40 its training win rate was still rising and it beat
+ * a self-play policy only 0.40–0.43 of the time (no best response: a copy of the policy gets ½);
+ * at 400 its 50-iteration means move by at most 0.05 over the last 150 iterations (9 of 9 runs,
+ * seeds 1–3). Werewolf's 40 is not measured that way.
+ */
 const DEFAULTS: Record<string, PayoffScale> = {
-  dond: { rounds: 150, episodes: 128, every: 8, equal: 'total', exploit: { iterations: 40, episodes: 128, evalEpisodes: 400 }, panelEpisodes: 100 },
+  dond: { rounds: 150, episodes: 128, every: 8, equal: 'total', exploit: { iterations: 400, episodes: 128, evalEpisodes: 400 }, panelEpisodes: 100 },
   werewolf: { rounds: 100, episodes: 48, every: 8, equal: 'total', exploit: { iterations: 40, episodes: 48, evalEpisodes: 400 }, panelEpisodes: 100 },
 };
 const QUICK: PayoffScale = { rounds: 2, episodes: 8, every: 2, equal: 'total', exploit: { iterations: 2, episodes: 8, evalEpisodes: 10 }, panelEpisodes: 4 };
@@ -50,24 +50,22 @@ function scaleOf(key: string, quick: boolean): PayoffScale {
   };
 }
 
-/** The run folder of an env holds the scale it was started with; a rerun with another scale is refused (it would mix results). */
-function checkScale(dir: string, scale: PayoffScale, seeds: readonly number[]): void {
+/** The run folder of an env holds the scale (and `--example` file's text) it was started with; a rerun with others is refused (it would mix results). */
+export function checkScale(dir: string, scale: PayoffScale, seeds: readonly number[], example?: string): void {
   mkdirSync(dir, { recursive: true });
   const file = join(dir, 'scale.json');
-  const text = JSON.stringify({ ...scale, seeds });
+  const text = JSON.stringify({ ...scale, seeds, ...(example ? { example: readFileSync(example, 'utf8') } : {}) });
   if (!existsSync(file)) return writeFileSync(file, text);
-  const before = readFileSync(file, 'utf8');
-  if (before !== text) throw new Error(`payoff: ${dir} holds a run of another scale (${before}); use another --dir, or the same flags to resume it`);
+  if (readFileSync(file, 'utf8') !== text) throw new Error(`payoff: ${dir} holds a run of another scale or example (see ${file}); use another --dir, or the same flags to resume it`);
 }
 
-/** Runs one step in a child process (the same script with --step); resolves whether it finished. */
-function childStep(key: string): Promise<boolean> {
-  const args = process.argv.slice(1).filter((a) => !a.startsWith('--jobs=') && !a.startsWith('--step='));
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [...args, `--step=${key}`], { stdio: ['ignore', 'inherit', 'inherit'] });
-    child.on('error', fail);
-    child.on('close', (code) => (code === 0 ? done(true) : code === 3 ? done(false) : fail(new Error(`payoff: step ${key} failed (exit ${code})`))));
-  });
+/** The `--example` file (absolute), checked: one env with it, and the file exists. */
+export function exampleFlag(envs: readonly string[], value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (envs.length !== 1) throw new Error("--example: give one --env with it (the file is that env's league config)");
+  const file = resolve(value);
+  if (!existsSync(file)) throw new Error(`--example: no file ${file}`);
+  return file;
 }
 
 export async function payoffTask(quick: boolean): Promise<TaskReport> {
@@ -78,6 +76,7 @@ export async function payoffTask(quick: boolean): Promise<TaskReport> {
   const seeds = (arg('seeds') ?? (quick ? '1' : '1,2,3')).split(',').map(Number);
   const jobs = num('jobs', 1);
   const step = arg('step');
+  const example = exampleFlag(envs, arg('example'));
   const stop = new AbortController();
   process.once('SIGINT', () => stop.abort());
   process.once('SIGTERM', () => stop.abort());
@@ -86,13 +85,13 @@ export async function payoffTask(quick: boolean): Promise<TaskReport> {
   for (const key of envs) {
     const scale = scaleOf(key, quick);
     const dir = resolve(arg('dir') ?? join('runs', quick ? 'payoff-quick' : 'payoff'), key);
-    const run: PayoffRun = { spec: PAYOFF_SPECS[key], scale, seeds, dir, registry, signal: stop.signal, log: (l) => console.error(l) };
+    const run: PayoffRun = { spec: example ? { ...PAYOFF_SPECS[key], example } : PAYOFF_SPECS[key], scale, seeds, dir, registry, signal: stop.signal, log: (l) => console.error(l) };
     if (step) {
       if (!step.startsWith(`${key}:`)) continue;
       const ok = await runStep(run, step.slice(key.length + 1));
       process.exit(ok ? 0 : 3);
     }
-    checkScale(dir, scale, seeds);
+    checkScale(dir, scale, seeds, example);
     const results = await runPayoff(run, jobs, jobs > 1 ? (k) => childStep(`${key}:${k}`) : undefined);
     if (!results) {
       console.error(`payoff ${key}: stopped; rerun the same command to resume from ${dir}`);

@@ -4,6 +4,7 @@
  * better), each with its bootstrap interval over episodes; then the paired differences of the
  * league arm against each other arm over seeds (mean and 95% t interval), and the goal check.
  */
+import { relative } from 'node:path';
 import { formatEstimate, tInterval, type Estimate } from '../../../league/exploit/interval';
 import { ARMS, type Arm } from './arms';
 import type { ArmResult, PayoffEnvSpec, PayoffScale } from './experiment';
@@ -33,7 +34,7 @@ export function goalMet(results: readonly ArmResult[]): { exploit: boolean; pane
 export function printPayoff(spec: PayoffEnvSpec, scale: PayoffScale, results: readonly ArmResult[], load: string): void {
   console.log(`\n### Payoff: ${spec.title}\n`);
   console.log(
-    `Each arm: ${scale.rounds} training rounds x ${scale.episodes} episodes per main learner (equal ${scale.equal === 'total' ? 'total samples: the league arm\'s exploiters take their share of them' : 'main-learner samples: the league arm\'s exploiters train on top'}), ${scale.every} league matches a round. ` +
+    `Arms derived from ${relative(process.cwd(), spec.example)}. Each arm: ${scale.rounds} training rounds x ${scale.episodes} episodes per main learner (equal ${scale.equal === 'total' ? 'total samples: the league arm\'s exploiters take their share of them' : 'main-learner samples: the league arm\'s exploiters train on top'}), ${scale.every} league matches a round. ` +
       `Exploitability: a fresh exploiter, ${scale.exploit.iterations} x ${scale.exploit.episodes} episodes, then ${scale.exploit.evalEpisodes} evaluation episodes (its win rate, ties ½; lower is better). ` +
       `Held-out panel: ${spec.panel.map((p) => p.name).join(', ')} and the other seeds' final policies of every arm, ${scale.panelEpisodes} episodes each (the policy's win rate; higher is better). Load average: ${load}.\n`,
   );
