@@ -19,7 +19,7 @@ describe.each(FILES)('examples/tournaments/%s', (file) => {
   test('runs to the end: every game recorded with its events, every player in the standings', async () => {
     const config = parseTournamentConfig(JSON.parse(readFileSync(join(DIR, file), 'utf8')));
     const store = new Store(':memory:');
-    const r = await runTournament({ config, store, registry: createRegistry(), bus: new EventBus() });
+    const r = await runTournament({ config, store, registry: createRegistry(), bus: new EventBus(), configDir: DIR }); // module paths: relative to the config file, as the CLI runs it
     expect(r.finished).toBe(true);
     const report = storedTournamentReport(store, config.name)!;
     expect(report.finished).toBe(true);
