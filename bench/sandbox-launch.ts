@@ -6,7 +6,7 @@
  * round, and the table gives the median ratio with its range. Prints a markdown table with the
  * load average (`uptime`) at the start and the end.
  *
- * Rows: the bare spawn; the sandbox's launch command line running `pass` (the sandbox without
+ * Rows: the bare spawn; bwrap with the sandbox's flags, spawned as its uid, running `pass` (the sandbox without
  * the harness); the full sandbox command line through `runPythonBatch` (a trivial program, one
  * test); the same through the pool (`code.run`).
  *
@@ -17,7 +17,7 @@ import { spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { createSandbox, type Sandbox } from '../src/sandbox';
 import { DEFAULT_LIMITS } from '../src/sandbox/limits';
-import { DEFAULT_PYTHON_PATHS, pythonCommand, runPythonBatch } from '../src/sandbox/python-runner';
+import { DEFAULT_PYTHON_PATHS, pythonCommand, pythonSpawnIds, runPythonBatch } from '../src/sandbox/python-runner';
 
 const args = process.argv.slice(2);
 const opt = (name: string, fallback: number): number => {
@@ -77,11 +77,11 @@ async function main(): Promise<void> {
   const variants: Variant[] = [
     { name: 'bare `python3 -I -S -c pass` spawn', once: () => spawnOnce(DEFAULT_PYTHON_PATHS.python, ['-I', '-S', '-c', 'pass'], { env: {} }) },
     {
-      name: "the sandbox's launch command line with `pass` instead of the harness",
+      name: "bwrap with the sandbox's flags (spawned as its uid), `pass` instead of the harness",
       once: () => {
-        const [cmd, ...argv] = pythonCommand(DEFAULT_PYTHON_PATHS, limits, 10);
+        const [cmd, ...argv] = pythonCommand(DEFAULT_PYTHON_PATHS);
         argv[argv.length - 1] = 'pass';
-        return spawnOnce(cmd, argv, { env: {} });
+        return spawnOnce(cmd, argv, { env: {}, ...pythonSpawnIds() });
       },
     },
     {
