@@ -183,8 +183,11 @@ def _run_inputs(data, fn):
     return outputs
 `;
 
-/** The one-process harness (runs without a check), and the parent of the check mode. */
-export const PYTHON_HARNESS = String.raw`${COMMON}
+/**
+ * The harness's functions without the call that runs them: `_main()` reads one request from
+ * stdin and runs it (the fork server of python-fork-server.ts calls it in each program's process).
+ */
+export const PYTHON_HARNESS_BODY = String.raw`${COMMON}
 def _limit(rlimits):
     """Sets each rlimit, soft = hard (lowering needs no privilege; raising it again does)."""
     import resource
@@ -195,6 +198,9 @@ def _main():
     posix.closerange(3, 65536)  # descriptors the sandbox inherited are nobody's business
     data = _loads(sys.stdin.readline())
     nonce = sys.stdin.readline().strip()
+    null = posix.open("/dev/null", posix.O_RDONLY)  # the request was all: stdin is empty from here
+    posix.dup2(null, 0)
+    posix.close(null)
     _limit(data["rlimits"])
     real_out = sys.stdout
     real_out.write(nonce + "ready\n")
@@ -342,9 +348,10 @@ def _check_mode(data, emit):
         result["check"] = {"code": "runtime-error", "message": _text(e)}
     kill()
     emit(result)
-
-_main()
 `;
+
+/** The one-process harness (runs without a check), and the parent of the check mode. */
+export const PYTHON_HARNESS = `${PYTHON_HARNESS_BODY}\n_main()\n`;
 
 /**
  * The program's process in check mode: loads the program, runs the JSON tests (outputs on fd 3),

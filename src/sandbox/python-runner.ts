@@ -71,8 +71,8 @@ export function pythonRlimits(limits: ResolvedLimits, wallSeconds: number): Pyth
   return { cpu: Math.max(1, Math.ceil(wallSeconds)), as: (limits.memoryMb + 64) * 1024 * 1024, nproc: 64, fsize: Math.max(1_048_576, limits.outputBytes), nofile: 64 };
 }
 
-/** The bubblewrap command line of one sandboxed Python run (the harness as its program). */
-export function pythonCommand(paths: PythonSandboxPaths): string[] {
+/** The bubblewrap command line of one sandboxed Python run: Python running `code` (by default the harness). */
+export function pythonCommand(paths: PythonSandboxPaths, code: string = PYTHON_HARNESS): string[] {
   const lib64 = existsSync('/usr/lib64') ? ['--symlink', 'usr/lib64', '/lib64'] : [];
   return [
     paths.bwrap,
@@ -92,7 +92,7 @@ export function pythonCommand(paths: PythonSandboxPaths): string[] {
     '--setenv', 'PYTHONDONTWRITEBYTECODE', '1',
     '--chdir', '/',
     '--',
-    paths.python, '-I', '-S', '-c', PYTHON_HARNESS,
+    paths.python, '-I', '-S', '-c', code,
   ];
 }
 
@@ -109,15 +109,32 @@ export interface PythonBatch {
   signal?: AbortSignal;
 }
 
+/** A batch as the harness reads it (two lines on stdin), with what the host needs to judge the run. */
+export interface PythonRequest {
+  /** The request line and the nonce line. */
+  text: string;
+  nonce: string;
+  /** The run's wall clock. */
+  wallMs: number;
+  /** Characters of stdout (and of stderr) beyond which the run is an output-limit. */
+  outputCap: number;
+}
+
+/** The harness's request for a batch, with a fresh nonce. */
+export function pythonRequest(b: PythonBatch): PythonRequest {
+  const nonce = `@@arena-${randomBytes(8).toString('hex')}@@`;
+  const wallMs = b.limits.timeMs * (b.inputs.length + (b.check ? 3 : 2)) + 3000;
+  const request = { program: b.program, entry: b.entry, inputs: b.inputs.map((i) => JSON.stringify(i)), check: b.check ?? null, helpers: b.check ? (b.helpers ?? null) : null, timeMs: b.limits.timeMs, outputBytes: b.limits.outputBytes, rlimits: pythonRlimits(b.limits, wallMs / 1000), ...(b.check ? { child: PYTHON_CHILD } : {}) };
+  return { text: `${JSON.stringify(request)}\n${nonce}\n`, nonce, wallMs, outputCap: b.limits.outputBytes * 2 + 1_000_000 };
+}
+
 /** Runs a batch; resolves with the raw outcome (never rejects for anything the program does). */
 export function runPythonBatch(b: PythonBatch): Promise<RawRun> {
   const paths = b.paths ?? DEFAULT_PYTHON_PATHS;
   const problem = pythonSandboxProblem(paths);
   if (problem) return Promise.resolve({ code: 'sandbox-error', message: problem, outputs: [] });
-  const nonce = `@@arena-${randomBytes(8).toString('hex')}@@`;
-  const wallMs = b.limits.timeMs * (b.inputs.length + (b.check ? 3 : 2)) + 3000;
+  const { text, nonce, wallMs, outputCap: stdoutCap } = pythonRequest(b);
   const [cmd, ...args] = pythonCommand(paths);
-  const stdoutCap = b.limits.outputBytes * 2 + 1_000_000;
   return new Promise((resolve) => {
     // no environment: bwrap's own process keeps what it was given, and the program can read it in /proc
     const child = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'pipe'], env: {}, ...pythonSpawnIds() });
@@ -151,8 +168,7 @@ export function runPythonBatch(b: PythonBatch): Promise<RawRun> {
       b.signal?.removeEventListener('abort', onAbort);
       resolve(parseRun(out, err, nonce, status, sig, why, b.limits, b.inputs.length));
     });
-    const request = { program: b.program, entry: b.entry, inputs: b.inputs.map((i) => JSON.stringify(i)), check: b.check ?? null, helpers: b.check ? (b.helpers ?? null) : null, timeMs: b.limits.timeMs, outputBytes: b.limits.outputBytes, rlimits: pythonRlimits(b.limits, wallMs / 1000), ...(b.check ? { child: PYTHON_CHILD } : {}) };
-    child.stdin.end(`${JSON.stringify(request)}\n${nonce}\n`);
+    child.stdin.end(text);
   });
 }
 

@@ -3,18 +3,27 @@
  * as an unprivileged uid seen from the host (as root RLIMIT_NPROC would not bind it), the harness
  * has set every rlimit to the value the run's limits give before the program runs, the program
  * cannot raise one again, and a fork bomb meets the process limit. Each test fails when its
- * defence is removed (the spawn's uid, a `setrlimit` of the harness).
+ * defence is removed (the spawn's uid, a `setrlimit` of the harness). Run twice: a fresh sandbox
+ * per program, and the fork server.
  */
-import { runPythonBatch, pythonSandboxProblem } from '../../src/sandbox/python-runner';
+import { runPythonBatch, pythonSandboxProblem, type PythonBatch } from '../../src/sandbox/python-runner';
+import { PythonForkServer } from '../../src/sandbox/python-fork-server';
 import type { RawRun } from '../../src/sandbox/raw-run';
 import { randomBytes } from 'node:crypto';
 import { eventually, hostIds, processesNamed } from './processes';
 
 beforeAll(() => expect(pythonSandboxProblem()).toBeNull());
+const server = new PythonForkServer();
+afterAll(() => server.close());
+
+describe.each([
+  ['a fresh sandbox per program', (b: PythonBatch) => runPythonBatch(b)],
+  ['the fork server', (b: PythonBatch) => server.run(b)],
+])('%s', (_how, runBatch) => {
 
 // one test of 1,500 ms: a wall clock of 1500 * (1 + 2) + 3000 ms, so RLIMIT_CPU is 8 s
 const limits = { timeMs: 1500, memoryMb: 128, outputBytes: 200 };
-const run = (program: string, signal?: AbortSignal): Promise<RawRun> => runPythonBatch({ program, entry: 'f', inputs: [[]], limits: { ...limits, outputBytes: 10_000 }, signal });
+const run = (program: string, signal?: AbortSignal): Promise<RawRun> => runBatch({ program, entry: 'f', inputs: [[]], limits: { ...limits, outputBytes: 10_000 }, signal });
 const value = (r: RawRun): unknown => {
   expect(r).toMatchObject({ code: 'ok', outputs: [{ code: 'ok' }] });
   return JSON.parse(r.outputs[0].text!);
@@ -106,4 +115,5 @@ def f():
       expect(ids!.uid).toBe(me);
     }
   });
+});
 });
