@@ -8,7 +8,8 @@
  *
  * Rows: the bare spawn; bwrap with the sandbox's flags, spawned as its uid, running `pass` (the sandbox without
  * the harness); the full sandbox command line through `runPythonBatch` (a trivial program, one
- * test); the same through the pool (`code.run`).
+ * test); the same through the pool (`code.run`); and `code.run` on a sandbox created with
+ * `pythonForkServer: true` (a forked process per program, python-fork-server.ts).
  *
  * Usage: npm run bench:sandbox-launch [-- --rounds 5] [-- --seconds 2]
  * Pin it to one core with `taskset -c 0 npm run bench:sandbox-launch` for a per-core figure.
@@ -66,8 +67,8 @@ async function main(): Promise<void> {
   const limits = DEFAULT_LIMITS;
   const trivial = { program: 'def f(x):\n    return x + 1', entry: 'f', tests: [{ input: [1], expected: 2 }] };
   const sandboxes: Sandbox[] = [];
-  const viaPool = (): (() => Promise<void>) => {
-    const sb = createSandbox({ concurrency: 1 });
+  const viaPool = (pythonForkServer: boolean): (() => Promise<void>) => {
+    const sb = createSandbox({ concurrency: 1, pythonForkServer });
     sandboxes.push(sb);
     return async () => {
       const r = await sb.code.run({ language: 'python', ...trivial });
@@ -91,7 +92,8 @@ async function main(): Promise<void> {
         if (r.code !== 'ok') throw new Error(`runPythonBatch answered ${r.code}: ${r.message}`);
       },
     },
-    { name: '`code.run` (pool + host comparison), fresh sandbox per program', once: viaPool() },
+    { name: '`code.run` (pool + host comparison), fresh sandbox per program', once: viaPool(false) },
+    { name: '`code.run` through the fork server (`pythonForkServer: true`)', once: viaPool(true) },
   ];
 
   for (const v of variants) await v.once(); // warm: page cache, pools, the fork server
