@@ -7,7 +7,8 @@
  *
  * Starts its own redis-server (must be installed) on a free 127.0.0.1 port; run from the package
  * root after `npm run build`:
- *   npm run bench:slow-players [-- --matches 200 --workers 1,2,4 --concurrency 16 --delay 200]
+ *   npm run bench:slow-players [-- --matches 200 --local-matches 200 --workers 1,2,4 --concurrency 16 --delay 200]
+ * (`--local-matches`: the one-process row's budget; it plays one match at a time.)
  */
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
@@ -31,10 +32,11 @@ const load = (): string => os.loadavg()[0].toFixed(1);
 
 async function main(): Promise<void> {
   const matches = Number(arg('matches', '200'));
+  const localMatches = Number(arg('local-matches', String(matches))); // one process plays one match at a time: slow
   const counts = arg('workers', '1,2,4').split(',').map(Number);
   const concurrency = Number(arg('concurrency', '16'));
   const delayMs = Number(arg('delay', '200'));
-  for (const [name, v] of [['matches', matches], ['concurrency', concurrency], ['delay', delayMs]] as const) {
+  for (const [name, v] of [['matches', matches], ['local-matches', localMatches], ['concurrency', concurrency], ['delay', delayMs]] as const) {
     if (!Number.isInteger(v) || v < 1) throw new Error(`--${name}: expected a positive integer, got ${arg(name, '')}`);
   }
   const redisServer = await startRedis();
@@ -44,7 +46,7 @@ async function main(): Promise<void> {
   process.chdir(ROOT);
   process.env.ARENA_BENCH_DELAY_MS = String(delayMs); // read by the agent, here and in the workers
   const slow = { agent: './bench/fixtures/slow-agents.js#slow-random' };
-  const config = (name: string, window: number) =>
+  const config = (name: string, window: number, budget = matches) =>
     parseLeagueConfig({
       name,
       env: './examples/rock-paper-scissors.js',
@@ -54,17 +56,17 @@ async function main(): Promise<void> {
         { id: 'slow-a', ...slow },
         { id: 'slow-b', ...slow },
       ],
-      budget: { matches },
+      budget: { matches: budget },
       window,
     });
-  const rows: { label: string; workers: number; rate: number; load: string }[] = [];
+  const rows: { label: string; workers: number; matches: number; rate: number; load: string }[] = [];
   try {
     {
       const store = new Store(join(dir, 'local.db'));
       const l0 = load();
       const t0 = performance.now();
-      await runLeague({ config: config(`slow-local-${process.pid}`, concurrency), store, registry });
-      rows.push({ label: `one process, window ${concurrency} (no Redis)`, workers: 0, rate: matches / ((performance.now() - t0) / 1000), load: `${l0}-${load()}` });
+      await runLeague({ config: config(`slow-local-${process.pid}`, concurrency, localMatches), store, registry });
+      rows.push({ label: `one process, window ${concurrency} (no Redis)`, workers: 0, matches: localMatches, rate: localMatches / ((performance.now() - t0) / 1000), load: `${l0}-${load()}` });
       store.close();
     }
     for (const n of counts) {
@@ -81,7 +83,7 @@ async function main(): Promise<void> {
         store.close();
         await stopWorkers(workers);
       }
-      rows.push({ label: `${n} worker${n === 1 ? '' : 's'} x concurrency ${concurrency}, window ${n * concurrency}`, workers: n, rate: matches / ((performance.now() - t0) / 1000), load: `${l0}-${load()}` });
+      rows.push({ label: `${n} worker${n === 1 ? '' : 's'} x concurrency ${concurrency}, window ${n * concurrency}`, workers: n, matches, rate: matches / ((performance.now() - t0) / 1000), load: `${l0}-${load()}` });
     }
   } finally {
     admin.disconnect();
@@ -94,7 +96,7 @@ async function main(): Promise<void> {
   process.stdout.write('| played by | matches | matches/s | speed-up over 1 worker | fraction of linear scaling | load (1 min, start-end) |\n|---|---:|---:|---:|---:|---|\n');
   for (const r of rows) {
     const up = r.workers && one ? r.rate / one : null;
-    process.stdout.write(`| ${r.label} | ${matches} | ${r.rate.toFixed(1)} | ${up === null ? '–' : `${up.toFixed(2)}x`} | ${up === null ? '–' : (up / r.workers).toFixed(2)} | ${r.load} |\n`);
+    process.stdout.write(`| ${r.label} | ${r.matches} | ${r.rate.toFixed(1)} | ${up === null ? '–' : `${up.toFixed(2)}x`} | ${up === null ? '–' : (up / r.workers).toFixed(2)} | ${r.load} |\n`);
   }
 }
 
