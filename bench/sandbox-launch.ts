@@ -3,13 +3,8 @@
  * `python3 -I -S -c pass` spawn. Variants run one at a time (one core's worth of work), in
  * interleaved rounds (bare, then each variant, then bare again...), so a change in the machine's
  * load hits every variant alike; each figure is compared as a ratio to the bare spawn of the same
- * round, and the table gives the median ratio with its range. Under a high load the wall-clock
- * rate counts wake-ups as much as work (a run that hops through more processes waits for a CPU
- * more often), so the table also gives the CPU time each run costs, summed over this process's
- * whole tree (this process, its live descendants, and every descendant already waited for: the
- * utime, stime, cutime and cstime of /proc/<pid>/stat), and runs per CPU-second — the rate one
- * idle core would reach. Prints a markdown table with the load average (`uptime`) at the start
- * and the end.
+ * round, and the table gives the median ratio with its range. Prints a markdown table with the
+ * load average (`uptime`) at the start and the end.
  *
  * Rows: the bare spawn; bwrap with the sandbox's flags, spawned as its uid, running `pass` (the sandbox without
  * the harness); the full sandbox command line through `runPythonBatch` (a trivial program, one
@@ -20,7 +15,6 @@
  * Pin it to one core with `taskset -c 0 npm run bench:sandbox-launch` for a per-core figure.
  */
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { createSandbox, type Sandbox } from '../src/sandbox';
 import { DEFAULT_LIMITS } from '../src/sandbox/limits';
@@ -52,53 +46,16 @@ interface Variant {
   once: () => Promise<void>;
 }
 
-const TICK_MS = 10; // USER_HZ = 100 on Linux
-
-/**
- * CPU ms used so far by this process's tree: for this process and each live descendant its own
- * and its waited-for children's user + system time (a descendant counted live is not also in
- * its parent's children's time: that is added only when it is waited for).
- */
-function treeCpuMs(): number {
-  const stats = new Map<number, { ppid: number; ticks: number }>();
-  for (const p of readdirSync('/proc')) {
-    if (!/^\d+$/.test(p)) continue;
-    try {
-      const text = readFileSync(`/proc/${p}/stat`, 'utf8');
-      const f = text.slice(text.lastIndexOf(')') + 2).split(' '); // fields from the 3rd (state) on
-      stats.set(Number(p), { ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]) });
-    } catch {
-      // gone meanwhile
-    }
-  }
-  const mine = new Set([process.pid]);
-  let grew = true;
-  while (grew) {
-    grew = false;
-    for (const [pid, s] of stats) {
-      if (!mine.has(pid) && mine.has(s.ppid)) {
-        mine.add(pid);
-        grew = true;
-      }
-    }
-  }
-  let ticks = 0;
-  for (const pid of mine) ticks += stats.get(pid)?.ticks ?? 0;
-  return ticks * TICK_MS;
-}
-
-/** Runs/s of `once`, one at a time, for `secs` seconds, and the tree's CPU ms per run. */
-async function rate(once: () => Promise<void>, secs: number): Promise<{ perSec: number; cpuMs: number }> {
+/** Runs/s of `once`, one at a time, for `secs` seconds. */
+async function rate(once: () => Promise<void>, secs: number): Promise<number> {
   const t0 = process.hrtime.bigint();
-  const cpu0 = treeCpuMs();
   const end = Date.now() + secs * 1000;
   let n = 0;
   while (Date.now() < end) {
     await once();
     n++;
   }
-  const cpuMs = (treeCpuMs() - cpu0) / n;
-  return { perSec: n / (Number(process.hrtime.bigint() - t0) / 1e9), cpuMs };
+  return n / (Number(process.hrtime.bigint() - t0) / 1e9);
 }
 
 const median = (xs: number[]): number => {
@@ -142,25 +99,18 @@ async function main(): Promise<void> {
   for (const v of variants) await v.once(); // warm: page cache, pools, the fork server
   const load0 = loadavg().map((x) => x.toFixed(2)).join(', ');
   const perRound = variants.map(() => [] as number[]);
-  const cpuPerRound = variants.map(() => [] as number[]);
   for (let r = 0; r < rounds; r++) {
-    for (let i = 0; i < variants.length; i++) {
-      const m = await rate(variants[i].once, seconds);
-      perRound[i].push(m.perSec);
-      cpuPerRound[i].push(m.cpuMs);
-    }
+    for (let i = 0; i < variants.length; i++) perRound[i].push(await rate(variants[i].once, seconds));
     process.stderr.write(`round ${r + 1}/${rounds}: ${perRound.map((x) => x[r].toFixed(1)).join(' | ')}\n`);
   }
   const load1 = loadavg().map((x) => x.toFixed(2)).join(', ');
   console.log(`# Fresh sandboxed Python runs vs a bare spawn (one at a time, ${rounds} interleaved rounds of ${seconds} s)\n`);
   console.log(`load average (1, 5, 15 min): ${load0} at the start, ${load1} at the end\n`);
-  console.log('| what | runs/s (median) | ratio to bare (median) | ratio range | CPU ms per run (median) | runs per CPU-second | ratio to bare (CPU) |');
-  console.log('|---|---:|---:|---|---:|---:|---:|');
-  const bareCpu = median(cpuPerRound[0]);
+  console.log('| what | runs/s (median) | ratio to bare (median) | ratio range |');
+  console.log('|---|---:|---:|---|');
   for (let i = 0; i < variants.length; i++) {
     const ratios = perRound[i].map((x, r) => x / perRound[0][r]);
-    const cpu = median(cpuPerRound[i]);
-    console.log(`| ${variants[i].name} | ${median(perRound[i]).toFixed(1)} | ${median(ratios).toFixed(2)} | ${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)} | ${cpu.toFixed(1)} | ${(1000 / cpu).toFixed(1)} | ${(bareCpu / cpu).toFixed(2)} |`);
+    console.log(`| ${variants[i].name} | ${median(perRound[i]).toFixed(1)} | ${median(ratios).toFixed(2)} | ${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)} |`);
   }
   await Promise.all(sandboxes.map((s) => s.close()));
 }
