@@ -8,11 +8,9 @@
  * Starts its own redis-server (must be installed) on a free 127.0.0.1 port; run from the
  * package root after `npm run build`: npm run bench:scale [-- --matches 300 --workers 1,2,4]
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import Redis from 'ioredis';
 import { EventBus } from '../src/bus/event-bus';
@@ -25,39 +23,12 @@ import { parseRedisUrl } from '../src/scale/redis-connection';
 import { Store } from '../src/store/store';
 import { parseLeagueConfig } from '../league/config';
 import { runLeague } from '../league/league-run';
+import { commandCalls, ROOT, startRedis, startWorkers, stopWorkers } from './scale-kit';
 
-const ROOT = resolve(__dirname, '..', '..');
-const BIN = join(ROOT, 'bin', 'arena.js');
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? process.argv[i + 1] : fallback;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((ok) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => ok(port));
-    });
-  });
-}
-
-/** Starts redis-server and resolves once it accepts connections. */
-async function startRedis(): Promise<{ url: string; port: number; child: ChildProcess }> {
-  const port = await freePort();
-  const dir = mkdtempSync(join(os.tmpdir(), 'arena-bench-redis-'));
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  await new Promise<void>((ok, fail) => {
-    let out = '';
-    child.once('error', fail);
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (/Ready to accept connections/.test(out)) ok();
-    });
-  });
-  child.stdout!.resume();
-  return { url: `redis://127.0.0.1:${port}`, port, child };
 }
 
 interface Scenario {
@@ -97,33 +68,6 @@ const SCENARIOS: Scenario[] = [
     }),
   },
 ];
-
-async function commandCalls(redis: Redis): Promise<number> {
-  const info = await redis.info('commandstats');
-  let n = 0;
-  for (const m of info.matchAll(/calls=(\d+)/g)) n += Number(m[1]);
-  return n;
-}
-
-function startWorkers(url: string, n: number): Promise<ChildProcess[]> {
-  return Promise.all(
-    Array.from({ length: n }, (_, i) =>
-      new Promise<ChildProcess>((ok, fail) => {
-        const c = spawn(process.execPath, [BIN, 'worker', '--redis', url, '--name', `bench-${i}`, '--no-live'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
-        let err = '';
-        c.stderr!.on('data', (d: Buffer) => {
-          err += d.toString();
-          if (/playing .* \(queue/.test(err)) ok(c);
-        });
-        c.once('exit', (code) => fail(new Error(`worker exited (${code}): ${err.slice(-300)}`)));
-      }),
-    ),
-  );
-}
-
-async function stopWorkers(ws: ChildProcess[]): Promise<void> {
-  await Promise.all(ws.map((w) => new Promise<void>((ok) => (w.removeAllListeners('exit'), w.once('exit', () => ok()), w.kill('SIGTERM')))));
-}
 
 async function main(): Promise<void> {
   const matches = Number(arg('matches', '300'));

@@ -8,8 +8,9 @@ import { bigIntsAsNumbers } from '../core/exact-json';
 import type { CodeRunRequest, CodeRunResult, CodeRunner, RunCode } from '../core/sandbox';
 import { assemble } from './assemble';
 import { resolveLimits, type ResolvedLimits } from './limits';
-import { SandboxBusyError, SandboxCancelledError, WorkerLostError, type SandboxPool } from './pool';
-import { runPythonBatch, type PythonSandboxPaths } from './python-runner';
+import { SandboxBusyError, SandboxCancelledError, WorkerLostError, type SandboxPool, type Slot } from './pool';
+import { PythonForkServer } from './python-fork-server';
+import { runPythonBatch, type PythonBatch, type PythonSandboxPaths } from './python-runner';
 import { validRaw, type RawRun } from './raw-run';
 import { requestProblem } from './request';
 
@@ -32,10 +33,27 @@ export function lostWorker(e: unknown): RawRun {
 
 /** A CodeRunner over a pool. */
 export class SandboxCodeRunner implements CodeRunner {
+  /** With `forkServer`: each slot's Python fork server (python-fork-server.ts), started on its first run. */
+  private readonly servers = new Map<Slot, PythonForkServer>();
+
   constructor(
     private readonly pool: SandboxPool,
     private readonly pythonPaths?: PythonSandboxPaths,
+    private readonly forkServer = false,
   ) {}
+
+  /** Stops the fork servers (the pool's own close stops the JS workers). */
+  async close(): Promise<void> {
+    await Promise.all([...this.servers.values()].map((s) => s.close()));
+    this.servers.clear();
+  }
+
+  private runPython(slot: Slot, batch: PythonBatch): Promise<RawRun> {
+    if (!this.forkServer) return runPythonBatch(batch);
+    let server = this.servers.get(slot);
+    if (!server) this.servers.set(slot, (server = new PythonForkServer(this.pythonPaths)));
+    return server.run(batch);
+  }
 
   async run(req: CodeRunRequest, signal?: AbortSignal): Promise<CodeRunResult> {
     const started = Date.now();
@@ -61,7 +79,7 @@ export class SandboxCodeRunner implements CodeRunner {
     }
     const raw = await this.pool.withSlot((slot) => {
       if (req.language === 'python') {
-        return runPythonBatch({ program: req.program, entry: req.entry, inputs: req.tests.map((t) => t.input), check: req.check, helpers: req.helpers, limits, paths: this.pythonPaths, signal });
+        return this.runPython(slot, { program: req.program, entry: req.entry, inputs: req.tests.map((t) => t.input), check: req.check, helpers: req.helpers, limits, paths: this.pythonPaths, signal });
       }
       const wallMs = limits.timeMs * (req.tests.length * 2 + 2) + 5000;
       const body = { program: req.program, entry: req.entry, tests: req.tests.map((t) => ({ input: t.input.map(bigIntsAsNumbers), ...(t.property ? { property: t.property } : {}) })), limits, stopOnTimeout: req.stopOnTimeout === true };

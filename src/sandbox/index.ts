@@ -23,10 +23,17 @@ export interface Sandbox {
 
 export interface SandboxOptions extends PoolOptions {
   python?: PythonSandboxPaths;
+  /**
+   * Run Python programs through a pre-started fork server per slot (python-fork-server.ts: a
+   * forked process per program in namespaces of its own) instead of a fresh sandbox per program.
+   * Default false.
+   */
+  pythonForkServer?: boolean;
 }
 
 /** A new sandbox with its own pool of worker processes (started lazily). */
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const pool = new SandboxPool(options);
-  return { pool, code: new SandboxCodeRunner(pool, options.python), lab: kernelLab(pool), close: () => pool.close() };
+  const code = new SandboxCodeRunner(pool, options.python, options.pythonForkServer === true);
+  return { pool, code, lab: kernelLab(pool), close: () => code.close().then(() => pool.close()) };
 }

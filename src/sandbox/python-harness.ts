@@ -1,7 +1,10 @@
 /**
  * The Python side of a batch run, inside the bubblewrap sandbox. stdin: line 1 the request
- * ({program, entry, inputs (JSON texts), check, helpers, timeMs, outputBytes, child}), line 2
- * the nonce. stdout: `nonce + "ready"` once the harness runs (before any program code: the host
+ * ({program, entry, inputs (JSON texts), check, helpers, timeMs, outputBytes, rlimits, child}),
+ * line 2 the nonce. The harness first sets the request's rlimits on itself (`resource`: CPU,
+ * address space, processes, file size, open files; soft = hard, so the program cannot raise
+ * them again) and closes inherited descriptors. stdout: `nonce + "ready"` once that is done
+ * (before any program code: the host
  * then knows that whatever ends the process early is the program's doing), then one line
  * `nonce + JSON` with the outputs. Expected values never enter the sandbox: outputs are compared
  * on the host, so a program that forges this line only claims outputs — as returning them
@@ -15,11 +18,17 @@
  * holds the builtins, the task's helpers (the request's `helpers`: for HumanEval the prompt, which
  * defines e.g. `poly` and `encode_cyclic`) and exactly one name from the program: the entry point,
  * as `candidate` and under its own name. A program's `abs`, `tuple` or `poly` never reaches it.
+ *
+ * Start-up cost is most of a fresh sandbox's cost, so the harness imports only built-in modules
+ * and `resource`: `posix`, `_signal` and `_json` (the C halves of os, signal and json; the Python
+ * halves import `re` and `enum`, several times the interpreter's own start-up). `_dumps` and
+ * `_loads` are json.dumps (ensure_ascii, allow_nan as asked, ", " / ": ") and json.loads built
+ * from the same C encoder and scanner.
  */
 
 /** Reading and running the program; shared by the one-process harness and the child. */
 const COMMON = String.raw`
-import sys, os, json, signal, io
+import sys, posix, _signal, _json, io
 
 class _Timeout(BaseException):
     pass
@@ -40,6 +49,36 @@ def _depth(v, d=0):
         for x in v.values():
             _depth(x, d + 1)
 
+def _not_json(o):
+    raise TypeError("Object of type %s is not JSON serializable" % o.__class__.__name__)
+
+def _dumps(value, allow_nan=True):
+    """json.dumps(value, allow_nan=allow_nan); a fresh encoder each time (its circular-reference
+    markers must not outlive a failed call)."""
+    encode = _json.make_encoder({}, _not_json, _json.encode_basestring_ascii, None, ": ", ", ", False, False, allow_nan)
+    return "".join(encode(value, 0))
+
+class _ScanContext:
+    strict = True
+    object_hook = None
+    object_pairs_hook = None
+    parse_float = float
+    parse_int = int
+    parse_constant = float
+
+def _loads(text, hook=None):
+    """json.loads(text, object_hook=hook) for the host's JSON (never malformed)."""
+    context = _ScanContext()
+    context.object_hook = hook
+    text = text.strip(" \t\n\r")
+    try:
+        value, end = _json.make_scanner(context)(text, 0)
+    except StopIteration:
+        raise ValueError("not JSON")
+    if end != len(text):
+        raise ValueError("more than one JSON value")
+    return value
+
 def _args(text):
     """Arguments from JSON; an integer the host tagged {"$bigint": digits} is the int itself."""
     def hook(o):
@@ -52,7 +91,7 @@ def _args(text):
             if str(n) == digits and abs(n) > 2 ** 53 - 1:
                 return n
         return o
-    return json.loads(text, object_hook=hook)
+    return _loads(text, hook)
 
 def _text(e):
     """One line naming an exception; never raises (a program's exception may lie in __str__)."""
@@ -95,16 +134,16 @@ def _setup(data):
             return len(s)
     def on_alarm(signum, frame):
         raise _Timeout()
-    signal.signal(signal.SIGALRM, on_alarm)
+    _signal.signal(_signal.SIGALRM, on_alarm)
     sys.stdout = _Capture()
     sys.stderr = _Capture()
 
 def _timed(seconds, f):
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    _signal.setitimer(_signal.ITIMER_REAL, seconds)
     try:
         return f()
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
+        _signal.setitimer(_signal.ITIMER_REAL, 0)
 
 def _load(data):
     """(scope, entry function) or a failure dict."""
@@ -131,7 +170,7 @@ def _run_inputs(data, fn):
             value = _timed(data["timeMs"] / 1000.0, lambda: fn(*args))
             try:
                 _depth(value)
-                text = json.dumps(value, allow_nan=False)
+                text = _dumps(value, allow_nan=False)
             except (TypeError, ValueError, RecursionError) as e:
                 outputs.append({"code": "runtime-error", "message": "the output is not JSON (%s)" % _text(e)[:100]})
                 continue
@@ -144,17 +183,30 @@ def _run_inputs(data, fn):
     return outputs
 `;
 
-/** The one-process harness (runs without a check), and the parent of the check mode. */
-export const PYTHON_HARNESS = String.raw`${COMMON}
+/**
+ * The harness's functions without the call that runs them: `_main()` reads one request from
+ * stdin and runs it (the fork server of python-fork-server.ts calls it in each program's process).
+ */
+export const PYTHON_HARNESS_BODY = String.raw`${COMMON}
+def _limit(rlimits):
+    """Sets each rlimit, soft = hard (lowering needs no privilege; raising it again does)."""
+    import resource
+    for name, which in (("cpu", resource.RLIMIT_CPU), ("as", resource.RLIMIT_AS), ("nproc", resource.RLIMIT_NPROC), ("fsize", resource.RLIMIT_FSIZE), ("nofile", resource.RLIMIT_NOFILE)):
+        resource.setrlimit(which, (rlimits[name], rlimits[name]))
+
 def _main():
-    os.closerange(3, 65536)  # descriptors the sandbox inherited are nobody's business
-    data = json.loads(sys.stdin.readline())
+    posix.closerange(3, 65536)  # descriptors the sandbox inherited are nobody's business
+    data = _loads(sys.stdin.readline())
     nonce = sys.stdin.readline().strip()
+    null = posix.open("/dev/null", posix.O_RDONLY)  # the request was all: stdin is empty from here
+    posix.dup2(null, 0)
+    posix.close(null)
+    _limit(data["rlimits"])
     real_out = sys.stdout
     real_out.write(nonce + "ready\n")
     real_out.flush()
     def emit(obj):
-        real_out.write(nonce + json.dumps(obj) + "\n")
+        real_out.write(nonce + _dumps(obj) + "\n")
         real_out.flush()
     if data.get("check"):
         return _check_mode(data, emit)
@@ -173,7 +225,7 @@ class _Ended(BaseException):
         self.message = message
 
 def _check_mode(data, emit):
-    import ctypes, ast, select, time
+    import ctypes, ast, select, time, os, signal
     ctypes.CDLL(None).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE 0: the program cannot read this process
     to_child_r, to_child_w = os.pipe()
     from_child_r, from_child_w = os.pipe()
@@ -229,7 +281,7 @@ def _check_mode(data, emit):
         if not line:
             raise ended()
         try:
-            reply = json.loads(line)
+            reply = _loads(line)
         except ValueError:
             reply = None
         if not isinstance(reply, dict):
@@ -247,7 +299,7 @@ def _check_mode(data, emit):
     def fault(e):
         return {"code": e.code, "message": e.message[:300]}
 
-    write(json.dumps({k: data[k] for k in ("program", "entry", "inputs", "timeMs", "outputBytes")}))
+    write(_dumps({k: data[k] for k in ("program", "entry", "inputs", "timeMs", "outputBytes")}))
     result = {"code": "ok", "outputs": []}
     try:
         first = read_line(seconds * (len(data["inputs"]) + 2) + 1)
@@ -296,9 +348,10 @@ def _check_mode(data, emit):
         result["check"] = {"code": "runtime-error", "message": _text(e)}
     kill()
     emit(result)
-
-_main()
 `;
+
+/** The one-process harness (runs without a check), and the parent of the check mode. */
+export const PYTHON_HARNESS = `${PYTHON_HARNESS_BODY}\n_main()\n`;
 
 /**
  * The program's process in check mode: loads the program, runs the JSON tests (outputs on fd 3),
@@ -307,16 +360,16 @@ _main()
  */
 export const PYTHON_CHILD = String.raw`${COMMON}
 def _child():
-    data = json.loads(sys.stdin.readline())
-    out = os.fdopen(3, "w")
+    data = _loads(sys.stdin.readline())
+    out = io.open(3, "w")
     _setup(data)
     loaded = _load(data)
     if isinstance(loaded, dict):
-        out.write(json.dumps(loaded) + "\n")
+        out.write(_dumps(loaded) + "\n")
         out.flush()
         return
     fn = loaded[1]
-    out.write(json.dumps({"code": "ok", "outputs": _run_inputs(data, fn)}) + "\n")
+    out.write(_dumps({"code": "ok", "outputs": _run_inputs(data, fn)}) + "\n")
     out.flush()
     import ast
     for line in sys.stdin:
@@ -329,7 +382,7 @@ def _child():
             reply = {"code": "ok", "value": text}
         except BaseException as e:
             reply = _failure(e, data)
-        out.write(json.dumps(reply) + "\n")
+        out.write(_dumps(reply) + "\n")
         out.flush()
 
 _child()

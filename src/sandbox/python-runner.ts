@@ -1,9 +1,11 @@
 /**
  * Runs one Python batch (a program against all its tests) in a fresh bubblewrap sandbox:
- * dropped to an unprivileged uid of its own (setpriv; as root RLIMIT_NPROC would not apply),
- * rlimits on CPU, address space, processes, file size and open files (prlimit), every namespace
- * unshared (no network), read-only /usr, a private tmpfs /tmp, no environment, killed with its
- * parent. Spawned asynchronously: the event loop never waits on it.
+ * dropped to an unprivileged uid of its own (as root RLIMIT_NPROC would not apply) by the spawn
+ * itself, so bwrap is the only program launched before Python; rlimits on CPU, address space,
+ * processes, file size and open files, set by the harness before any program code runs (lowering
+ * a limit needs no privilege); every namespace unshared (no network), read-only /usr, nothing
+ * writable, no environment, killed with its parent. Spawned asynchronously: the event loop never
+ * waits on it.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -13,50 +15,66 @@ import type { ResolvedLimits } from './limits';
 import { PYTHON_CHILD, PYTHON_HARNESS } from './python-harness';
 import { validRaw, type RawRun } from './raw-run';
 
-/** Where the Python sandbox's programs live (Debian packages bubblewrap, python3, util-linux). */
+/** Where the Python sandbox's programs live (Debian packages bubblewrap and python3). */
 export interface PythonSandboxPaths {
   bwrap: string;
   python: string;
-  prlimit: string;
-  setpriv: string;
 }
 
-export const DEFAULT_PYTHON_PATHS: PythonSandboxPaths = { bwrap: '/usr/bin/bwrap', python: '/usr/bin/python3', prlimit: '/usr/bin/prlimit', setpriv: '/usr/bin/setpriv' };
+export const DEFAULT_PYTHON_PATHS: PythonSandboxPaths = { bwrap: '/usr/bin/bwrap', python: '/usr/bin/python3' };
 
 /** Why the Python sandbox cannot run here (a missing program), or null when it can. */
 export function pythonSandboxProblem(paths: PythonSandboxPaths = DEFAULT_PYTHON_PATHS): string | null {
   const missing = (Object.entries(paths) as [string, string][]).filter(([, p]) => !existsSync(p));
   if (!missing.length) return null;
-  return `the Python sandbox needs ${missing.map(([k, p]) => `${k} (${p})`).join(', ')}: install Debian's bubblewrap, python3 and util-linux`;
+  return `the Python sandbox needs ${missing.map(([k, p]) => `${k} (${p})`).join(', ')}: install Debian's bubblewrap and python3`;
 }
 
-/** Unprivileged uids the sandboxes run as, one after another (see {@link pythonCommand}). */
+/** Unprivileged uids the sandboxes run as, one after another (see {@link pythonSpawnIds}). */
 const UID_BASE = 61000;
 const UID_COUNT = 1024;
 // a random start, so two arena processes on one machine rarely share a uid at the same time
 let nextUid = Math.floor(Math.random() * UID_COUNT);
 
 /**
- * The command line of one sandboxed Python run. Each run gets the next uid of a range of 1,024:
- * RLIMIT_NPROC counts per uid, and the kernel releases a finished pid namespace's count only
- * seconds later (measured: 31 quick runs in a row under one uid exhaust a limit of 32), so
- * reusing one uid would starve the next sandbox; concurrent runs never share one either.
+ * The uid and gid the next sandbox is spawned as (Node's spawn sets them in the child, with
+ * supplementary groups cleared, before bwrap starts), or {} when the arena does not run as root
+ * (the sandbox then runs as the arena's own unprivileged user). Each run gets the next uid of a
+ * range of 1,024: RLIMIT_NPROC counts per uid, and the kernel releases a finished pid namespace's
+ * count only seconds later (measured: 31 quick runs in a row under one uid exhaust a limit of
+ * 32), so reusing one uid would starve the next sandbox; concurrent runs never share one either.
+ * bwrap's own `--uid` is no substitute: as root it maps the uid inside to root outside, whom
+ * RLIMIT_NPROC does not bind.
  */
-export function pythonCommand(paths: PythonSandboxPaths, limits: ResolvedLimits, wallSeconds: number): string[] {
-  const root = typeof process.getuid === 'function' && process.getuid() === 0;
+export function pythonSpawnIds(): { uid?: number; gid?: number } {
+  if (typeof process.getuid !== 'function' || process.getuid() !== 0) return {};
   const uid = UID_BASE + (nextUid++ % UID_COUNT);
-  const drop = root ? [paths.setpriv, `--reuid=${uid}`, `--regid=${uid}`, '--clear-groups', '--'] : [];
-  const rlimits = [
-    paths.prlimit,
-    `--cpu=${Math.max(1, Math.ceil(wallSeconds))}`,
-    `--as=${(limits.memoryMb + 64) * 1024 * 1024}`,
-    '--nproc=64',
-    `--fsize=${Math.max(1_048_576, limits.outputBytes)}`,
-    '--nofile=64',
-    '--',
-  ];
+  return { uid, gid: uid };
+}
+
+/** The rlimits the harness sets on itself before the program runs (see python-harness.ts). */
+export interface PythonRlimits {
+  /** RLIMIT_CPU, seconds (soft = hard: SIGXCPU, then SIGKILL). */
+  cpu: number;
+  /** RLIMIT_AS, bytes. */
+  as: number;
+  /** RLIMIT_NPROC: processes of the sandbox's uid. */
+  nproc: number;
+  /** RLIMIT_FSIZE, bytes. */
+  fsize: number;
+  /** RLIMIT_NOFILE. */
+  nofile: number;
+}
+
+/** The rlimits of a run with these limits and wall clock. */
+export function pythonRlimits(limits: ResolvedLimits, wallSeconds: number): PythonRlimits {
+  return { cpu: Math.max(1, Math.ceil(wallSeconds)), as: (limits.memoryMb + 64) * 1024 * 1024, nproc: 64, fsize: Math.max(1_048_576, limits.outputBytes), nofile: 64 };
+}
+
+/** The bubblewrap command line of one sandboxed Python run: Python running `code` (by default the harness). */
+export function pythonCommand(paths: PythonSandboxPaths, code: string = PYTHON_HARNESS): string[] {
   const lib64 = existsSync('/usr/lib64') ? ['--symlink', 'usr/lib64', '/lib64'] : [];
-  const box = [
+  return [
     paths.bwrap,
     '--ro-bind', '/usr', '/usr',
     '--symlink', 'usr/lib', '/lib',
@@ -74,9 +92,8 @@ export function pythonCommand(paths: PythonSandboxPaths, limits: ResolvedLimits,
     '--setenv', 'PYTHONDONTWRITEBYTECODE', '1',
     '--chdir', '/',
     '--',
-    paths.python, '-I', '-S', '-c', PYTHON_HARNESS,
+    paths.python, '-I', '-S', '-c', code,
   ];
-  return [...drop, ...rlimits, ...box];
 }
 
 /** What one Python batch needs. */
@@ -92,18 +109,35 @@ export interface PythonBatch {
   signal?: AbortSignal;
 }
 
+/** A batch as the harness reads it (two lines on stdin), with what the host needs to judge the run. */
+export interface PythonRequest {
+  /** The request line and the nonce line. */
+  text: string;
+  nonce: string;
+  /** The run's wall clock. */
+  wallMs: number;
+  /** Characters of stdout (and of stderr) beyond which the run is an output-limit. */
+  outputCap: number;
+}
+
+/** The harness's request for a batch, with a fresh nonce. */
+export function pythonRequest(b: PythonBatch): PythonRequest {
+  const nonce = `@@arena-${randomBytes(8).toString('hex')}@@`;
+  const wallMs = b.limits.timeMs * (b.inputs.length + (b.check ? 3 : 2)) + 3000;
+  const request = { program: b.program, entry: b.entry, inputs: b.inputs.map((i) => JSON.stringify(i)), check: b.check ?? null, helpers: b.check ? (b.helpers ?? null) : null, timeMs: b.limits.timeMs, outputBytes: b.limits.outputBytes, rlimits: pythonRlimits(b.limits, wallMs / 1000), ...(b.check ? { child: PYTHON_CHILD } : {}) };
+  return { text: `${JSON.stringify(request)}\n${nonce}\n`, nonce, wallMs, outputCap: b.limits.outputBytes * 2 + 1_000_000 };
+}
+
 /** Runs a batch; resolves with the raw outcome (never rejects for anything the program does). */
 export function runPythonBatch(b: PythonBatch): Promise<RawRun> {
   const paths = b.paths ?? DEFAULT_PYTHON_PATHS;
   const problem = pythonSandboxProblem(paths);
   if (problem) return Promise.resolve({ code: 'sandbox-error', message: problem, outputs: [] });
-  const nonce = `@@arena-${randomBytes(8).toString('hex')}@@`;
-  const wallMs = b.limits.timeMs * (b.inputs.length + (b.check ? 3 : 2)) + 3000;
-  const [cmd, ...args] = pythonCommand(paths, b.limits, wallMs / 1000);
-  const stdoutCap = b.limits.outputBytes * 2 + 1_000_000;
+  const { text, nonce, wallMs, outputCap: stdoutCap } = pythonRequest(b);
+  const [cmd, ...args] = pythonCommand(paths);
   return new Promise((resolve) => {
     // no environment: bwrap's own process keeps what it was given, and the program can read it in /proc
-    const child = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'pipe'], env: {} });
+    const child = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'pipe'], env: {}, ...pythonSpawnIds() });
     let out = '';
     let err = '';
     let why: 'timeout' | 'output-limit' | 'aborted' | null = null;
@@ -134,8 +168,7 @@ export function runPythonBatch(b: PythonBatch): Promise<RawRun> {
       b.signal?.removeEventListener('abort', onAbort);
       resolve(parseRun(out, err, nonce, status, sig, why, b.limits, b.inputs.length));
     });
-    const request = { program: b.program, entry: b.entry, inputs: b.inputs.map((i) => JSON.stringify(i)), check: b.check ?? null, helpers: b.check ? (b.helpers ?? null) : null, timeMs: b.limits.timeMs, outputBytes: b.limits.outputBytes, ...(b.check ? { child: PYTHON_CHILD } : {}) };
-    child.stdin.end(`${JSON.stringify(request)}\n${nonce}\n`);
+    child.stdin.end(text);
   });
 }
 

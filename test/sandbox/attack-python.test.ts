@@ -4,10 +4,10 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createSandbox, pythonSandboxProblem, type Sandbox } from '../../src/sandbox';
 import { RUN_CODES, type CodeRunRequest, type CodeRunResult, type RunLimits } from '../../src/core/sandbox';
+import { eventually, processesNamed } from './processes';
 
 let sb: Sandbox;
 beforeAll(() => {
@@ -29,30 +29,6 @@ const wrongInc = (program: string): Promise<CodeRunResult> =>
     check: 'def check(candidate):\n    assert candidate(1) == 2\n    assert candidate(5) == 6',
     limits: { timeMs: 1500, memoryMb: 128 },
   });
-
-/** Host processes whose name (comm) is `marker`. */
-function processesNamed(marker: string): string[] {
-  const found: string[] = [];
-  for (const p of readdirSync('/proc')) {
-    if (!/^\d+$/.test(p)) continue;
-    try {
-      if (readFileSync(`/proc/${p}/comm`, 'utf8').trim() === marker) found.push(p);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return found;
-}
-
-/** Polls until `done()` or `ms` elapse; answers whether it became true. */
-async function eventually(done: () => boolean, ms: number): Promise<boolean> {
-  const until = Date.now() + ms;
-  for (;;) {
-    if (done()) return true;
-    if (Date.now() > until) return false;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('Python sandbox attacks: forging the result line', () => {
   test('a program that walks the stack to the nonce, prints a forged line on fd 1 and exits is not judged passing', async () => {

@@ -1,6 +1,7 @@
 /**
  * The Python escape corpus: every attempt stays inside the bubblewrap sandbox (no host file,
  * process, socket or clock is reached), the host stays up, and the result code is the right one.
+ * Run twice: with a fresh sandbox per program, and through the fork server (`pythonForkServer`).
  */
 import { createServer, type Server } from 'node:net';
 import { existsSync } from 'node:fs';
@@ -8,13 +9,11 @@ import type { AddressInfo } from 'node:net';
 import { createSandbox, pythonSandboxProblem, type Sandbox } from '../../src/sandbox';
 import type { CodeRunResult, RunLimits } from '../../src/core/sandbox';
 
-let sb: Sandbox;
 let server: Server;
 let connections = 0;
 let port = 0;
 beforeAll(async () => {
   expect(pythonSandboxProblem()).toBeNull(); // CI installs bubblewrap + python3 (.ci/run)
-  sb = createSandbox({ concurrency: 2 });
   server = createServer((s) => {
     connections++;
     s.destroy();
@@ -23,14 +22,22 @@ beforeAll(async () => {
   port = (server.address() as AddressInfo).port;
 });
 afterAll(async () => {
-  await sb.close();
   await new Promise((r) => server.close(r));
 });
+
+describe.each([
+  ['a fresh sandbox per program', false],
+  ['the fork server', true],
+])('Python escape corpus, %s', (_how, pythonForkServer) => {
+let sb: Sandbox;
+beforeAll(() => {
+  sb = createSandbox({ concurrency: 2, pythonForkServer });
+});
+afterAll(() => sb.close());
 
 const py = (program: string, limits: RunLimits = { timeMs: 1500, memoryMb: 128 }, expected?: unknown): Promise<CodeRunResult> =>
   sb.code.run({ language: 'python', program, entry: 'f', tests: [{ input: [], ...(expected !== undefined ? { expected: expected as never } : {}) }], limits });
 
-describe('Python escape corpus', () => {
   test('read /etc/passwd: no such file in the sandbox', async () => {
     const r = await py(`def f():\n    return open('/etc/passwd').read()`);
     expect(r.code).toBe('runtime-error');

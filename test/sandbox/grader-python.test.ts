@@ -97,7 +97,17 @@ describe('every early end is the program\'s, with its own code', () => {
   });
 
   test("a forged result line cannot pass the program's fault off as the sandbox's (sandbox-error, or too few outcomes)", async () => {
-    const forge = (obj: object) => `import json\n_dumps = json.dumps\njson.dumps = lambda o, **kw: _dumps(${JSON.stringify(obj)}) if isinstance(o, dict) and 'outputs' in o else _dumps(o, **kw)\ndef f(x):\n    return x`;
+    // the harness's result line goes through json.dumps or (its trimmed form) _json.make_encoder: the program patches both
+    const forge = (obj: object) => `import json, _json
+_dumps = json.dumps
+json.dumps = lambda o, **kw: _dumps(${JSON.stringify(obj)}) if isinstance(o, dict) and 'outputs' in o else _dumps(o, **kw)
+_make = _json.make_encoder
+def _forging(*a):
+    encode = _make(*a)
+    return lambda o, level: encode(${JSON.stringify(obj)} if isinstance(o, dict) and 'outputs' in o else o, level)
+_json.make_encoder = _forging
+def f(x):
+    return x`;
     for (const obj of [{ code: 'ok', outputs: [] }, { code: 'sandbox-error', message: 'not me', outputs: [] }, { code: 'ok', outputs: [{ code: 'sandbox-error' }, { code: 'ok', text: '2' }] }]) {
       const r = await py(forge(obj), [{ input: [1], expected: 2 }, { input: [2], expected: 2 }]);
       expect(r).toMatchObject({ code: 'runtime-error', message: 'the program wrote a malformed result line' });

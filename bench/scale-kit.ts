@@ -1,0 +1,72 @@
+/**
+ * What the scale-out benches share (bench/scale.ts, bench/slow-players.ts): a redis-server of
+ * their own on a free loopback port (never a shared one: queue names follow env ids), `arena
+ * worker` child processes, and Redis's command count.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import { join, resolve } from 'node:path';
+import type Redis from 'ioredis';
+
+/** The package root (benches run from dist/bench). */
+export const ROOT = resolve(__dirname, '..', '..');
+const BIN = join(ROOT, 'bin', 'arena.js');
+
+function freePort(): Promise<number> {
+  return new Promise((ok) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => ok(port));
+    });
+  });
+}
+
+/** Starts redis-server and resolves once it accepts connections. */
+export async function startRedis(): Promise<{ url: string; port: number; child: ChildProcess }> {
+  const port = await freePort();
+  const dir = mkdtempSync(join(os.tmpdir(), 'arena-bench-redis-'));
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((ok, fail) => {
+    let out = '';
+    child.once('error', fail);
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (/Ready to accept connections/.test(out)) ok();
+    });
+  });
+  child.stdout!.resume();
+  return { url: `redis://127.0.0.1:${port}`, port, child };
+}
+
+/** Commands Redis has run so far (INFO commandstats). */
+export async function commandCalls(redis: Redis): Promise<number> {
+  const info = await redis.info('commandstats');
+  let n = 0;
+  for (const m of info.matchAll(/calls=(\d+)/g)) n += Number(m[1]);
+  return n;
+}
+
+/** Starts `n` workers (`--concurrency` per env) and resolves once each is playing. */
+export function startWorkers(url: string, n: number, concurrency = 1): Promise<ChildProcess[]> {
+  return Promise.all(
+    Array.from({ length: n }, (_, i) =>
+      new Promise<ChildProcess>((ok, fail) => {
+        const c = spawn(process.execPath, [BIN, 'worker', '--redis', url, '--name', `bench-${i}`, '--no-live', '--concurrency', String(concurrency)], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+        let err = '';
+        c.stderr!.on('data', (d: Buffer) => {
+          err += d.toString();
+          if (/playing .* \(queue/.test(err)) ok(c);
+        });
+        c.once('exit', (code) => fail(new Error(`worker exited (${code}): ${err.slice(-300)}`)));
+      }),
+    ),
+  );
+}
+
+/** Stops workers (SIGTERM) and waits for their exit. */
+export async function stopWorkers(ws: ChildProcess[]): Promise<void> {
+  await Promise.all(ws.map((w) => new Promise<void>((ok) => (w.removeAllListeners('exit'), w.once('exit', () => ok()), w.kill('SIGTERM')))));
+}
+

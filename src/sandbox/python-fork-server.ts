@@ -1,0 +1,242 @@
+/**
+ * A pre-started Python fork server, an option of the sandbox (`pythonForkServer: true`): one
+ * bubblewrap sandbox per pool slot (the same flags and uid drop as a fresh run) runs a server
+ * that has loaded the harness once; each program then runs in a freshly forked process instead
+ * of a new interpreter. One program at a time per server, and nothing of one program reaches the
+ * next:
+ *
+ * - the server never reads a request: it waits until one is there and forks; the program's own
+ *   process reads it, so no earlier program's source or inputs lie in the memory it copies;
+ * - each program's process lives in a user, IPC and pid namespace of its own (its own
+ *   RLIMIT_NPROC count, no System V or POSIX message queue object of an earlier program, and
+ *   every process it started is killed when the namespace's init ends), capabilities dropped,
+ *   rlimits set by the harness as in a fresh run; nothing is writable, as in a fresh run;
+ * - the server is not dumpable (no program can read its memory or its descriptors) and writes
+ *   the end of each run on a channel (fd 3) no program holds, with a token drawn after the
+ *   program's namespace is gone and written after the program's last byte on stdout and stderr.
+ *
+ * Any run that does not end by itself (wall clock, output limit, cancellation) kills the whole
+ * server; the next run starts a fresh one.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { PYTHON_HARNESS_BODY } from './python-harness';
+import { DEFAULT_PYTHON_PATHS, parseRun, pythonCommand, pythonRequest, pythonSandboxProblem, pythonSpawnIds, type PythonBatch, type PythonSandboxPaths } from './python-runner';
+import type { RawRun } from './raw-run';
+
+/** The server: the harness's functions, then a loop that forks one isolated process per request. */
+export const PYTHON_FORK_SERVER = String.raw`${PYTHON_HARNESS_BODY}
+import ctypes, select, resource  # loaded once: every program's process inherits them
+
+_CLONE_NEWUSER = 0x10000000
+_CLONE_NEWIPC = 0x08000000
+_CLONE_NEWPID = 0x20000000
+
+def _code(status):
+    """An exit status as bwrap reports one: 128 + n for a death by signal n."""
+    if posix.WIFSIGNALED(status):
+        return 128 + posix.WTERMSIG(status)
+    return posix.WEXITSTATUS(status)
+
+def _program(libc):
+    """The program's process: no capabilities, a session of its own, then the harness."""
+    header = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this process
+    if libc.capset(header, (ctypes.c_uint32 * 6)()) != 0:
+        posix._exit(122)
+    libc.prctl(4, 1, 0, 0, 0)  # dumpable, as any fresh process (the server is not)
+    posix.setsid()
+    _main()
+    sys.stdout.flush()
+    posix._exit(0)
+
+def _isolated(libc):
+    """Fresh user, IPC and pid namespaces; their init waits for the program, then ends them all."""
+    code = 121
+    try:
+        posix.closerange(3, 65536)  # the control channel stays the server's
+        if libc.unshare(_CLONE_NEWUSER | _CLONE_NEWIPC | _CLONE_NEWPID) != 0:
+            posix._exit(code)
+        init = posix.fork()
+        if init == 0:
+            program = posix.fork()
+            if program == 0:
+                _program(libc)
+            while True:
+                pid, status = posix.waitpid(-1, 0)
+                if pid == program:
+                    posix._exit(_code(status))  # the kernel kills what the program left behind
+        code = _code(posix.waitpid(init, 0)[1])
+    finally:
+        posix._exit(code)
+
+def _serve_forever():
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE 0
+    posix.closerange(4, 65536)
+    posix.write(3, b"ready\n")
+    waiting = ctypes.c_int(0)
+    while True:
+        select.select([0], [], [])
+        libc.ioctl(0, 0x541B, ctypes.byref(waiting))  # FIONREAD: a request, or the host hung up
+        if waiting.value <= 0:
+            posix._exit(0)
+        pid = posix.fork()
+        if pid == 0:
+            _isolated(libc)
+        status = _code(posix.waitpid(pid, 0)[1])
+        token = posix.urandom(16).hex()
+        posix.write(1, ("\n" + token + "\n").encode())
+        posix.write(2, ("\n" + token + "\n").encode())
+        posix.write(3, ("done %d %s\n" % (status, token)).encode())
+
+_serve_forever()
+`;
+
+interface Current {
+  nonce: string;
+  batch: PythonBatch;
+  resolve: (r: RawRun) => void;
+  timer: NodeJS.Timeout;
+  /** The server's verdict (`done` line) once it came: exit status and end token. */
+  done: { status: number; token: string } | null;
+  why: 'timeout' | 'output-limit' | 'aborted' | null;
+  cap: number;
+  onAbort: () => void;
+}
+
+/** One fork server: started on the first run, restarted after any run it could not end. */
+export class PythonForkServer {
+  private child: ChildProcess | null = null;
+  private started: Promise<string | null> | null = null;
+  private out = '';
+  private err = '';
+  private control = '';
+  private current: Current | null = null;
+  private closed = false;
+
+  constructor(private readonly paths: PythonSandboxPaths = DEFAULT_PYTHON_PATHS) {}
+
+  /** Runs a batch in a forked process; resolves with the raw outcome (never rejects). */
+  async run(b: PythonBatch): Promise<RawRun> {
+    if (this.current) throw new Error('a fork server runs one batch at a time'); // the pool's slot guarantees it
+    const problem = pythonSandboxProblem(this.paths) ?? (this.closed ? 'the Python fork server is closed' : null);
+    if (problem) return { code: 'sandbox-error', message: problem, outputs: [] };
+    const failed = await this.start();
+    if (failed) return { code: 'sandbox-error', message: `the Python fork server did not start: ${failed}`, outputs: [] };
+    const child = this.child!;
+    const { text, nonce, wallMs, outputCap } = pythonRequest(b);
+    this.out = '';
+    this.err = '';
+    return new Promise<RawRun>((resolve) => {
+      const onAbort = () => this.stop('aborted');
+      const current: Current = { nonce, batch: b, resolve, timer: setTimeout(() => this.stop('timeout'), wallMs), done: null, why: null, cap: outputCap, onAbort };
+      this.current = current;
+      if (b.signal?.aborted) return this.stop('aborted');
+      b.signal?.addEventListener('abort', onAbort, { once: true });
+      child.stdin!.write(text);
+    });
+  }
+
+  /** Kills the server (a run in flight ends as cancelled). */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.stop('aborted');
+  }
+
+  /** Spawns the server once; resolves with null when it said ready, else why it did not. */
+  private start(): Promise<string | null> {
+    if (this.child && this.started) return this.started;
+    const [cmd, ...args] = pythonCommand(this.paths, PYTHON_FORK_SERVER);
+    const child = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'pipe', 'pipe'], env: {}, ...pythonSpawnIds() });
+    this.child = child;
+    this.control = '';
+    let startErr = '';
+    this.started = new Promise((resolve) => {
+      let ready = false;
+      child.stdout!.setEncoding('utf8').on('data', (d: string) => this.onOutput('out', d));
+      child.stderr!.setEncoding('utf8').on('data', (d: string) => {
+        if (!ready) startErr += d;
+        this.onOutput('err', d);
+      });
+      child.stdin!.on('error', () => undefined); // a server that died closes its stdin: its exit says why
+      const controlPipe = child.stdio[3] as NodeJS.ReadableStream;
+      controlPipe.setEncoding('utf8');
+      controlPipe.on('data', (d: string) => {
+        this.control += d;
+        let nl: number;
+        while ((nl = this.control.indexOf('\n')) >= 0) {
+          const line = this.control.slice(0, nl);
+          this.control = this.control.slice(nl + 1);
+          if (line === 'ready' && !ready) {
+            ready = true;
+            resolve(null);
+          } else this.onControl(line);
+        }
+      });
+      child.on('error', (e) => resolve(e.message));
+      child.on('close', (status, sig) => {
+        if (this.child === child) {
+          this.child = null;
+          this.started = null;
+        }
+        if (!ready) resolve(startErr.trim().split('\n').pop() || `exit status ${status ?? sig}`);
+        this.onExit(child, status, sig);
+      });
+    });
+    return this.started;
+  }
+
+  private onOutput(stream: 'out' | 'err', d: string): void {
+    const cur = this.current;
+    if (!cur) return; // between runs only the server's end tokens come, and they are read with the run
+    if (stream === 'out') this.out += d;
+    else this.err += d;
+    if (this.out.length > cur.cap || this.err.length > cur.cap) this.stop('output-limit');
+    else this.maybeFinish();
+  }
+
+  private onControl(line: string): void {
+    const m = /^done (\d+) ([0-9a-f]{32})$/.exec(line);
+    if (!this.current || !m) return this.stop('aborted'); // the server said what it never says: ours to restart
+    this.current.done = { status: Number(m[1]), token: m[2] };
+    this.maybeFinish();
+  }
+
+  /** Ends the run once the server said done and both streams reached the end token. */
+  private maybeFinish(): void {
+    const cur = this.current;
+    if (!cur?.done) return;
+    const mark = `\n${cur.done.token}\n`;
+    const o = this.out.indexOf(mark);
+    const e = this.err.indexOf(mark);
+    if (o < 0 || e < 0) return;
+    const out = this.out.slice(0, o);
+    const err = this.err.slice(0, e);
+    this.out = this.out.slice(o + mark.length);
+    this.err = this.err.slice(e + mark.length);
+    this.finish(parseRun(out, err.slice(0, 65_536), cur.nonce, cur.done.status, null, null, cur.batch.limits, cur.batch.inputs.length));
+  }
+
+  private finish(raw: RawRun): void {
+    const cur = this.current;
+    if (!cur) return;
+    this.current = null;
+    clearTimeout(cur.timer);
+    cur.batch.signal?.removeEventListener('abort', cur.onAbort);
+    cur.resolve(raw);
+  }
+
+  /** Kills the server; the run in flight ends for `why` when the server's exit is seen. */
+  private stop(why: NonNullable<Current['why']>): void {
+    if (this.current) this.current.why ??= why;
+    if (this.child) this.child.kill('SIGKILL');
+    else if (this.current) this.onExit(null, null, 'SIGKILL');
+  }
+
+  private onExit(child: ChildProcess | null, status: number | null, sig: NodeJS.Signals | null): void {
+    const cur = this.current;
+    if (!cur || (child && this.child && child !== this.child)) return;
+    if (cur.why) return this.finish(parseRun(this.out, this.err.slice(0, 65_536), cur.nonce, status, sig, cur.why, cur.batch.limits, cur.batch.inputs.length));
+    // the server itself ended with a run in flight: no program can reach it, so it is our fault
+    this.finish({ code: 'sandbox-error', message: `the Python fork server ended (${sig ?? `exit status ${status}`})`, outputs: [] });
+  }
+}

@@ -1,0 +1,127 @@
+/**
+ * The Python fork server (`pythonForkServer: true`): nothing of one program reaches the next
+ * program run by the same server — module globals, the environment, files, System V IPC objects,
+ * keys in the kernel's keyrings, abstract sockets, processes left behind — and a run the server
+ * cannot end (wall clock) costs only a restart. The escape corpus and the rlimit tests run against
+ * it too (escape-python.test.ts, python-limits.test.ts).
+ */
+import { randomBytes } from 'node:crypto';
+import { createSandbox, pythonSandboxProblem, type Sandbox } from '../../src/sandbox';
+import type { CodeRunResult } from '../../src/core/sandbox';
+import { eventually, processesNamed } from './processes';
+
+let sb: Sandbox;
+beforeAll(() => {
+  expect(pythonSandboxProblem()).toBeNull();
+  sb = createSandbox({ concurrency: 1, pythonForkServer: true }); // one slot: every run on the same server
+});
+afterAll(() => sb.close());
+
+const py = (program: string, timeMs = 3000): Promise<CodeRunResult> => sb.code.run({ language: 'python', program, entry: 'f', tests: [{ input: [] }], limits: { timeMs, memoryMb: 128 } });
+
+const marker = `m${randomBytes(5).toString('hex')}`;
+const key = 0x5a000000 + (randomBytes(2).readUInt16BE() << 4);
+
+/** Looks for every trace program A tries to leave; answers what it finds. */
+const LOOK = `import os, sys, builtins, socket, ctypes, time
+libc = ctypes.CDLL(None, use_errno=True)
+ADD_KEY, KEYCTL = {'x86_64': (248, 250), 'aarch64': (217, 219)}[os.uname().machine]
+def f():
+    seen = []
+    if getattr(builtins, 'arena_mark', None) or getattr(sys, 'arena_mark', None) or getattr(os, 'arena_mark', None):
+        seen.append('global')
+    if os.environ.get('ARENA_MARK'):
+        seen.append('environment')
+    if os.path.exists('/tmp/${marker}') or os.path.exists('/${marker}'):
+        seen.append('file')
+    if libc.msgget(${key}, 0) >= 0:
+        seen.append('sysv message queue')
+    if libc.shmget(${key}, 0, 0) >= 0:
+        seen.append('sysv shared memory')
+    for ring in (-3, -4, -5):  # session, user, user session keyrings
+        if libc.syscall(KEYCTL, 10, ring, b'user', b'${marker}', 0) >= 0:  # KEYCTL_SEARCH
+            seen.append('key %d' % ring)
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        s.connect('\\0${marker}')
+        seen.append('abstract socket')
+    except OSError:
+        pass
+    for p in os.listdir('/proc'):
+        if p.isdigit():
+            try:
+                if open('/proc/%s/comm' % p).read().strip() == '${marker}':
+                    seen.append('process')
+            except OSError:
+                pass
+    return seen`;
+
+describe('Python fork server: nothing of one program reaches the next', () => {
+  test('program A leaves traces everywhere it can; program B, on the same server, sees none', async () => {
+    const a = await py(`import os, sys, builtins, socket, ctypes, time
+libc = ctypes.CDLL(None, use_errno=True)
+ADD_KEY, KEYCTL = {'x86_64': (248, 250), 'aarch64': (217, 219)}[os.uname().machine]
+def f():
+    left = []
+    builtins.arena_mark = sys.arena_mark = os.arena_mark = 1
+    os.environ['ARENA_MARK'] = '1'
+    left.append('global')
+    for path in ('/tmp/${marker}', '/${marker}'):
+        try:
+            open(path, 'w').write('x')
+            left.append('file')
+        except OSError:
+            pass
+    if libc.msgget(${key}, 0o1666) >= 0:  # IPC_CREAT, mode 666
+        left.append('sysv message queue')
+    if libc.shmget(${key}, 4096, 0o1666) >= 0:
+        left.append('sysv shared memory')
+    for ring in (-3, -4, -5):
+        if libc.syscall(ADD_KEY, b'user', b'${marker}', b'secret', 6, ring) >= 0:
+            left.append('key %d' % ring)
+    r, w = os.pipe()
+    if os.fork() == 0:
+        os.setsid()
+        if os.fork() == 0:
+            open('/proc/self/comm', 'w').write('${marker}')
+            s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            s.bind('\\0${marker}')
+            s.listen(1)
+            os.write(w, b'1')
+            while True:
+                time.sleep(0.05)
+        os._exit(0)
+    os.read(r, 1)
+    left.append('process')
+    return left`);
+    expect(a.code).toBe('ok');
+    // control: A did leave each trace inside its own run (files cannot be written at all)
+    expect(a.tests[0].actual).toEqual(['global', 'sysv message queue', 'sysv shared memory', 'key -3', 'key -4', 'key -5', 'process']);
+    const selfCheck = await py(LOOK.replace(/def f\(\):\n/, `def f():\n    builtins.arena_mark = 1\n`));
+    expect(selfCheck.tests[0].actual).toEqual(['global']); // the probe sees a trace where there is one
+    const b = await py(LOOK);
+    expect(b.code).toBe('ok');
+    expect(b.tests[0].actual).toEqual([]);
+    expect(processesNamed(marker)).toEqual([]); // and the host sees no process A left
+  });
+
+  test('a run past its wall clock kills the server; the next run starts a fresh one', async () => {
+    const name = `w${randomBytes(5).toString('hex')}`;
+    const stuck = await py(`def f():\n    open('/proc/self/comm', 'w').write('${name}')\n    while True:\n        try:\n            while True:\n                pass\n        except BaseException:\n            pass`, 300);
+    expect(stuck.code).toBe('timeout');
+    expect(await eventually(() => processesNamed(name).length === 0, 10_000)).toBe(true);
+    const after = await py('def f():\n    return 7');
+    expect(after).toMatchObject({ code: 'ok', tests: [{ code: 'ok', actual: 7 }] });
+  });
+
+  test('each program gets its own process, pid namespace and user namespace', async () => {
+    const probe = `import os\ndef f():\n    return [os.getpid(), os.readlink('/proc/self/ns/user'), os.readlink('/proc/self/ns/pid')]`;
+    const [x, y] = [await py(probe), await py(probe)];
+    const [px, ux, nx] = x.tests[0].actual as [number, string, string];
+    const [py2, uy, ny] = y.tests[0].actual as [number, string, string];
+    expect(px).toBe(2); // the namespace's init is 1, the program 2: a namespace of its own
+    expect(py2).toBe(2);
+    expect(ux).not.toBe(uy);
+    expect(nx).not.toBe(ny);
+  });
+});
