@@ -10,7 +10,7 @@ import { ParamError, type Params } from '../../core/params';
 import type { Registry } from '../../core/registry';
 import { deriveSeed } from '../../core/rng';
 import type { FaultPolicy } from '../../match/fault-policy';
-import { SeatAgentError, seatAgents } from '../../match/seat-agents';
+import { perSeat, SeatAgentError, seatAgents } from '../../match/seat-agents';
 import { HttpError, publicMessage } from '../http-kit';
 import { AdmissionError, admitAgents, type Admission } from './admission';
 import type { ResetBody } from './env-protocol';
@@ -99,12 +99,12 @@ export class SessionTable {
       seat = i;
     }
     if (seat >= seats.length) throw new HttpError(422, 'seat', `${env.meta.id} has ${seats.length} seats (0-${seats.length - 1})`);
-    if (seats.length > 1 && specs.length !== 1 && specs.length !== seats.length) {
-      throw new HttpError(422, 'agents', `give 1 agent (for every other seat) or ${seats.length} (one per seat), not ${specs.length}`);
-    }
+    // one-seat envs have no other seat to fill, whatever the count
+    const perSeatSpecs = perSeat(specs, seats.length) ?? (seats.length > 1 ? null : []);
+    if (!perSeatSpecs) throw new HttpError(422, 'agents', `give 1 agent (for every other seat) or ${seats.length} (one per seat), not ${specs.length}`);
     let agents: (Agent | null)[];
     try {
-      const refs = seats.map((_, i) => (i === seat ? null : specs.length === 1 ? specs[0] : specs[i]));
+      const refs = seats.map((_, i) => (i === seat ? null : perSeatSpecs[i]));
       const index = this.created;
       agents = await seatAgents({ registry: this.o.registry, env, params, seats: refs, seedOf: (i) => deriveSeed(this.o.seed, 'session', index, 'agent', i) });
     } catch (e) {
