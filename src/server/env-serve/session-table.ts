@@ -102,10 +102,13 @@ export class SessionTable {
     // one-seat envs have no other seat to fill, whatever the count
     const perSeatSpecs = perSeat(specs, seats.length) ?? (seats.length > 1 ? null : []);
     if (!perSeatSpecs) throw new HttpError(422, 'agents', `give 1 agent (for every other seat) or ${seats.length} (one per seat), not ${specs.length}`);
+    // the creation number is taken before the first await: creations that overlap while their
+    // agents build must not share it (their agents and episodes would draw the same seeds); one
+    // that fails from here on leaves its number unused
+    const index = this.created++;
     let agents: (Agent | null)[];
     try {
       const refs = seats.map((_, i) => (i === seat ? null : perSeatSpecs[i]));
-      const index = this.created;
       agents = await seatAgents({ registry: this.o.registry, env, params, seats: refs, seedOf: (i) => deriveSeed(this.o.seed, 'session', index, 'agent', i) });
     } catch (e) {
       if (!(e instanceof SeatAgentError)) throw e;
@@ -114,7 +117,7 @@ export class SessionTable {
     // the limit again: another creation may have finished while this one awaited its agents
     if (this.sessions.size >= maxSessions) throw new HttpError(429, 'session_id', `the server holds its maximum of ${maxSessions} sessions; close one or wait for idle ones to expire`);
     const session = new EnvSession({ env, params, seat, agents, deadlineMs: this.o.deadlineMs, faultPolicy: this.o.faultPolicy, effects: this.o.registry.effects() });
-    const entry: Entry = { session, kind, index: this.created++, episodes: 0 };
+    const entry: Entry = { session, kind, index, episodes: 0 };
     this.sessions.set(session.id, entry);
     return entry;
   }
