@@ -10,6 +10,8 @@ import { NUMBER_TOLERANCE, jsonDepth, outputMatches } from '../../src/core/outpu
 import type { JsonValue } from '../../src/core/json';
 import type { CodeRunRequest } from '../../src/core/sandbox';
 import { assemble } from '../../src/sandbox/assemble';
+import { lostWorker, SandboxCodeRunner } from '../../src/sandbox/code-runner';
+import { WorkerLostError, type SandboxPool } from '../../src/sandbox/pool';
 import type { ResolvedLimits } from '../../src/sandbox/limits';
 import { parseRun } from '../../src/sandbox/python-runner';
 import { validRaw } from '../../src/sandbox/raw-run';
@@ -159,5 +161,25 @@ describe('parseRun: every signal bwrap reports, and the stderr line it quotes', 
     const at = (len: number) => parseRun(READY, `Traceback\n${'e'.repeat(len)}\n`, N, 1, null, null, limits, 1).message!.split(': ')[1];
     expect(at(300)).toBe('e'.repeat(300));
     expect(at(301)).toBe(`${'e'.repeat(297)}...`);
+  });
+});
+
+describe('how a lost JS worker or a failing runner becomes a result', () => {
+  test('a worker lost to the wall clock or to memory is the program\'s; anything else (a look-alike, null) is the sandbox\'s', () => {
+    expect(lostWorker(new WorkerLostError('timeout', 'no answer within 5 s'))).toStrictEqual({ code: 'timeout', message: 'no answer within 5 s', outputs: [] });
+    expect(lostWorker(new WorkerLostError('out-of-memory', 'V8'))).toStrictEqual({ code: 'memory-limit', message: 'the program ran out of memory (V8)', outputs: [] });
+    expect(lostWorker(new WorkerLostError('crash', 'SIGSEGV'))).toStrictEqual({ code: 'sandbox-error', message: 'SIGSEGV', outputs: [] });
+    expect(lostWorker({ why: 'timeout', message: 'forged' })).toStrictEqual({ code: 'sandbox-error', message: 'forged', outputs: [] });
+    expect(lostWorker(null)).toStrictEqual({ code: 'sandbox-error', message: 'null', outputs: [] });
+  });
+
+  test("a runner that throws answers a sandbox-error result: the message cut at 300 characters, null thrown named, the run's own duration", async () => {
+    const throwing = (e: unknown) => new SandboxCodeRunner({ withSlot: () => { throw e; } } as unknown as SandboxPool);
+    const req: CodeRunRequest = { language: 'js', program: 'function f(){}', entry: 'f', tests: [{ input: [] }] };
+    const long = await throwing(new Error('y'.repeat(400))).run(req);
+    expect(long.message).toBe(`the sandbox failed: ${'y'.repeat(300)}`);
+    expect(long.ms).toBeGreaterThanOrEqual(0);
+    expect(long.ms).toBeLessThan(60_000);
+    expect((await throwing(null).run(req)).message).toBe('the sandbox failed: null');
   });
 });
