@@ -114,6 +114,32 @@ function isolateFor(memoryMb, sourceChars) {
   return shared.isolate;
 }
 
+/** A fresh context of the shared isolate with the bootstrap run, made between runs for the next one (`prepare`). */
+let prepared = null; // { isolate, h }
+
+/**
+ * Makes the next code run's fresh context now, while the worker would wait for its request: a
+ * new context of the shared isolate with the bootstrap run, no program code (the run that takes
+ * it finds what `harnessOf` would have made). Nothing when the isolate is due to be replaced.
+ */
+function prepare() {
+  if (prepared || poisoned || !shared || shared.isolate.isDisposed || shared.runs >= ISOLATE_RUNS) return;
+  try {
+    prepared = { isolate: shared.isolate, h: harnessOf(shared.isolate) };
+  } catch (e) {
+    prepared = null; // the run makes its own (and meets the same error there)
+  }
+}
+
+/** The prepared context when it belongs to `isolate` (a context of another isolate is released); else a new one. */
+function freshHarness(isolate) {
+  const p = prepared;
+  prepared = null;
+  if (p && p.isolate === isolate && !isolate.isDisposed) return p.h;
+  if (p && !p.isolate.isDisposed) p.h.release();
+  return harnessOf(isolate);
+}
+
 /** Set when a run could not stop its isolate: the worker must end after answering (see js-worker.cjs). */
 let poisoned = false;
 
@@ -166,7 +192,7 @@ async function runTests(req) {
   const { timeMs, memoryMb, outputBytes } = req.limits;
   if (!ENTRY_RE.test(req.entry)) return { code: 'sandbox-error', message: `entry "${oneLine(req.entry, 60)}" is not an identifier`, outputs: [] };
   const isolate = isolateFor(memoryMb, req.program.length);
-  const h = harnessOf(isolate);
+  const h = freshHarness(isolate);
   const outputs = [];
   try {
     let script;
@@ -320,4 +346,4 @@ function labClose(req) {
   return { closed: true };
 }
 
-module.exports = { runTests, labOpen, labCall, labClose, mustExit, UNDEFINED };
+module.exports = { runTests, prepare, labOpen, labCall, labClose, mustExit, UNDEFINED };
