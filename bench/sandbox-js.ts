@@ -5,8 +5,12 @@
  * started with --no-node-snapshot, as the sandbox's workers are. Variants run in interleaved
  * rounds (minimal, then each variant, then minimal again...), so a change in the machine's load
  * hits every variant alike; each figure is compared as a ratio to the minimal loop of the same
- * round, and the table gives the median ratio with its range. Prints a markdown table with the
- * load average (`uptime`) at the start and the end.
+ * round, and the table gives the median ratio with its range. A loaded machine makes the
+ * wall-clock rate mostly a measure of how often each process waits for a core (code.run hands
+ * each run to another process and back); so the table also gives runs per CPU-second (every
+ * thread of the bench and of the worker process counted, from /proc), the rate the variant would
+ * reach alone on one core without switching costs. Prints a markdown table with the load average
+ * (`uptime`) at the start and the end.
  *
  * Rows: the minimal loop; the worker's own `runTests` called in that process (the sandbox's
  * work without the hop to the worker); `code.run` through a one-slot pool with one caller (each
@@ -17,6 +21,7 @@
  * Pin it to one core with `taskset -c 0 npm run bench:sandbox-js` for a per-core figure.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { packageRoot } from '../src/package-root';
@@ -63,10 +68,12 @@ async function viaRunner() {
 process.on('message', async ({ mode, secs }) => {
   const once = mode === 'minimal' ? async () => minimal() : viaRunner;
   const t0 = process.hrtime.bigint();
+  const c0 = process.cpuUsage();
   const end = Date.now() + secs * 1000;
   let n = 0;
   while (Date.now() < end) { await once(); n++; }
-  process.send({ rate: n / (Number(process.hrtime.bigint() - t0) / 1e9) });
+  const c = process.cpuUsage(c0);
+  process.send({ rate: n / (Number(process.hrtime.bigint() - t0) / 1e9), perCpu: n / ((c.user + c.system) / 1e6) });
 });
 process.on('disconnect', () => process.exit(0));
 process.send({ ready: true });
@@ -85,16 +92,31 @@ function startReference(): Promise<ChildProcess> {
   });
 }
 
-/** Runs/s of the reference process in `mode` over `secs` seconds. */
-function referenceRate(child: ChildProcess, mode: 'minimal' | 'runTests', secs: number): Promise<number> {
+/** Runs per wall second and per CPU-second. */
+interface Rate {
+  rate: number;
+  perCpu: number;
+}
+
+/** The reference process's rates in `mode` over `secs` seconds. */
+function referenceRate(child: ChildProcess, mode: 'minimal' | 'runTests', secs: number): Promise<Rate> {
   return new Promise((resolve) => {
-    child.once('message', (m: { rate: number }) => resolve(m.rate));
+    child.once('message', (m: Rate) => resolve(m));
     child.send({ mode, secs });
   });
 }
 
-/** Runs/s of `code.run` on `sb` with `callers` callers, each waiting for its previous run. */
-async function codeRunRate(sb: Sandbox, callers: number, secs: number): Promise<number> {
+/** CPU seconds a process has used, all its threads (Linux /proc; clock ticks of 10 ms). */
+function processCpu(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** Rates of `code.run` on `sb` with `callers` callers, each waiting for its previous run; the CPU of this process and the worker's. */
+async function codeRunRate(sb: Sandbox, callers: number, secs: number): Promise<Rate> {
+  const [pid] = sb.pool.workerPids();
+  const w0 = processCpu(pid);
+  const c0 = process.cpuUsage();
   const t0 = process.hrtime.bigint();
   const end = Date.now() + secs * 1000;
   let n = 0;
@@ -107,7 +129,11 @@ async function codeRunRate(sb: Sandbox, callers: number, secs: number): Promise<
       }
     }),
   );
-  return n / (Number(process.hrtime.bigint() - t0) / 1e9);
+  const rate = n / (Number(process.hrtime.bigint() - t0) / 1e9);
+  const c = process.cpuUsage(c0);
+  const [after] = sb.pool.workerPids();
+  if (after !== pid) throw new Error('the worker was replaced during the measurement');
+  return { rate, perCpu: n / ((c.user + c.system) / 1e6 + processCpu(pid) - w0) };
 }
 
 const median = (xs: number[]): number => {
@@ -118,7 +144,8 @@ const median = (xs: number[]): number => {
 async function main(): Promise<void> {
   const reference = await startReference();
   const sb = createSandbox({ concurrency: 1 });
-  const variants: { name: string; rate: (secs: number) => Promise<number> }[] = [
+  await sb.code.run({ language: 'js', program: PROGRAM, entry: 'f', tests: [{ input: [1], expected: 2 }] }); // starts the worker
+  const variants: { name: string; rate: (secs: number) => Promise<Rate> }[] = [
     { name: 'minimal isolated-vm: reused isolate, new context, compile + run + call', rate: (s) => referenceRate(reference, 'minimal', s) },
     { name: "the worker's `runTests` in that process (no hop)", rate: (s) => referenceRate(reference, 'runTests', s) },
     { name: '`code.run`, one-slot pool, one caller', rate: (s) => codeRunRate(sb, 1, s) },
@@ -126,19 +153,22 @@ async function main(): Promise<void> {
   ];
   for (const v of variants) await v.rate(0.3); // warm: the worker, the isolates, the JIT
   const load0 = loadavg().map((x) => x.toFixed(2)).join(', ');
-  const perRound = variants.map(() => [] as number[]);
+  const perRound = variants.map(() => [] as Rate[]);
   for (let r = 0; r < rounds; r++) {
     for (let i = 0; i < variants.length; i++) perRound[i].push(await variants[i].rate(seconds));
-    process.stderr.write(`round ${r + 1}/${rounds}: ${perRound.map((x) => x[r].toFixed(0)).join(' | ')}\n`);
+    process.stderr.write(`round ${r + 1}/${rounds}: ${perRound.map((x) => `${x[r].rate.toFixed(0)} (${x[r].perCpu.toFixed(0)}/cpu-s)`).join(' | ')}\n`);
   }
   const load1 = loadavg().map((x) => x.toFixed(2)).join(', ');
   console.log(`# Fresh-context JavaScript runs vs a minimal isolated-vm loop (${availableParallelism()} cores available, ${rounds} interleaved rounds of ${seconds} s)\n`);
   console.log(`load average (1, 5, 15 min): ${load0} at the start, ${load1} at the end\n`);
-  console.log('| what | runs/s (median) | ratio to minimal (median) | ratio range |');
-  console.log('|---|---:|---:|---|');
+  console.log('| what | runs/s (median) | ratio to minimal (median, range) | runs per CPU-second (median) | ratio to minimal (median, range) |');
+  console.log('|---|---:|---:|---:|---:|');
   for (let i = 0; i < variants.length; i++) {
-    const ratios = perRound[i].map((x, r) => x / perRound[0][r]);
-    console.log(`| ${variants[i].name} | ${median(perRound[i]).toFixed(0)} | ${median(ratios).toFixed(2)} | ${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)} |`);
+    const cell = (key: keyof Rate): string => {
+      const ratios = perRound[i].map((x, r) => x[key] / perRound[0][r][key]);
+      return `${median(perRound[i].map((x) => x[key])).toFixed(0)} | ${median(ratios).toFixed(2)} (${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)})`;
+    };
+    console.log(`| ${variants[i].name} | ${cell('rate')} | ${cell('perCpu')} |`);
   }
   await sb.close();
   reference.disconnect();

@@ -70,6 +70,8 @@ export class Slot {
   worker: ChildProcess | undefined;
   /** Requests sent to `worker` and not yet answered, in the order it runs them: the first is running. */
   readonly inflight: Job[] = [];
+  /** JSON-text requests dispatched in this tick, sent to the worker together as one message (a JSON array). */
+  outbox: string[] = [];
   /** The running (first) job's wall clock. */
   clock: NodeJS.Timeout | undefined;
   /** Held by one run (`withSlot`, `hold`). */
@@ -83,6 +85,15 @@ export class Slot {
 export const V8_OOM = /JavaScript heap out of memory|Fatal JavaScript out of memory|Fatal JavaScript invalid size error|is_heap_oom = 1|Reached heap limit|Ineffective mark-compacts near heap limit|Fatal process out of memory/;
 
 const WORKER = () => join(packageRoot(), 'src', 'sandbox', 'worker', 'js-worker.cjs');
+
+/** A worker's answer to a request (validated field by field where it is read). */
+interface Answer {
+  id?: unknown;
+  ok?: unknown;
+  res?: unknown;
+  error?: unknown;
+  retire?: unknown;
+}
 
 /** A run waiting for a slot: one that holds a slot (`withSlot`, `hold`) or a pipelined JavaScript run (`run`). */
 interface Waiter {
@@ -117,6 +128,11 @@ export class SandboxPool {
   /** Runs holding a slot (a slot's pipelined runs run one at a time: one of them is running). */
   get running(): number {
     return this.slots.filter((s) => s.busy || s.pipelined > 0).length;
+  }
+
+  /** Process ids of the running JS workers (for benchmarks that count their CPU time). */
+  workerPids(): number[] {
+    return this.slots.flatMap((s) => (s.worker?.pid !== undefined ? [s.worker.pid] : []));
   }
 
   /** Runs `f` on a free slot (waiting in FIFO order); the slot is released when `f` settles. */
@@ -261,8 +277,22 @@ export class SandboxPool {
     (worker.channel as { ref?: () => void } | undefined)?.ref?.();
     (worker.stderr as { ref?: () => void } | null)?.ref?.();
     slot.inflight.push(job);
-    worker.send(job.message);
+    if (typeof job.message !== 'string') {
+      this.flush(slot);
+      worker.send(job.message);
+    } else if (slot.outbox.push(job.message) === 1) {
+      // the runs dispatched in this tick go together: one message, one wake-up of the worker
+      queueMicrotask(() => this.flush(slot));
+    }
     if (slot.inflight.length === 1) this.startClock(slot);
+  }
+
+  /** Sends the slot's waiting JSON-text requests as one message. */
+  private flush(slot: Slot): void {
+    if (!slot.outbox.length) return;
+    const batch = slot.outbox.length === 1 ? slot.outbox[0] : `[${slot.outbox.join(',')}]`;
+    slot.outbox = [];
+    slot.worker?.send(batch);
   }
 
   /** The first job's wall clock: past it the worker is killed and the job answered with a timeout. */
@@ -278,7 +308,10 @@ export class SandboxPool {
     if (slot.inflight[0] === job) return this.lose(slot, new SandboxCancelledError());
     job.settled = true;
     job.reject(new SandboxCancelledError());
-    if (slot.inflight.includes(job)) slot.worker?.send({ cancel: job.id });
+    if (slot.inflight.includes(job)) {
+      this.flush(slot);
+      slot.worker?.send({ cancel: job.id });
+    }
   }
 
   /**
@@ -297,14 +330,20 @@ export class SandboxPool {
     for (const job of rest) if (!job.settled && this.closed) job.reject(new Error('the sandbox pool is closed'));
   }
 
-  /** The worker's answer to its first job. */
-  private answered(slot: Slot, raw: unknown): void {
-    let m: { id?: unknown; ok?: unknown; res?: unknown; error?: unknown; retire?: unknown };
+  /** A message from the slot's worker: an answer (JSON text for code runs). */
+  private received(slot: Slot, child: ChildProcess, raw: unknown): void {
+    if (slot.worker !== child) return;
+    let m: unknown;
     try {
-      m = (typeof raw === 'string' ? JSON.parse(raw) : raw) as typeof m;
+      m = typeof raw === 'string' ? JSON.parse(raw) : raw;
     } catch {
       m = {};
     }
+    this.answered(slot, (m ?? {}) as Answer);
+  }
+
+  /** The worker's answer to its first job. */
+  private answered(slot: Slot, m: Answer): void {
     const head = slot.inflight[0];
     if (!head) return;
     // a worker answers in the order it was asked: anything else and it cannot be trusted with the rest
@@ -328,9 +367,7 @@ export class SandboxPool {
     child.stderr?.setEncoding('utf8').on('data', (d: string) => {
       if (stderr.length < 16_384) stderr += d;
     });
-    child.on('message', (raw: unknown) => {
-      if (slot.worker === child) this.answered(slot, raw);
-    });
+    child.on('message', (raw: unknown) => this.received(slot, child, raw));
     child.on('exit', (code, sig) => {
       // a worker killed here was already replaced; this is one that died on its own
       if (slot.worker !== child) return;
@@ -347,6 +384,7 @@ export class SandboxPool {
   private kill(slot: Slot): void {
     slot.worker?.kill('SIGKILL');
     slot.worker = undefined;
+    slot.outbox = [];
   }
 
   /** An idle worker must not keep the process alive. */

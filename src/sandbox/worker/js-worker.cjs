@@ -35,16 +35,16 @@ const cancelled = new Set();
 let running = false;
 
 /**
- * Sends an answer (JSON text when the request came as text). When a run left an isolate it could
- * not stop (runner.mustExit()), the worker ends once the answer is out, running nothing more: the
- * pool starts a fresh one, and nothing the stuck isolate still does can reach a later run.
+ * Answers a request at once (JSON text when the request came as text): an answer held back while
+ * later runs go on would be lost with them if one of them ended this process, and the pool would
+ * blame the wrong run. When a run left an isolate it could not stop (runner.mustExit()), the
+ * worker ends once the answer is out, running nothing more: the pool starts a fresh one, and
+ * nothing the stuck isolate still does can reach a later run.
  */
 function answer(m, json) {
   const retire = runner.mustExit();
   const out = retire ? { ...m, retire: true } : m;
-  const after = () => {
-    if (retire) process.kill(process.pid, 'SIGKILL');
-  };
+  const after = retire ? () => process.kill(process.pid, 'SIGKILL') : undefined;
   try {
     process.send?.(json ? JSON.stringify(out) : out, after);
   } catch (e) {
@@ -98,7 +98,8 @@ process.on('message', (raw) => {
     if (queue.some((q) => q.id === msg.cancel)) cancelled.add(msg.cancel);
     return;
   }
-  queue.push({ id: msg?.id, op: msg?.op, req: msg?.req, json });
+  // several JSON-text requests may come as one array
+  for (const one of json && Array.isArray(msg) ? msg : [msg]) queue.push({ id: one?.id, op: one?.op, req: one?.req, json });
   next();
 });
 process.on('disconnect', () => process.exit(0));
