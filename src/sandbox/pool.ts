@@ -93,6 +93,7 @@ interface Answer {
   res?: unknown;
   error?: unknown;
   retire?: unknown;
+  cancelled?: unknown;
 }
 
 /** A run waiting for a slot: one that holds a slot (`withSlot`, `hold`) or a pipelined JavaScript run (`run`). */
@@ -110,8 +111,8 @@ export class SandboxPool {
   private readonly waiting: Waiter[] = [];
   private nextId = 1;
   private closed = false;
-  /** Runs completed and JS worker processes started (for status lines and tests). */
-  readonly stats = { runs: 0, workersStarted: 0 };
+  /** Runs completed, JS worker processes started, runs cancelled while waiting in a worker that it skipped (for status lines and tests). */
+  readonly stats = { runs: 0, workersStarted: 0, skipped: 0 };
 
   constructor(options: PoolOptions = {}) {
     this.concurrency = Math.max(1, Math.floor(options.concurrency ?? Math.min(8, availableParallelism())));
@@ -316,18 +317,26 @@ export class SandboxPool {
 
   /**
    * The slot's worker is lost (killed here, or died): its running job fails with `error`; the
-   * jobs waiting behind it never started and are sent again to a fresh worker.
+   * jobs waiting behind it never started and are sent again to a fresh worker. With no `error`
+   * (a worker that retired after its answer) every job left is sent again.
    */
-  private lose(slot: Slot, error: Error): void {
+  private lose(slot: Slot, error: Error | null): void {
     clearTimeout(slot.clock);
     this.kill(slot);
-    const [head, ...rest] = slot.inflight.splice(0);
+    const jobs = slot.inflight.splice(0);
+    const head = error ? jobs.shift() : undefined;
     if (head && !head.settled) {
       head.settled = true;
-      head.reject(error);
+      head.reject(error!);
     }
-    for (const job of rest) if (!job.settled && !this.closed) this.dispatch(slot, job);
-    for (const job of rest) if (!job.settled && this.closed) job.reject(new Error('the sandbox pool is closed'));
+    for (const job of jobs) {
+      if (job.settled) continue;
+      if (!this.closed) this.dispatch(slot, job);
+      else {
+        job.settled = true;
+        job.reject(new Error('the sandbox pool is closed'));
+      }
+    }
   }
 
   /** A message from the slot's worker: an answer (JSON text for code runs). */
@@ -350,13 +359,14 @@ export class SandboxPool {
     if (m?.id !== head.id) return this.lose(slot, new WorkerLostError('crash', 'the sandbox worker answered out of order'));
     clearTimeout(slot.clock);
     slot.inflight.shift();
+    if (m.cancelled === true) this.stats.skipped++;
     if (!head.settled) {
       head.settled = true;
       if (m.ok === true) head.resolve(m.res);
       else head.reject(new Error(typeof m.error === 'string' ? m.error : 'worker error'));
     }
-    // a worker that could not stop a program's isolate ends after this answer: the rest go to a fresh one
-    if (m.retire === true) this.lose(slot, new WorkerLostError('crash', 'the sandbox worker retired'));
+    // a worker that could not stop a program's isolate ends after this answer, running nothing more: the rest go to a fresh one
+    if (m.retire === true) this.lose(slot, null);
     else this.startClock(slot);
   }
 
