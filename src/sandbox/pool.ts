@@ -3,7 +3,9 @@
  * and its Python uid), a FIFO queue with back-pressure behind them, and cancellation. JavaScript
  * runs in worker processes forked with --no-node-snapshot (isolated-vm inside; a crash there ends
  * only that worker, which is restarted); Python runs are spawned per batch (python-runner.ts).
- * Nothing here blocks the event loop: every run is another process.
+ * JavaScript code runs are pipelined (`run`): a slot's worker may hold the next run while one
+ * runs, so it goes from one to the next without waiting for the host. Nothing here blocks the
+ * event loop: every run is another process.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { setMaxListeners } from 'node:events';
