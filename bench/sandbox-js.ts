@@ -27,15 +27,11 @@ import { join } from 'node:path';
 import { packageRoot } from '../src/package-root';
 import { createSandbox, type Sandbox } from '../src/sandbox';
 import { DEFAULT_LIMITS } from '../src/sandbox/limits';
+import { median, positiveOption } from './interleaved';
 
 const args = process.argv.slice(2);
-const opt = (name: string, fallback: number): number => {
-  const i = args.indexOf(name);
-  const v = i >= 0 ? Number(args[i + 1]) : NaN;
-  return Number.isFinite(v) && v > 0 ? v : fallback;
-};
-const rounds = opt('--rounds', 5);
-const seconds = opt('--seconds', 2);
+const rounds = positiveOption(args, '--rounds', 5);
+const seconds = positiveOption(args, '--seconds', 2);
 
 const PROGRAM = 'function f(x) { return x + 1 }';
 
@@ -135,11 +131,6 @@ async function codeRunRate(sb: Sandbox, callers: number, secs: number): Promise<
   if (after !== pid) throw new Error('the worker was replaced during the measurement');
   return { rate, perCpu: n / ((c.user + c.system) / 1e6 + processCpu(pid) - w0) };
 }
-
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 async function main(): Promise<void> {
   const reference = await startReference();
