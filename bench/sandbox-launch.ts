@@ -18,16 +18,12 @@ import { spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { createSandbox, type Sandbox } from '../src/sandbox';
 import { DEFAULT_LIMITS } from '../src/sandbox/limits';
+import { median, positiveOption } from './interleaved';
 import { DEFAULT_PYTHON_PATHS, pythonCommand, pythonSpawnIds, runPythonBatch } from '../src/sandbox/python-runner';
 
 const args = process.argv.slice(2);
-const opt = (name: string, fallback: number): number => {
-  const i = args.indexOf(name);
-  const v = i >= 0 ? Number(args[i + 1]) : NaN;
-  return Number.isFinite(v) && v > 0 ? v : fallback;
-};
-const rounds = opt('--rounds', 5);
-const seconds = opt('--seconds', 2);
+const rounds = positiveOption(args, '--rounds', 5);
+const seconds = positiveOption(args, '--seconds', 2);
 
 /** Spawns a command and waits for it to end; rejects when it fails. */
 function spawnOnce(cmd: string, argv: string[], options: Parameters<typeof spawn>[2]): Promise<void> {
@@ -57,11 +53,6 @@ async function rate(once: () => Promise<void>, secs: number): Promise<number> {
   }
   return n / (Number(process.hrtime.bigint() - t0) / 1e9);
 }
-
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 async function main(): Promise<void> {
   const limits = DEFAULT_LIMITS;

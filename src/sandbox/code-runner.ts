@@ -22,7 +22,8 @@ function failed(code: RunCode, message: string, req: CodeRunRequest, started: nu
 
 /** The JS worker's raw run, or the code of how the worker was lost. */
 export function lostWorker(e: unknown): RawRun {
-  if (e instanceof SandboxCancelledError) throw e;
+  // a cancel, or a full queue (the caller must slow down), is not a result
+  if (e instanceof SandboxCancelledError || e instanceof SandboxBusyError) throw e;
   if (e instanceof WorkerLostError) {
     // the program's doing: it ran past the run's wall clock, or V8 ran out of memory for it
     if (e.why === 'timeout') return { code: 'timeout', message: e.message, outputs: [] };
@@ -77,14 +78,15 @@ export class SandboxCodeRunner implements CodeRunner {
     } catch (e) {
       return failed('sandbox-error', `bad request: ${(e as Error).message}`, req, started);
     }
-    const raw = await this.pool.withSlot((slot) => {
-      if (req.language === 'python') {
-        return this.runPython(slot, { program: req.program, entry: req.entry, inputs: req.tests.map((t) => t.input), check: req.check, helpers: req.helpers, limits, paths: this.pythonPaths, signal });
-      }
+    let raw: RawRun;
+    if (req.language === 'python') {
+      raw = await this.pool.withSlot((slot) => this.runPython(slot, { program: req.program, entry: req.entry, inputs: req.tests.map((t) => t.input), check: req.check, helpers: req.helpers, limits, paths: this.pythonPaths, signal }), signal);
+    } else {
       const wallMs = limits.timeMs * (req.tests.length * 2 + 2) + 5000;
       const body = { program: req.program, entry: req.entry, tests: req.tests.map((t) => ({ input: t.input.map(bigIntsAsNumbers), ...(t.property ? { property: t.property } : {}) })), limits, stopOnTimeout: req.stopOnTimeout === true };
-      return this.pool.call(slot, 'tests', body, wallMs, signal).then((res): RawRun => validRaw(res, req.tests.length) ?? { code: 'sandbox-error', message: "the sandbox worker's answer is malformed", outputs: [] }, lostWorker);
-    }, signal);
+      // pipelined: the worker may already hold the next run while this one runs (pool.ts, `run`)
+      raw = await this.pool.run('tests', body, wallMs, signal).then((res): RawRun => validRaw(res, req.tests.length) ?? { code: 'sandbox-error', message: "the sandbox worker's answer is malformed", outputs: [] }, lostWorker);
+    }
     if (signal?.aborted) throw new SandboxCancelledError();
     return assemble(req, raw, Date.now() - started);
   }

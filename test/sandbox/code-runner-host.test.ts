@@ -4,7 +4,7 @@
  */
 import type { CodeRunRequest } from '../../src/core/sandbox';
 import { lostWorker, requestProblem, SandboxCodeRunner } from '../../src/sandbox/code-runner';
-import { SandboxBusyError, SandboxCancelledError, Slot, V8_OOM, WorkerLostError, type SandboxPool } from '../../src/sandbox/pool';
+import { SandboxBusyError, SandboxCancelledError, V8_OOM, WorkerLostError, type SandboxPool } from '../../src/sandbox/pool';
 
 const good: CodeRunRequest = { language: 'js', program: 'function f(x) { return x + 1; }', entry: 'f', tests: [{ input: [1], expected: 2 }] };
 /** A value nested `n` arrays deep. */
@@ -77,11 +77,12 @@ describe('requestProblem', () => {
 describe('SandboxCodeRunner (JS, fake pool)', () => {
   function fakePool(answer: () => unknown) {
     const calls: { op: string; body: Record<string, unknown>; wallMs: number; signal?: AbortSignal }[] = [];
-    const slot = new Slot(0);
     const pool = {
-      withSlot: async <T>(f: (s: Slot) => Promise<T>) => f(slot),
-      call: async (s: Slot, op: string, body: Record<string, unknown>, wallMs: number, signal?: AbortSignal) => {
-        expect(s).toBe(slot);
+      // JavaScript runs go through the pool's pipelined `run`, never a held slot
+      withSlot: async () => {
+        throw new Error('a JS run took a slot');
+      },
+      run: async (op: string, body: Record<string, unknown>, wallMs: number, signal?: AbortSignal) => {
         calls.push({ op, body, wallMs, signal });
         const a = answer();
         if (a instanceof Error) throw a;
@@ -138,16 +139,17 @@ describe('SandboxCodeRunner (JS, fake pool)', () => {
     let next: unknown = new WorkerLostError('out-of-memory', 'the sandbox worker died (SIGABRT): V8 heap out of memory');
     const { runner } = fakePool(() => next);
     expect(await runner.run(good)).toMatchObject({ code: 'memory-limit', message: 'the program ran out of memory (the sandbox worker died (SIGABRT): V8 heap out of memory)', tests: [{ code: 'memory-limit' }] });
-    const busy = new SandboxCodeRunner({ withSlot: () => Promise.reject(new SandboxBusyError(3)) } as unknown as SandboxPool);
+    const busy = new SandboxCodeRunner({ run: () => Promise.reject(new SandboxBusyError(3)) } as unknown as SandboxPool);
     await expect(busy.run(good)).rejects.toBeInstanceOf(SandboxBusyError);
     next = { code: 'ok', outputs: 'not a list' };
     expect(await runner.run(good)).toMatchObject({ code: 'sandbox-error', message: "the sandbox worker's answer is malformed", tests: [{ code: 'sandbox-error' }] });
     next = { code: 'ok', outputs: [{ code: 'ok', text: '2', property: 'yes' }] };
     expect((await runner.run(good)).code).toBe('sandbox-error');
-    const throwing = new SandboxCodeRunner({ withSlot: () => { throw new TypeError('boom'); } } as unknown as SandboxPool);
+    const throwing = new SandboxCodeRunner({ run: () => { throw new TypeError('boom'); } } as unknown as SandboxPool);
     expect(await throwing.run(good)).toMatchObject({ code: 'sandbox-error', message: 'the sandbox failed: boom', tests: [], passed: 0, total: 0 });
     expect(lostWorker('a string')).toEqual({ code: 'sandbox-error', message: 'a string', outputs: [] });
     expect(() => lostWorker(new SandboxCancelledError())).toThrow(SandboxCancelledError);
+    expect(() => lostWorker(new SandboxBusyError(2))).toThrow(SandboxBusyError);
   });
 
   test('V8_OOM recognizes the report V8 prints as it aborts for want of memory, and nothing else', () => {

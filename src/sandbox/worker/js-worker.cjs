@@ -2,9 +2,14 @@
 'use strict';
 /**
  * Entry of a sandbox worker process (forked by src/sandbox/pool.ts with --no-node-snapshot and
- * structured-clone IPC). Answers one request at a time: { id, op, req } -> { id, ok, res } or
- * { id, ok: false, error }; an op may answer with a promise (the AssemblyScript compiler). A crash
- * of isolated-vm ends this process only; the pool restarts it.
+ * structured-clone IPC). Requests { id, op, req } arrive as objects, or as JSON text for plain
+ * data (code runs); they queue here and run one at a time, in the order they came, each answered
+ * in the form it came: { id, ok, res } or { id, ok: false, error }. The pool sends code runs
+ * ahead (pipelining), so the next one waits here while one runs; { cancel: id } drops a request
+ * that has not started (answered { id, ok: false, cancelled: true }). An op may answer with a
+ * promise (code runs, the AssemblyScript compiler). Between code runs the next run's fresh
+ * context is prepared (runner.prepare). A crash of isolated-vm ends this process only; the pool
+ * restarts it and sends the requests that never started to the new one.
  */
 // Optimizing compilation on the main thread: with background (concurrent) recompilation, when an
 // optimized version of a kernel is installed depends on thread scheduling, and two isolates given
@@ -23,47 +28,78 @@ const OPS = {
   'asc.compile': compileAssemblyScript,
 };
 
+/** @type {{ id: unknown, op: unknown, req: unknown, json: boolean }[]} requests waiting, in arrival order */
+const queue = [];
+/** Ids the pool cancelled before they started. */
+const cancelled = new Set();
+let running = false;
+
 /**
- * Sends a reply, or an error reply when the result cannot be cloned. When a run left an isolate
- * it could not stop (runner.mustExit()), the worker ends once the reply is out: the pool starts
- * a fresh one, and nothing the stuck isolate still does can reach a later run.
+ * Answers a request at once (JSON text when the request came as text): an answer held back while
+ * later runs go on would be lost with them if one of them ended this process, and the pool would
+ * blame the wrong run. When a run left an isolate it could not stop (runner.mustExit()), the
+ * worker ends once the answer is out, running nothing more: the pool starts a fresh one, and
+ * nothing the stuck isolate still does can reach a later run.
  */
-function reply(id, res) {
-  if (!process.send) return;
-  const after = () => {
-    if (runner.mustExit()) process.kill(process.pid, 'SIGKILL');
-  };
+function answer(m, json) {
+  const retire = runner.mustExit();
+  const out = retire ? { ...m, retire: true } : m;
+  const after = retire ? () => process.kill(process.pid, 'SIGKILL') : undefined;
   try {
-    // retire: the pool must not send this worker another request (it ends right after)
-    process.send({ id, ok: true, res, ...(runner.mustExit() ? { retire: true } : {}) }, after);
+    process.send?.(json ? JSON.stringify(out) : out, after);
   } catch (e) {
-    fail(id, e);
+    // the result could not be cloned
+    process.send?.({ id: m.id, ok: false, error: e instanceof Error ? e.message : String(e), ...(retire ? { retire: true } : {}) }, after);
+  }
+  return !retire;
+}
+
+/** Runs the queued requests one at a time; prepares the next code run's context when the queue runs dry. */
+function next() {
+  while (!running && queue.length) {
+    const { id, op, req, json } = /** @type {typeof queue[number]} */ (queue.shift());
+    if (cancelled.delete(id)) {
+      answer({ id, ok: false, error: 'cancelled', cancelled: true }, json);
+      continue;
+    }
+    running = true;
+    const settle = (/** @type {object} */ m) => {
+      running = false;
+      if (!answer(m, json)) return;
+      if (queue.length) next();
+      else if (op === 'tests') runner.prepare();
+    };
+    try {
+      const f = OPS[/** @type {keyof typeof OPS} */ (op)];
+      if (!f) throw new Error(`unknown op "${String(op)}"`);
+      const res = f(/** @type {never} */ (req));
+      if (res && typeof res.then === 'function') {
+        res.then(
+          (v) => settle({ id, ok: true, res: v }),
+          (e) => settle({ id, ok: false, error: e instanceof Error ? e.message : String(e) }),
+        );
+      } else settle({ id, ok: true, res });
+    } catch (e) {
+      settle({ id, ok: false, error: e instanceof Error ? e.message : String(e) });
+    }
   }
 }
 
-/** Sends an error reply (then ends, as `reply` does, when the worker must). */
-function fail(id, e) {
-  if (!process.send) return;
-  process.send({ id, ok: false, error: e instanceof Error ? e.message : String(e), ...(runner.mustExit() ? { retire: true } : {}) }, () => {
-    if (runner.mustExit()) process.kill(process.pid, 'SIGKILL');
-  });
-}
-
-process.on('message', (msg) => {
-  const { id, op, req } = msg || {};
+process.on('message', (raw) => {
+  const json = typeof raw === 'string';
+  let msg;
   try {
-    const f = OPS[op];
-    if (!f) throw new Error(`unknown op "${op}"`);
-    const res = f(req);
-    if (res && typeof res.then === 'function') {
-      res.then(
-        (v) => reply(id, v),
-        (e) => fail(id, e),
-      );
-    } else reply(id, res);
+    msg = json ? JSON.parse(raw) : raw;
   } catch (e) {
-    fail(id, e);
+    msg = null;
   }
+  if (msg && typeof msg.cancel === 'number') {
+    // a cancel for a request still waiting here; one that already ran was answered (and is dropped by the pool)
+    if (queue.some((q) => q.id === msg.cancel)) cancelled.add(msg.cancel);
+    return;
+  }
+  // several JSON-text requests may come as one array
+  for (const one of json && Array.isArray(msg) ? msg : [msg]) queue.push({ id: one?.id, op: one?.op, req: one?.req, json });
+  next();
 });
 process.on('disconnect', () => process.exit(0));
-if (process.send) process.send({ ready: true });

@@ -1,0 +1,171 @@
+/**
+ * What a fresh-context JavaScript run costs through the sandbox against the machine's limit:
+ * a minimal isolated-vm loop (one reused isolate; per run a new context, the program compiled
+ * and run, its function called with copied arguments, the context released) in a process
+ * started with --no-node-snapshot, as the sandbox's workers are. Variants run in interleaved
+ * rounds (minimal, then each variant, then minimal again...), so a change in the machine's load
+ * hits every variant alike; each figure is compared as a ratio to the minimal loop of the same
+ * round, and the table gives the median ratio with its range. A loaded machine makes the
+ * wall-clock rate mostly a measure of how often each process waits for a core (code.run hands
+ * each run to another process and back); so the table also gives runs per CPU-second (every
+ * thread of the bench and of the worker process counted, from /proc), the rate the variant would
+ * reach alone on one core without switching costs. Prints a markdown table with the load average
+ * (`uptime`) at the start and the end.
+ *
+ * Rows: the minimal loop; the worker's own `runTests` called in that process (the sandbox's
+ * work without the hop to the worker); `code.run` through a one-slot pool with one caller (each
+ * run waits for the previous one: one round trip per run) and with four callers (runs queued
+ * behind each other).
+ *
+ * Usage: npm run bench:sandbox-js [-- --rounds 5] [-- --seconds 2]
+ * Pin it to one core with `taskset -c 0 npm run bench:sandbox-js` for a per-core figure.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
+import { join } from 'node:path';
+import { packageRoot } from '../src/package-root';
+import { createSandbox, type Sandbox } from '../src/sandbox';
+import { DEFAULT_LIMITS } from '../src/sandbox/limits';
+import { median, positiveOption } from './interleaved';
+
+const args = process.argv.slice(2);
+const rounds = positiveOption(args, '--rounds', 5);
+const seconds = positiveOption(args, '--seconds', 2);
+
+const PROGRAM = 'function f(x) { return x + 1 }';
+
+/**
+ * The reference process: answers { mode, secs } with the runs/s of the minimal loop or of the
+ * worker's runTests over `secs` seconds (one run at a time).
+ */
+const REFERENCE = String.raw`
+const ivm = require(process.env.IVM);
+const runner = require(process.env.RUNNER);
+const program = ${JSON.stringify(PROGRAM)};
+const memoryMb = ${DEFAULT_LIMITS.memoryMb};
+const isolate = new ivm.Isolate({ memoryLimit: memoryMb });
+function minimal() {
+  const context = isolate.createContextSync();
+  const script = isolate.compileScriptSync(program);
+  script.runSync(context, { timeout: ${DEFAULT_LIMITS.timeMs} });
+  const fn = context.global.getSync('f', { reference: true });
+  const out = fn.applySync(undefined, [1], { timeout: ${DEFAULT_LIMITS.timeMs}, arguments: { copy: true }, result: { copy: true } });
+  if (out !== 2) throw new Error('the minimal loop computed ' + out);
+  fn.release();
+  script.release();
+  context.release();
+}
+const req = { program, entry: 'f', tests: [{ input: [1] }], limits: ${JSON.stringify(DEFAULT_LIMITS)}, stopOnTimeout: false };
+async function viaRunner() {
+  const r = await runner.runTests(req);
+  if (r.code !== 'ok' || r.outputs[0].text !== '2') throw new Error('runTests answered ' + JSON.stringify(r));
+}
+process.on('message', async ({ mode, secs }) => {
+  const once = mode === 'minimal' ? async () => minimal() : viaRunner;
+  const t0 = process.hrtime.bigint();
+  const c0 = process.cpuUsage();
+  const end = Date.now() + secs * 1000;
+  let n = 0;
+  while (Date.now() < end) { await once(); n++; }
+  const c = process.cpuUsage(c0);
+  process.send({ rate: n / (Number(process.hrtime.bigint() - t0) / 1e9), perCpu: n / ((c.user + c.system) / 1e6) });
+});
+process.on('disconnect', () => process.exit(0));
+process.send({ ready: true });
+`;
+
+/** Starts the reference process and resolves once it is ready. */
+function startReference(): Promise<ChildProcess> {
+  const root = packageRoot();
+  const child = spawn(process.execPath, ['--no-node-snapshot', '-e', REFERENCE], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    env: { ...process.env, IVM: join(root, 'node_modules', 'isolated-vm'), RUNNER: join(root, 'src', 'sandbox', 'worker', 'isolate-runner.cjs') },
+  });
+  return new Promise((resolve, reject) => {
+    child.once('message', () => resolve(child));
+    child.once('exit', (code) => reject(new Error(`the reference process exited (${code})`)));
+  });
+}
+
+/** Runs per wall second and per CPU-second. */
+interface Rate {
+  rate: number;
+  perCpu: number;
+}
+
+/** The reference process's rates in `mode` over `secs` seconds. */
+function referenceRate(child: ChildProcess, mode: 'minimal' | 'runTests', secs: number): Promise<Rate> {
+  return new Promise((resolve) => {
+    child.once('message', (m: Rate) => resolve(m));
+    child.send({ mode, secs });
+  });
+}
+
+/** CPU seconds a process has used, all its threads (Linux /proc; clock ticks of 10 ms). */
+function processCpu(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** Rates of `code.run` on `sb` with `callers` callers, each waiting for its previous run; the CPU of this process and the worker's. */
+async function codeRunRate(sb: Sandbox, callers: number, secs: number): Promise<Rate> {
+  const [pid] = sb.pool.workerPids();
+  const w0 = processCpu(pid);
+  const c0 = process.cpuUsage();
+  const t0 = process.hrtime.bigint();
+  const end = Date.now() + secs * 1000;
+  let n = 0;
+  await Promise.all(
+    Array.from({ length: callers }, async () => {
+      while (Date.now() < end) {
+        const r = await sb.code.run({ language: 'js', program: PROGRAM, entry: 'f', tests: [{ input: [1], expected: 2 }] });
+        if (r.code !== 'ok') throw new Error(`code.run answered ${r.code}: ${r.message}`);
+        n++;
+      }
+    }),
+  );
+  const rate = n / (Number(process.hrtime.bigint() - t0) / 1e9);
+  const c = process.cpuUsage(c0);
+  const [after] = sb.pool.workerPids();
+  if (after !== pid) throw new Error('the worker was replaced during the measurement');
+  return { rate, perCpu: n / ((c.user + c.system) / 1e6 + processCpu(pid) - w0) };
+}
+
+async function main(): Promise<void> {
+  const reference = await startReference();
+  const sb = createSandbox({ concurrency: 1 });
+  await sb.code.run({ language: 'js', program: PROGRAM, entry: 'f', tests: [{ input: [1], expected: 2 }] }); // starts the worker
+  const variants: { name: string; rate: (secs: number) => Promise<Rate> }[] = [
+    { name: 'minimal isolated-vm: reused isolate, new context, compile + run + call', rate: (s) => referenceRate(reference, 'minimal', s) },
+    { name: "the worker's `runTests` in that process (no hop)", rate: (s) => referenceRate(reference, 'runTests', s) },
+    { name: '`code.run`, one-slot pool, one caller', rate: (s) => codeRunRate(sb, 1, s) },
+    { name: '`code.run`, one-slot pool, four callers', rate: (s) => codeRunRate(sb, 4, s) },
+  ];
+  for (const v of variants) await v.rate(0.3); // warm: the worker, the isolates, the JIT
+  const load0 = loadavg().map((x) => x.toFixed(2)).join(', ');
+  const perRound = variants.map(() => [] as Rate[]);
+  for (let r = 0; r < rounds; r++) {
+    for (let i = 0; i < variants.length; i++) perRound[i].push(await variants[i].rate(seconds));
+    process.stderr.write(`round ${r + 1}/${rounds}: ${perRound.map((x) => `${x[r].rate.toFixed(0)} (${x[r].perCpu.toFixed(0)}/cpu-s)`).join(' | ')}\n`);
+  }
+  const load1 = loadavg().map((x) => x.toFixed(2)).join(', ');
+  console.log(`# Fresh-context JavaScript runs vs a minimal isolated-vm loop (${availableParallelism()} cores available, ${rounds} interleaved rounds of ${seconds} s)\n`);
+  console.log(`load average (1, 5, 15 min): ${load0} at the start, ${load1} at the end\n`);
+  console.log('| what | runs/s (median) | ratio to minimal (median, range) | runs per CPU-second (median) | ratio to minimal (median, range) |');
+  console.log('|---|---:|---:|---:|---:|');
+  for (let i = 0; i < variants.length; i++) {
+    const cell = (key: keyof Rate): string => {
+      const ratios = perRound[i].map((x, r) => x[key] / perRound[0][r][key]);
+      return `${median(perRound[i].map((x) => x[key])).toFixed(0)} | ${median(ratios).toFixed(2)} (${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)})`;
+    };
+    console.log(`| ${variants[i].name} | ${cell('rate')} | ${cell('perCpu')} |`);
+  }
+  await sb.close();
+  reference.disconnect();
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
