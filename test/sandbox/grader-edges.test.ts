@@ -174,7 +174,9 @@ describe('how a lost JS worker or a failing runner becomes a result', () => {
   });
 
   test("a runner that throws answers a sandbox-error result: the message cut at 300 characters, null thrown named, the run's own duration", async () => {
-    const throwing = (e: unknown) => new SandboxCodeRunner({ withSlot: () => { throw e; } } as unknown as SandboxPool);
+    const thrower = () => { throw failure; };
+    let failure: unknown;
+    const throwing = (e: unknown) => ((failure = e), new SandboxCodeRunner({ withSlot: thrower, run: thrower } as unknown as SandboxPool));
     const req: CodeRunRequest = { language: 'js', program: 'function f(){}', entry: 'f', tests: [{ input: [] }] };
     const long = await throwing(new Error('y'.repeat(400))).run(req);
     expect(long.message).toBe(`the sandbox failed: ${'y'.repeat(300)}`);
