@@ -720,8 +720,10 @@ const LN2_LO: f64 = 1.90821492927058770002e-10;
  * its gradient w.r.t. the outputs into DZA: the formulas of src/train/policy-loss.ts in f64, four
  * units at a time (the max in f32, exponentials, probabilities, entropy and gradients in f64x2
  * pairs; sums in two lanes, so their rounding differs from the sequential JS sums in the last
- * bits). Writes the stats; on a row without a legal action, or an action its mask marks illegal,
- * writes the error and stops. PROBS holds round4(UNITS) f64.
+ * bits); groups of four without a legal unit are skipped (probabilities and gradients 0).
+ * PROBS holds round4(UNITS) f64, then the row's live groups (round4(UNITS) / 4 i32). Writes
+ * the stats; on a row without a legal action, or an action its mask marks illegal, writes the
+ * error and stops.
  */
 function loss(B: i32, clip: f64, valueCoef: f64, entropyCoef: f64): void {
   const L = TI(L_);
@@ -731,6 +733,7 @@ function loss(B: i32, clip: f64, valueCoef: f64, entropyCoef: f64): void {
   const grad = T(DZA);
   const masks = T(MASKS);
   const probs = T(PROBS);
+  const live = probs + (<usize>((A + 3) & ~3) << 3);
   const inv = 1.0 / <f64>B;
   const zero = f64x2.splat(0);
   let pgSum = 0.0, vSum = 0.0, hSum = 0.0, klSum = 0.0, clipped = 0.0;
@@ -740,8 +743,17 @@ function loss(B: i32, clip: f64, valueCoef: f64, entropyCoef: f64): void {
     const mk = masks + (<usize>(i * A) << 2);
     const g = grad + (<usize>(i * W) << 2);
     // the largest legal logit (NaN logits are never the max, as with `>` in policy-loss.ts)
+    // and the groups of four units with a legal one (most of a large action space has none: the
+    // other passes visit only these; probabilities and gradients elsewhere are 0)
     let mx = f32x4.splat(-Infinity);
-    for (let j = 0; j < A; j += 4) mx = f32x4.pmax(mx, v128.bitselect(v128.load(o + (<usize>j << 2)), f32x4.splat(-Infinity), legal4(mk, j, A)));
+    let nlive = 0;
+    for (let j = 0; j < A; j += 4) {
+      const m = legal4(mk, j, A);
+      if (!v128.any_true(m)) continue;
+      store<i32>(live + (<usize>nlive << 2), j);
+      nlive++;
+      mx = f32x4.pmax(mx, v128.bitselect(v128.load(o + (<usize>j << 2)), f32x4.splat(-Infinity), m));
+    }
     const max = <f64>Mathf.max(Mathf.max(f32x4.extract_lane(mx, 0), f32x4.extract_lane(mx, 1)), Mathf.max(f32x4.extract_lane(mx, 2), f32x4.extract_lane(mx, 3)));
     if (max == -Infinity) {
       stat(S_ERROR, 1);
@@ -750,9 +762,10 @@ function loss(B: i32, clip: f64, valueCoef: f64, entropyCoef: f64): void {
     }
     const vmax = f64x2.splat(max);
     let sv = zero;
-    for (let j = 0; j < A; j += 4) {
-      const x = v128.load(o + (<usize>j << 2));
+    for (let t = 0; t < nlive; t++) {
+      const j = load<i32>(live + (<usize>t << 2));
       const m = legal4(mk, j, A);
+      const x = v128.load(o + (<usize>j << 2));
       const e0 = v128.and(expNeg2(f64x2.sub(f64x2.promote_low_f32x4(x), vmax)), i64x2.extend_low_i32x4_s(m));
       const e1 = v128.and(expNeg2(f64x2.sub(promoteHigh(x), vmax)), i64x2.extend_high_i32x4_s(m));
       v128.store(probs + (<usize>j << 3), e0);
@@ -782,7 +795,8 @@ function loss(B: i32, clip: f64, valueCoef: f64, entropyCoef: f64): void {
     const vsum = f64x2.splat(sum);
     const vlse = f64x2.splat(lse);
     let hv = zero;
-    for (let j = 0; j < A; j += 4) {
+    for (let t = 0; t < nlive; t++) {
+      const j = load<i32>(live + (<usize>t << 2));
       const x = v128.load(o + (<usize>j << 2));
       const q = probs + (<usize>j << 3);
       const p0 = f64x2.div(v128.load(q), vsum);
@@ -799,7 +813,9 @@ function loss(B: i32, clip: f64, valueCoef: f64, entropyCoef: f64): void {
     const vce = f64x2.splat(entropyCoef);
     const vh = f64x2.splat(h);
     const vinv = f64x2.splat(inv);
-    for (let j = 0; j < A; j += 4) {
+    memory.fill(g, 0, <usize>W << 2);
+    for (let t = 0; t < nlive; t++) {
+      const j = load<i32>(live + (<usize>t << 2));
       const x = v128.load(o + (<usize>j << 2));
       const q = probs + (<usize>j << 3);
       const p0 = v128.load(q);
@@ -814,7 +830,6 @@ function loss(B: i32, clip: f64, valueCoef: f64, entropyCoef: f64): void {
     const diff = v - <f64>load<f32>(T(RET) + (<usize>i << 2));
     vSum += 0.5 * diff * diff;
     store<f32>(g + (<usize>A << 2), <f32>(inv * valueCoef * diff));
-    for (let j = A + 1; j < W; j++) store<f32>(g + (<usize>j << 2), 0);
   }
   const policy = pgSum * inv;
   const value = vSum * inv;
