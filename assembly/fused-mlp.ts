@@ -391,6 +391,14 @@ function nonzeros(R: i32, C: i32, src: usize, ss: usize): i32 {
 /** Bit l set: level l's activations are treated as dense in this training step (see {@link trainForward}). */
 let denseLevels: u32 = 0;
 
+/**
+ * Layers this narrow (outputs, padded) go through {@link dense} in training whatever their
+ * inputs: the forward pass of a last layer (every output computed) and the weight gradient.
+ * Listing nonzeros pays its list walk per pass of at most 48 columns; with 32 columns or fewer
+ * a pass does too few multiply-adds per entry to beat the dense kernel on half-zero ReLU inputs.
+ */
+const NARROW: i32 = 32;
+
 /** Inputs with more nonzeros than this fraction go through {@link dense} in training. */
 const DENSE_FRACTION: f64 = 0.7;
 
@@ -549,8 +557,8 @@ function trainForward(rows: i32): void {
     const outW = TI(WIDTH + l + 1);
     const mode = l + 1 < L ? act : E_NONE;
     const isDense = l == 0 ? <f64>nonzeros(rows, inW, T(ACT), <usize>inW << 2) > DENSE_FRACTION * <f64>(rows * TI(RAW)) : tanh;
-    if (isDense) {
-      denseLevels |= 1 << l;
+    if (isDense) denseLevels |= 1 << l;
+    if (isDense || (l + 1 == L && outW <= NARROW)) {
       dense(R4, inW, outW, T(ACT + l), <usize>inW << 2, P + T(OFFW + l), <usize>outW << 2, T(ACT + l + 1), <usize>outW << 2, P + T(OFFB + l), mode, 0, 0);
     } else if (l + 1 == L) {
       lastLayer(rows, T(MASKS), TI(UNITS)); // the loss reads the legal logits and the value only
@@ -866,7 +874,7 @@ function backward(rows: i32): void {
     const os = <usize>outW << 2;
     const is = <usize>inW << 2;
     // dW_l = ACT[l]ᵀ · dz: dense inputs as a product with their transpose, else one list per input column
-    if (denseLevels & (1 << l)) {
+    if (denseLevels & (1 << l) || outW <= NARROW) {
       const R4 = (rows + 3) & ~3;
       transpose(T(ACT + l), is, rows, inW, T(WT));
       dense(inW, rows, outW, T(WT), <usize>R4 << 2, dz, os, G + T(OFFW + l), os, 0, E_NONE, 0, 0);
