@@ -391,6 +391,14 @@ function nonzeros(R: i32, C: i32, src: usize, ss: usize): i32 {
 /** Bit l set: level l's activations are treated as dense in this training step (see {@link trainForward}). */
 let denseLevels: u32 = 0;
 
+/**
+ * Layers this narrow (outputs, padded) go through {@link dense} in training whatever their
+ * inputs: the forward pass of a last layer (every output computed) and the weight gradient.
+ * Listing nonzeros pays its list walk per pass of at most 48 columns; with 32 columns or fewer
+ * a pass does too few multiply-adds per entry to beat the dense kernel on half-zero ReLU inputs.
+ */
+const NARROW: i32 = 32;
+
 /** Inputs with more nonzeros than this fraction go through {@link dense} in training. */
 const DENSE_FRACTION: f64 = 0.7;
 
@@ -549,8 +557,8 @@ function trainForward(rows: i32): void {
     const outW = TI(WIDTH + l + 1);
     const mode = l + 1 < L ? act : E_NONE;
     const isDense = l == 0 ? <f64>nonzeros(rows, inW, T(ACT), <usize>inW << 2) > DENSE_FRACTION * <f64>(rows * TI(RAW)) : tanh;
-    if (isDense) {
-      denseLevels |= 1 << l;
+    if (isDense) denseLevels |= 1 << l;
+    if (isDense || (l + 1 == L && outW <= NARROW)) {
       dense(R4, inW, outW, T(ACT + l), <usize>inW << 2, P + T(OFFW + l), <usize>outW << 2, T(ACT + l + 1), <usize>outW << 2, P + T(OFFB + l), mode, 0, 0);
     } else if (l + 1 == L) {
       lastLayer(rows, T(MASKS), TI(UNITS)); // the loss reads the legal logits and the value only
@@ -672,11 +680,58 @@ function gather(start: i32, count: i32): void {
   }
 }
 
+const LOG2E: f64 = 1.4426950408889634;
+const LN2_HI: f64 = 6.93147180369123816490e-01; // ln 2 with trailing zero bits: k · LN2_HI is exact
+const LN2_LO: f64 = 1.90821492927058770002e-10;
+
+/**
+ * e^x in both f64 lanes for x ≤ 0 (the loss's l − max): x = k·ln 2 + r with |r| ≤ ln 2 / 2
+ * (Cody–Waite), e^r by its Taylor series to degree 13 (truncation below 2e-17 relative), times
+ * 2^k through the exponent bits; below −708.39 (where 2^k leaves the normal range) it reads 0, as
+ * Math.exp underflows there to 0 or a subnormal the loss cannot tell from 0. NaN stays NaN.
+ * Within a few ulp of Math.exp (test/train/fused-loss.test.ts).
+ */
+@inline function expNeg2(x: v128): v128 {
+  const k = f64x2.nearest(f64x2.mul(x, f64x2.splat(LOG2E)));
+  const r = f64x2.sub(f64x2.sub(x, f64x2.mul(k, f64x2.splat(LN2_HI))), f64x2.mul(k, f64x2.splat(LN2_LO)));
+  let p = f64x2.splat(1.0 / 6227020800.0);
+  p = f64x2.add(f64x2.mul(p, r), f64x2.splat(1.0 / 479001600.0));
+  p = f64x2.add(f64x2.mul(p, r), f64x2.splat(1.0 / 39916800.0));
+  p = f64x2.add(f64x2.mul(p, r), f64x2.splat(1.0 / 3628800.0));
+  p = f64x2.add(f64x2.mul(p, r), f64x2.splat(1.0 / 362880.0));
+  p = f64x2.add(f64x2.mul(p, r), f64x2.splat(1.0 / 40320.0));
+  p = f64x2.add(f64x2.mul(p, r), f64x2.splat(1.0 / 5040.0));
+  p = f64x2.add(f64x2.mul(p, r), f64x2.splat(1.0 / 720.0));
+  p = f64x2.add(f64x2.mul(p, r), f64x2.splat(1.0 / 120.0));
+  p = f64x2.add(f64x2.mul(p, r), f64x2.splat(1.0 / 24.0));
+  p = f64x2.add(f64x2.mul(p, r), f64x2.splat(1.0 / 6.0));
+  p = f64x2.add(f64x2.mul(p, r), f64x2.splat(0.5));
+  p = f64x2.add(f64x2.mul(p, r), f64x2.splat(1.0));
+  p = f64x2.add(f64x2.mul(p, r), f64x2.splat(1.0));
+  const bits = i64x2.shl(i64x2.add(i64x2.extend_low_i32x4_s(i32x4.trunc_sat_f64x2_s_zero(k)), i64x2.splat(1023)), 52);
+  return v128.andnot(f64x2.mul(p, bits), f64x2.lt(x, f64x2.splat(-708.39)));
+}
+
+/** All-ones lanes where units j .. j + 3 exist (< A) and their mask (row at mk) is > 0. */
+@inline function legal4(mk: usize, j: i32, A: i32): v128 {
+  const inside = i32x4.lt_s(i32x4.add(i32x4(0, 1, 2, 3), i32x4.splat(j)), i32x4.splat(A));
+  return v128.and(inside, f32x4.gt(v128.load(mk + (<usize>j << 2)), f32x4.splat(0)));
+}
+
+/** The high two f32 lanes of `x` as f64x2. */
+@inline function promoteHigh(x: v128): v128 {
+  return f64x2.promote_low_f32x4(v128.shuffle<f32>(x, x, 2, 3, 0, 1));
+}
+
 /**
  * The PPO loss of ACT[L] (rows × (UNITS logits, value)) on MASKS, ACTIONS, OLDLOGP, ADV, RET and
- * its gradient w.r.t. the outputs into DZA, exactly the formulas of src/train/policy-loss.ts (in
- * f64). Writes the stats; on a row without a legal action, or an action its mask marks illegal,
- * writes the error and stops.
+ * its gradient w.r.t. the outputs into DZA: the formulas of src/train/policy-loss.ts in f64, four
+ * units at a time (the max in f32, exponentials, probabilities, entropy and gradients in f64x2
+ * pairs; sums in two lanes, so their rounding differs from the sequential JS sums in the last
+ * bits); groups of four without a legal unit are skipped (probabilities and gradients 0).
+ * PROBS holds round4(UNITS) f64, then the row's live groups (round4(UNITS) / 4 i32). Writes
+ * the stats; on a row without a legal action, or an action its mask marks illegal, writes the
+ * error and stops.
  */
 function loss(B: i32, clip: f64, valueCoef: f64, entropyCoef: f64): void {
   const L = TI(L_);
@@ -686,31 +741,46 @@ function loss(B: i32, clip: f64, valueCoef: f64, entropyCoef: f64): void {
   const grad = T(DZA);
   const masks = T(MASKS);
   const probs = T(PROBS);
+  const live = probs + (<usize>((A + 3) & ~3) << 3);
   const inv = 1.0 / <f64>B;
+  const zero = f64x2.splat(0);
   let pgSum = 0.0, vSum = 0.0, hSum = 0.0, klSum = 0.0, clipped = 0.0;
   stat(S_ERROR, 0);
   for (let i = 0; i < B; i++) {
     const o = outs + (<usize>(i * W) << 2);
     const mk = masks + (<usize>(i * A) << 2);
     const g = grad + (<usize>(i * W) << 2);
-    let max = -Infinity;
-    for (let j = 0; j < A; j++) {
-      const lj = <f64>load<f32>(o + (<usize>j << 2));
-      if (load<f32>(mk + (<usize>j << 2)) > 0 && lj > max) max = lj;
+    // the largest legal logit (NaN logits are never the max, as with `>` in policy-loss.ts)
+    // and the groups of four units with a legal one (most of a large action space has none: the
+    // other passes visit only these; probabilities and gradients elsewhere are 0)
+    let mx = f32x4.splat(-Infinity);
+    let nlive = 0;
+    for (let j = 0; j < A; j += 4) {
+      const m = legal4(mk, j, A);
+      if (!v128.any_true(m)) continue;
+      store<i32>(live + (<usize>nlive << 2), j);
+      nlive++;
+      mx = f32x4.pmax(mx, v128.bitselect(v128.load(o + (<usize>j << 2)), f32x4.splat(-Infinity), m));
     }
+    const max = <f64>Mathf.max(Mathf.max(f32x4.extract_lane(mx, 0), f32x4.extract_lane(mx, 1)), Mathf.max(f32x4.extract_lane(mx, 2), f32x4.extract_lane(mx, 3)));
     if (max == -Infinity) {
       stat(S_ERROR, 1);
       stat(S_ERROR_ROW, i);
       return;
     }
-    let sum = 0.0;
-    for (let j = 0; j < A; j++) {
-      let e = 0.0;
-      if (load<f32>(mk + (<usize>j << 2)) > 0) e = Math.exp(<f64>load<f32>(o + (<usize>j << 2)) - max);
-      store<f64>(probs + (<usize>j << 3), e);
-      sum += e;
+    const vmax = f64x2.splat(max);
+    let sv = zero;
+    for (let t = 0; t < nlive; t++) {
+      const j = load<i32>(live + (<usize>t << 2));
+      const m = legal4(mk, j, A);
+      const x = v128.load(o + (<usize>j << 2));
+      const e0 = v128.and(expNeg2(f64x2.sub(f64x2.promote_low_f32x4(x), vmax)), i64x2.extend_low_i32x4_s(m));
+      const e1 = v128.and(expNeg2(f64x2.sub(promoteHigh(x), vmax)), i64x2.extend_high_i32x4_s(m));
+      v128.store(probs + (<usize>j << 3), e0);
+      v128.store(probs + (<usize>j << 3), e1, 16);
+      sv = f64x2.add(sv, f64x2.add(e0, e1));
     }
-    for (let j = 0; j < A; j++) store<f64>(probs + (<usize>j << 3), load<f64>(probs + (<usize>j << 3)) / sum);
+    const sum = f64x2.extract_lane(sv, 0) + f64x2.extract_lane(sv, 1);
     const lse = max + Math.log(sum);
     const a = load<i32>(T(ACTIONS) + (<usize>i << 2));
     if (a < 0 || a >= A || !(load<f32>(mk + (<usize>a << 2)) > 0)) {
@@ -729,23 +799,45 @@ function loss(B: i32, clip: f64, valueCoef: f64, entropyCoef: f64): void {
     pgSum += -Math.min(s1, s2);
     const gi = active ? -ratio * adv : 0.0;
     klSum += ratio - 1 - Math.log(ratio);
-    let h = 0.0;
-    for (let j = 0; j < A; j++) {
-      const p = load<f64>(probs + (<usize>j << 3));
-      if (p > 0) h -= p * (<f64>load<f32>(o + (<usize>j << 2)) - lse);
+    // probabilities (e / sum) and the entropy −Σ p·log p over p > 0
+    const vsum = f64x2.splat(sum);
+    const vlse = f64x2.splat(lse);
+    let hv = zero;
+    for (let t = 0; t < nlive; t++) {
+      const j = load<i32>(live + (<usize>t << 2));
+      const x = v128.load(o + (<usize>j << 2));
+      const q = probs + (<usize>j << 3);
+      const p0 = f64x2.div(v128.load(q), vsum);
+      const p1 = f64x2.div(v128.load(q, 16), vsum);
+      v128.store(q, p0);
+      v128.store(q, p1, 16);
+      hv = f64x2.sub(hv, v128.and(f64x2.mul(p0, f64x2.sub(f64x2.promote_low_f32x4(x), vlse)), f64x2.gt(p0, zero)));
+      hv = f64x2.sub(hv, v128.and(f64x2.mul(p1, f64x2.sub(promoteHigh(x), vlse)), f64x2.gt(p1, zero)));
     }
+    const h = f64x2.extract_lane(hv, 0) + f64x2.extract_lane(hv, 1);
     hSum += h;
-    for (let j = 0; j < A; j++) {
-      const p = load<f64>(probs + (<usize>j << 3));
-      let d = 0.0;
-      if (p > 0) d = inv * (gi * ((j == a ? 1.0 : 0.0) - p) + entropyCoef * p * (<f64>load<f32>(o + (<usize>j << 2)) - lse + h));
-      store<f32>(g + (<usize>j << 2), <f32>d);
+    // d = inv·(gi·([j = a] − p) + c_e·p·(log p + h)) where p > 0, else 0 (the [j = a] term below)
+    const vgi = f64x2.splat(-gi);
+    const vce = f64x2.splat(entropyCoef);
+    const vh = f64x2.splat(h);
+    const vinv = f64x2.splat(inv);
+    memory.fill(g, 0, <usize>W << 2);
+    for (let t = 0; t < nlive; t++) {
+      const j = load<i32>(live + (<usize>t << 2));
+      const x = v128.load(o + (<usize>j << 2));
+      const q = probs + (<usize>j << 3);
+      const p0 = v128.load(q);
+      const p1 = v128.load(q, 16);
+      const d0 = v128.and(f64x2.mul(vinv, f64x2.add(f64x2.mul(vgi, p0), f64x2.mul(f64x2.mul(vce, p0), f64x2.add(f64x2.sub(f64x2.promote_low_f32x4(x), vlse), vh)))), f64x2.gt(p0, zero));
+      const d1 = v128.and(f64x2.mul(vinv, f64x2.add(f64x2.mul(vgi, p1), f64x2.mul(f64x2.mul(vce, p1), f64x2.add(f64x2.sub(promoteHigh(x), vlse), vh)))), f64x2.gt(p1, zero));
+      v128.store(g + (<usize>j << 2), v128.shuffle<f32>(f32x4.demote_f64x2_zero(d0), f32x4.demote_f64x2_zero(d1), 0, 1, 4, 5));
     }
+    const pa = load<f64>(probs + (<usize>a << 3));
+    store<f32>(g + (<usize>a << 2), <f32>(inv * (gi * (1.0 - pa) + entropyCoef * pa * (<f64>load<f32>(o + (<usize>a << 2)) - lse + h))));
     const v = <f64>load<f32>(o + (<usize>A << 2));
     const diff = v - <f64>load<f32>(T(RET) + (<usize>i << 2));
     vSum += 0.5 * diff * diff;
     store<f32>(g + (<usize>A << 2), <f32>(inv * valueCoef * diff));
-    for (let j = A + 1; j < W; j++) store<f32>(g + (<usize>j << 2), 0);
   }
   const policy = pgSum * inv;
   const value = vSum * inv;
@@ -782,7 +874,7 @@ function backward(rows: i32): void {
     const os = <usize>outW << 2;
     const is = <usize>inW << 2;
     // dW_l = ACT[l]ᵀ · dz: dense inputs as a product with their transpose, else one list per input column
-    if (denseLevels & (1 << l)) {
+    if (denseLevels & (1 << l) || outW <= NARROW) {
       const R4 = (rows + 3) & ~3;
       transpose(T(ACT + l), is, rows, inW, T(WT));
       dense(inW, rows, outW, T(WT), <usize>R4 << 2, dz, os, G + T(OFFW + l), os, 0, E_NONE, 0, 0);

@@ -33,14 +33,25 @@ export function ppoWeights(): MlpWeights {
   return initMlp({ inputSize: PPO_IN, hidden: PPO_HIDDEN, outputSize: PPO_ACTIONS + 1, activation: 'relu' }, 1);
 }
 
+/**
+ * A PPO learner with a copy of `weights` (outputs: the buffer's actions + value) for one-epoch
+ * updates of one minibatch over all of `buf` with `targets`, the fixture's hyper-parameters.
+ */
+export function setupFrom(weights: MlpWeights, buf: SampleBuffer, targets: Targets, choice: BackendChoice, impl?: OptimizerImpl): PpoSetup {
+  const IN = weights.spec.inputSize;
+  const OUT = buf.numActions;
+  const layout = { env: 'bench-v1', roles: ['p'], roleInput: false, obsSize: IN, numActions: OUT };
+  const encoder = { size: IN, numActions: OUT, encode: (_o: unknown, out?: Float32Array) => out ?? new Float32Array(IN), actionIndex: () => 0, action: (i: number) => i };
+  const own = { spec: { ...weights.spec, hidden: [...weights.spec.hidden] }, params: weights.params.map((p) => p.slice()) };
+  const learner = new Learner('p', layout, encoder, own, choice, PPO_ADAM, impl);
+  const o: UpdateOptions = { clip: 0.2, valueCoef: 0.5, entropyCoef: 0.01, epochs: 1, minibatchSize: buf.size, targetKl: 0, lr: 1e-4, seed: 1 };
+  return { learner, buf, targets, o, weights: own };
+}
+
 /** A PPO learner on 64→256→256→16 (+ value) with a batch of `batch` random samples. */
 export function ppoSetup(choice: BackendChoice, batch: number, impl?: OptimizerImpl): PpoSetup {
   const IN = PPO_IN;
   const OUT = PPO_ACTIONS;
-  const layout = { env: 'bench-v1', roles: ['p'], roleInput: false, obsSize: IN, numActions: OUT };
-  const encoder = { size: IN, numActions: OUT, encode: (_o: unknown, out?: Float32Array) => out ?? new Float32Array(IN), actionIndex: () => 0, action: (i: number) => i };
-  const weights = ppoWeights();
-  const learner = new Learner('p', layout, encoder, weights, choice, PPO_ADAM, impl);
   const buf = new SampleBuffer(IN, OUT, batch);
   const rng = Rng.fromSeed(2);
   const x = new Float32Array(IN);
@@ -51,8 +62,7 @@ export function ppoSetup(choice: BackendChoice, batch: number, impl?: OptimizerI
     buf.push(x, mask, 0, -1.5, 0);
   }
   const targets = { advantages: Float32Array.from({ length: batch }, () => rng.next() - 0.5), returns: Float32Array.from({ length: batch }, () => rng.next()) };
-  const o: UpdateOptions = { clip: 0.2, valueCoef: 0.5, entropyCoef: 0.01, epochs: 1, minibatchSize: batch, targetKl: 0, lr: 1e-4, seed: 1 };
-  return { learner, buf, targets, o, weights };
+  return setupFrom(ppoWeights(), buf, targets, choice, impl);
 }
 
 /**

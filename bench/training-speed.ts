@@ -9,25 +9,29 @@
  *    /proc/self/maps). The sides run in interleaved rounds (the order rotates every round), so
  *    load on the shared machine hits them alike; the table gives each side's median over the
  *    rounds, per CPU-second of its own process and per wall second, and the ratios.
+ *    `dond-update`: the same comparison on Deal-or-No-Deal's network (144→128→128→364 + value)
+ *    and 256 decisions recorded from its self-play (sparse inputs, ~6% of the actions legal).
  * 2. acting: rollouts of Deal-or-No-Deal self-play (decisions per CPU-second) by lanes.
  *
  * The load average is printed with every round and table. End-to-end training against an older
  * build: bench/train-e2e.ts.
- * Usage: npm run bench:train-speed [-- --seconds 2 --rounds 5 --only update,acting]
+ * Usage: npm run bench:train-speed [-- --seconds 2 --rounds 5 --only update,dond-update,acting --before old.wasm]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { createRegistry } from '../src/catalog';
 import { selectBackend, type BackendChoice } from '../src/train/backend';
 import { resolveConfig, type TrainConfigInput } from '../src/train/config';
 import { Trainer } from '../src/train/trainer';
 import type { OptimizerImpl } from '../src/train/learner';
-import { relaxedSimdAvailable, useFusedFlavour } from '../src/train/fused/wasm';
+import { relaxedSimdAvailable, useFusedFile, useFusedFlavour } from '../src/train/fused/wasm';
 import { FusedNet } from '../src/train/fused/fused-net';
 import { layerSizes, MlpForward, type MlpWeights } from '../src/train/mlp';
 import { PolicyModel } from '../src/train/policy-model';
-import { ppoSetup, writePeerData } from './ppo-fixture';
+import { ppoSetup, setupFrom, writePeerData, type PpoSetup } from './ppo-fixture';
+import { SampleBuffer } from '../src/train/sample-buffer';
+import { computeTargets } from '../src/train/targets';
 import { loadNote, measureAsync, type Rate } from './rate';
 import { TorchPeer, type Window } from './torch-peer';
 
@@ -37,7 +41,9 @@ const arg = (name: string): string | undefined => {
 };
 const SECONDS = Number(arg('--seconds')) || 0.5;
 const ROUNDS = Number(arg('--rounds')) || 20;
-const ONLY = new Set((arg('--only') ?? 'update,acting').split(','));
+const ONLY = new Set((arg('--only') ?? 'update,dond-update,acting').split(','));
+/** Another build of the fused module (e.g. `git show OLD:assembly/fused-mlp.wasm > old.wasm`): one more side of the update table. */
+const BEFORE = arg('--before');
 const fmt = (x: number, d = 0) => x.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -66,10 +72,34 @@ interface Side {
   window(seconds: number): Promise<Window>;
 }
 
-async function updateSection(): Promise<void> {
+/** Makes a fresh learner and batch of one update table (each side gets its own). */
+type MakeSetup = (choice: BackendChoice, impl?: OptimizerImpl) => PpoSetup;
+
+/**
+ * The batch of the second update table: the first 256 decisions of one iteration of
+ * Deal-or-No-Deal self-play (default config) with their targets, and the network's initial weights.
+ */
+async function dondBatch(wasm: BackendChoice): Promise<{ title: string; make: MakeSetup }> {
+  const trainer = await dondTrainer(wasm, {});
+  await trainer.rollouts();
+  const e = trainer.entries[0];
+  const cfg = resolveConfig({});
+  const all = computeTargets(e.buf, { algorithm: cfg.algorithm, gamma: cfg.gamma, lambda: cfg.lambda, normalizeAdvantages: cfg.normalizeAdvantages, groupBy: cfg.groupBy });
+  const n = Math.min(256, e.buf.size);
+  const buf = new SampleBuffer(e.buf.inputSize, e.buf.numActions, n);
+  for (let i = 0; i < n; i++) buf.push(e.buf.inputs.subarray(i * buf.inputSize, (i + 1) * buf.inputSize), e.buf.masks.subarray(i * buf.numActions, (i + 1) * buf.numActions), e.buf.actions[i], e.buf.logp[i], 0);
+  const targets = { advantages: all.advantages.slice(0, n), returns: all.returns.slice(0, n) };
+  const weights = e.learner.weights;
+  const title = `Deal-or-No-Deal ${layerSizes(weights.spec).join('→')} (${buf.numActions} actions + value), batch ${n} of recorded self-play decisions`;
+  const snapshot = { spec: weights.spec, params: weights.params.map((p) => p.slice()) };
+  trainer.dispose();
+  return { title, make: (choice, impl) => setupFrom(snapshot, buf, targets, choice, impl) };
+}
+
+async function updateSection(title: string, make: MakeSetup): Promise<void> {
   const wasm = await selectBackend('wasm');
-  console.log('## Update: PPO minibatch step, 64→256→256→16 + value, batch 256, one thread\n');
-  const check = ppoSetup(wasm, 256);
+  console.log(`## Update: PPO minibatch step, ${title}, one thread\n`);
+  const check = make(wasm);
   const dir = mkdtempSync(join(tmpdir(), 'arena-peer-'));
   writePeerData(dir, check);
   const first = check.learner.update(check.buf, check.targets, check.o);
@@ -78,11 +108,16 @@ async function updateSection(): Promise<void> {
   rmSync(dir, { recursive: true, force: true });
   const sides: Side[] = [];
   const arena = (label: string, choice: BackendChoice, impl?: OptimizerImpl) => {
-    const s = ppoSetup(choice, 256, impl);
+    const s = make(choice, impl);
     sides.push({ label, window: async (sec) => timeWindow(() => void s.learner.update(s.buf, s.targets, s.o), sec) });
   };
   useFusedFlavour('simd');
   arena('arena, fused WebAssembly SIMD module (default)', wasm);
+  if (BEFORE) {
+    useFusedFile(BEFORE);
+    arena(`arena, fused module, build ${basename(BEFORE)} (before)`, wasm);
+    useFusedFile(undefined);
+  }
   if (relaxedSimdAvailable()) {
     useFusedFlavour('relaxed');
     arena('arena, fused module, relaxed-SIMD FMA', wasm);
@@ -225,7 +260,11 @@ async function actingSection(): Promise<void> {
 
 async function main(): Promise<void> {
   console.log(`training speed (issue 25), node ${process.version}, ${loadNote()}\n`);
-  if (ONLY.has('update')) await updateSection();
+  if (ONLY.has('update')) await updateSection('64→256→256→16 + value, batch 256', (choice, impl) => ppoSetup(choice, 256, impl));
+  if (ONLY.has('dond-update')) {
+    const d = await dondBatch(await selectBackend('wasm'));
+    await updateSection(d.title, d.make);
+  }
   if (ONLY.has('acting')) await actingSection();
 }
 

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SLOT } from '../../src/train/fused/layout';
-import { fusedFlavour, instantiateFused, relaxedSimdAvailable, useFusedFlavour, wasmFile } from '../../src/train/fused/wasm';
+import { fusedFlavour, instantiateFused, relaxedSimdAvailable, useFusedFile, useFusedFlavour, wasmFile } from '../../src/train/fused/wasm';
 
 const ROOT = join(__dirname, '..', '..');
 const SOURCE = join(ROOT, 'assembly', 'fused-mlp.ts');
@@ -54,5 +54,18 @@ describe('fused MLP build', () => {
     expect(instantiateFused('simd').relaxed()).toBe(0);
     if (relaxed) expect(instantiateFused('relaxed').relaxed()).toBe(1);
     else expect(() => useFusedFlavour('relaxed')).toThrow(/relaxed SIMD/);
+  });
+
+  test('useFusedFile: new instances come from that file (benches compare builds); undefined restores the checked-in builds', () => {
+    useFusedFile(wasmFile('simd'));
+    try {
+      // without the override the relaxed flavour is the relaxed build (relaxed() = 1), or fails to compile where it does not validate
+      expect(instantiateFused('relaxed').relaxed()).toBe(0);
+    } finally {
+      useFusedFile(undefined);
+    }
+    if (relaxedSimdAvailable()) expect(instantiateFused('relaxed').relaxed()).toBe(1);
+    else expect(() => instantiateFused('relaxed')).toThrow();
+    expect(() => useFusedFile(join(dir, 'missing.wasm'))).toThrow(/missing\.wasm/);
   });
 });

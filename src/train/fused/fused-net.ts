@@ -24,6 +24,19 @@ export interface AdamStepArgs {
   t: number;
 }
 
+/**
+ * Copies `rows` rows of `n` floats from `src` (from index `s`, row stride `ss`) to `dst` (from
+ * `d`, stride `ds`): short rows (a policy head of a few actions, padded) element by element, no
+ * view allocated per row; long rows through subarray views.
+ */
+function copyRows(src: Float32Array, s: number, ss: number, dst: Float32Array, d: number, ds: number, rows: number, n: number): void {
+  if (n >= 64) {
+    for (let i = 0; i < rows; i++) dst.set(src.subarray(s + i * ss, s + i * ss + n), d + i * ds);
+    return;
+  }
+  for (let i = 0; i < rows; i++) for (let j = 0, a = s + i * ss, b = d + i * ds; j < n; j++) dst[b + j] = src[a + j];
+}
+
 /** A fused network: an instance of the module holding one network. */
 export class FusedNet {
   readonly spec: MlpSpec;
@@ -83,7 +96,7 @@ export class FusedNet {
       const b = params[2 * l + 1];
       const at = (base + offW[l]) >> 2;
       if (width[l + 1] === raw[l + 1]) this.f32.set(w, at);
-      else for (let i = 0; i < raw[l]; i++) this.f32.set(w.subarray(i * raw[l + 1], (i + 1) * raw[l + 1]), at + i * width[l + 1]);
+      else copyRows(w, 0, raw[l + 1], this.f32, at, width[l + 1], raw[l], raw[l + 1]);
       this.f32.set(b, (base + offB[l]) >> 2);
     }
   }
@@ -98,7 +111,7 @@ export class FusedNet {
       const b = (out[2 * l + 1] ??= new Float32Array(raw[l + 1]));
       const at = (base + offW[l]) >> 2;
       if (width[l + 1] === raw[l + 1]) w.set(this.f32.subarray(at, at + w.length));
-      else for (let i = 0; i < raw[l]; i++) w.set(this.f32.subarray(at + i * width[l + 1], at + i * width[l + 1] + raw[l + 1]), i * raw[l + 1]);
+      else copyRows(this.f32, at, width[l + 1], w, 0, raw[l + 1], raw[l], raw[l + 1]);
       b.set(this.f32.subarray((base + offB[l]) >> 2, ((base + offB[l]) >> 2) + raw[l + 1]));
     }
     return out;

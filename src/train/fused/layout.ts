@@ -148,7 +148,8 @@ export function computeLayout(spec: MlpSpec, heapBase: number, cap: Capacity): L
   const mom1 = t ? take(total * 4) : 0;
   const mom2 = t ? take(total * 4) : 0;
   const stats = take(16 * 8);
-  const probs = take(Math.max(1, units) * 8);
+  // the loss writes four probabilities at a time (f64), then lists the groups of four with a legal action (i32)
+  const probs = take(pad4(Math.max(1, units)) * 8 + pad4(Math.max(1, units)));
   // the dense kernel computes rows in fours: row regions hold round4(rows)
   const rows = pad4(Math.max(1, cap.rows));
   const act = width.map((w) => take(rows * w * 4));

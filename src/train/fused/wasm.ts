@@ -58,8 +58,20 @@ export function useFusedFlavour(flavour: FusedFlavour | undefined): void {
   chosen = flavour;
 }
 
+let override: WebAssembly.Module | undefined;
+
+/**
+ * Makes networks created from now on instantiate `file` (another build of assembly/fused-mlp.ts,
+ * with the same exports and table: benches compare an older build with this one); undefined:
+ * the checked-in builds again.
+ */
+export function useFusedFile(file: string | undefined): void {
+  override = file === undefined ? undefined : new WebAssembly.Module(readFileSync(file));
+}
+
 /** A fresh instance of the fused module (its own memory). */
 export function instantiateFused(flavour: FusedFlavour = (chosen ??= fusedFlavour())): FusedExports {
+  if (override) return new WebAssembly.Instance(override, {}).exports as unknown as FusedExports;
   let mod = compiled.get(flavour);
   if (!mod) {
     mod = new WebAssembly.Module(readFileSync(wasmFile(flavour)));
