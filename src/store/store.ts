@@ -108,6 +108,24 @@ export class Store {
     this.db = openDatabase(path, !!options.readonly, options.quickCheckMaxBytes ?? QUICK_CHECK_MAX_BYTES);
   }
 
+  /** Prepared statements of the write path, made once per store (preparing costs more than running a small insert). */
+  private readonly statements = new Map<string, Database.Statement>();
+
+  private statement(sql: string): Database.Statement {
+    let s = this.statements.get(sql);
+    if (!s) this.statements.set(sql, (s = this.db.prepare(sql)));
+    return s;
+  }
+
+  /**
+   * Runs `fn` in ONE SQLite transaction and returns what it returned: every write of the store
+   * made inside (matches, events, ratings, plans, rounds) is committed together, or — when `fn`
+   * throws — none of them is (the error reaches the caller). Nested calls are savepoints of it.
+   */
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+
   close(): void {
     this.db.close();
   }
@@ -240,16 +258,16 @@ export class Store {
    * atomically. A second insert of the same (league, idx) fails, so nothing is counted twice.
    */
   recordMatch(m: MatchRecord, events: readonly MatchEvent[], ratings: readonly RatingRecord[], history: readonly RatingPoint[]): void {
-    const insertMatch = this.db.prepare(
+    const insertMatch = this.statement(
       `INSERT INTO matches (league, idx, id, env, params, seed, seats, returns, outcome, code, length, faults, summary, started_at, ended_at, reports)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    const insertEvent = this.db.prepare('INSERT INTO events (match_id, seq, type, event) VALUES (?, ?, ?, ?)');
-    const upsertRating = this.db.prepare(
+    const insertEvent = this.statement('INSERT INTO events (match_id, seq, type, event) VALUES (?, ?, ?, ?)');
+    const upsertRating = this.statement(
       `INSERT INTO ratings (league, system, player, role, value, state) VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (league, system, player, role) DO UPDATE SET value = excluded.value, state = excluded.state`,
     );
-    const insertHistory = this.db.prepare(
+    const insertHistory = this.statement(
       'INSERT INTO rating_history (league, system, player, role, match_idx, value, time) VALUES (?, ?, ?, ?, ?, ?, ?)',
     );
     this.db.transaction(() => {
@@ -269,7 +287,7 @@ export class Store {
    * JSON. A plan already stored for (league, idx) is kept (plans are immutable once made).
    */
   savePlans(league: string, plans: readonly { idx: number; plan: JsonValue }[]): void {
-    const insert = this.db.prepare('INSERT OR IGNORE INTO match_plans (league, idx, plan) VALUES (?, ?, ?)');
+    const insert = this.statement('INSERT OR IGNORE INTO match_plans (league, idx, plan) VALUES (?, ?, ?)');
     this.db.transaction(() => {
       for (const p of plans) insert.run(league, p.idx, JSON.stringify(p.plan));
     })();
@@ -286,7 +304,7 @@ export class Store {
    * and its plan deleted in ONE transaction.
    */
   recordPlannedMatch(m: MatchRecord, events: readonly MatchEvent[], ratings: readonly RatingRecord[], history: readonly RatingPoint[]): void {
-    const drop = this.db.prepare('DELETE FROM match_plans WHERE league = ? AND idx = ?');
+    const drop = this.statement('DELETE FROM match_plans WHERE league = ? AND idx = ?');
     this.db.transaction(() => {
       this.recordMatch(m, events, ratings, history);
       drop.run(m.league, m.idx);
