@@ -62,7 +62,7 @@ describe('scale-out command errors', () => {
     expectOneLine(await arenaAsync(['league', 'run', '--config', serial, '--db', join(dir, 'c.db'), '--redis', url]), /--redis: league config .*serial\.json has no "window"/);
     expectOneLine(await arenaAsync(['league', 'run', '--config', windowed, '--db', join(dir, 'd.db'), '--in-flight', '3']), /--in-flight, --attempts and --batch need --redis/);
     expectOneLine(await arenaAsync(['league', 'run', '--config', windowed, '--db', join(dir, 'd.db'), '--batch', '4']), /--in-flight, --attempts and --batch need --redis/);
-    expectOneLine(await arenaAsync(['tournament', 'run', '--config', windowed, '--db', join(dir, 'd.db'), '--redis', url, '--batch', '0']), /--batch: expected at least 1/);
+    expectOneLine(await arenaAsync(['league', 'run', '--config', windowed, '--db', join(dir, 'd.db'), '--redis', url, '--batch', '0']), /--batch: expected at least 1/);
     expectOneLine(await arenaAsync(['league', 'run', '--config', windowed, '--db', join(dir, 'd.db'), '--redis', url, '--in-flight', '0']), /--in-flight: expected at least 1/);
   });
 
