@@ -10,7 +10,7 @@
  *
  * Starts its own redis-server (must be installed) on a free 127.0.0.1 port; run from the
  * package root after `npm run build`:
- *   npm run bench:scale [-- --matches 300 --workers 1,2 --rounds 2 --window 32 --batch N --events 50000]
+ *   npm run bench:scale [-- --matches 300 --workers 1,2 --rounds 2 --window 32 --batch N --leagues rock-paper-scissors,werewolf --events 50000]
  */
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
@@ -72,7 +72,11 @@ const SCENARIOS: Scenario[] = [
 ];
 
 const load = (): string => os.loadavg()[0].toFixed(1);
-const median = (xs: number[]): number => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((x, y) => x - y);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
 
 interface Row {
   scenario: string;
@@ -92,6 +96,7 @@ async function main(): Promise<void> {
   const rounds = Number(arg('rounds', '2'));
   const window = Number(arg('window', '32'));
   const batch = arg('batch', '');
+  const only = arg('leagues', 'rock-paper-scissors,werewolf').split(',');
   const redisServer = await startRedis();
   const target = parseRedisUrl(redisServer.url);
   const admin = new Redis(redisServer.port, '127.0.0.1');
@@ -108,7 +113,7 @@ async function main(): Promise<void> {
   try {
     // rounds interleave the configurations (one process, 1 worker, 2 workers, ...) so that each ratio compares runs made under the same load
     for (let round = 0; round < rounds; round++) {
-      for (const sc of SCENARIOS) {
+      for (const sc of SCENARIOS.filter((x) => only.some((o) => x.name.startsWith(o)))) {
         const name = (label: string) => `bench-${process.pid}-${run++}-${label}`;
         let local = 0;
         {
@@ -116,7 +121,8 @@ async function main(): Promise<void> {
           const store = new Store(join(dir, `${raw.name}.db`));
           const l0 = load();
           const t0 = performance.now();
-          await runLeague({ config: parseLeagueConfig(raw), store, registry });
+          // with a bus, as `arena league run` has one: each match's event log is recorded, as the workers' are
+          await runLeague({ config: parseLeagueConfig(raw), store, registry, bus: new EventBus() });
           local = matches / ((performance.now() - t0) / 1000);
           store.close();
           const r = row(sc.name, 'one process (no Redis)', 0);

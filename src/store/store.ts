@@ -126,6 +126,15 @@ export class Store {
     return this.db.transaction(fn)();
   }
 
+  /**
+   * `fn` atomically: in a transaction of its own, or — inside {@link transaction} — as part of the
+   * caller's (no savepoint: an error in it reaches the caller's transaction, which rolls back).
+   */
+  private atomically(fn: () => void): void {
+    if (this.db.inTransaction) fn();
+    else this.db.transaction(fn)();
+  }
+
   close(): void {
     this.db.close();
   }
@@ -270,7 +279,7 @@ export class Store {
     const insertHistory = this.statement(
       'INSERT INTO rating_history (league, system, player, role, match_idx, value, time) VALUES (?, ?, ?, ?, ?, ?, ?)',
     );
-    this.db.transaction(() => {
+    this.atomically(() => {
       insertMatch.run(
         m.league, m.idx, m.id, m.env, JSON.stringify(m.params), m.seed, JSON.stringify(m.seats), JSON.stringify(m.returns),
         m.outcome, m.code, m.length, JSON.stringify(m.faults), JSON.stringify(m.summary ?? null), m.startedAt, m.endedAt,
@@ -279,7 +288,7 @@ export class Store {
       for (const e of events) insertEvent.run(e.matchId, e.seq, e.type, JSON.stringify(e));
       for (const r of ratings) upsertRating.run(m.league, r.system, r.player, r.role, r.value, JSON.stringify(r.state));
       for (const h of history) insertHistory.run(m.league, h.system, h.player, h.role, h.matchIdx, h.value, h.time);
-    })();
+    });
   }
 
   /**
@@ -288,9 +297,9 @@ export class Store {
    */
   savePlans(league: string, plans: readonly { idx: number; plan: JsonValue }[]): void {
     const insert = this.statement('INSERT OR IGNORE INTO match_plans (league, idx, plan) VALUES (?, ?, ?)');
-    this.db.transaction(() => {
+    this.atomically(() => {
       for (const p of plans) insert.run(league, p.idx, JSON.stringify(p.plan));
-    })();
+    });
   }
 
   /** The stored plans of a league's matches from `fromIdx` on, in index order. */
@@ -305,10 +314,10 @@ export class Store {
    */
   recordPlannedMatch(m: MatchRecord, events: readonly MatchEvent[], ratings: readonly RatingRecord[], history: readonly RatingPoint[]): void {
     const drop = this.statement('DELETE FROM match_plans WHERE league = ? AND idx = ?');
-    this.db.transaction(() => {
+    this.atomically(() => {
       this.recordMatch(m, events, ratings, history);
       drop.run(m.league, m.idx);
-    })();
+    });
   }
 
   private toMatch(r: Record<string, unknown>): MatchRecord {
