@@ -88,12 +88,16 @@ interface Batch {
   left: number;
 }
 
-/** Cuts consecutive runs of plans (by index) into batches of at most `size`. */
-function chunks(plans: readonly MatchPlan[], size: number): MatchPlan[][] {
+/**
+ * Cuts consecutive runs of plans into batches at the multiples of `size` (plan `idx` starts a
+ * batch when `idx % size === 0`), so that batch boundaries — and job ids — do not depend on when
+ * plans were handed out: a restarted scheduler cuts the same batches.
+ */
+export function chunks(plans: readonly MatchPlan[], size: number): MatchPlan[][] {
   const out: MatchPlan[][] = [];
   for (const p of plans) {
     const last = out[out.length - 1];
-    if (last && last.length < size && last[last.length - 1].idx === p.idx - 1) last.push(p);
+    if (last && p.idx % size !== 0 && last[last.length - 1].idx === p.idx - 1) last.push(p);
     else out.push([p]);
   }
   return out;
@@ -152,7 +156,9 @@ class JobScheduler implements PlanPlayer {
 
   async play(plans: readonly MatchPlan[], signal?: AbortSignal): Promise<PlayOutcome[] | null> {
     this.signal = signal;
-    await this.enqueue(plans.slice(0, this.maxInFlight));
+    // the list is cut by the in-flight limit or the window (not by the schedule: a budget, a round's end)
+    const cut = plans.length > this.maxInFlight || plans.length >= this.schedule.window;
+    await this.enqueue(plans.slice(0, this.maxInFlight), cut);
     return this.collect(plans[0]);
   }
 
@@ -168,12 +174,22 @@ class JobScheduler implements PlanPlayer {
     if (Date.now() - this.reportedAt >= 1000) await this.report();
   }
 
-  /** Adds jobs for the plans not yet enqueued by this run (their files first), all in one `addBulk`; an existing job with the same id is kept. */
-  private async enqueue(plans: readonly MatchPlan[]): Promise<void> {
-    const fresh = plans.filter((p) => !this.batchOf.has(p.idx));
-    if (!fresh.length) return;
-    for (const p of fresh) await this.putFiles(p);
-    const batches = chunks(fresh, this.batch).map((c) => this.newBatch(jobId(c[0].league, c[0].idx), c));
+  /**
+   * Adds jobs for the plans not yet enqueued by this run (their files first), all in one
+   * `addBulk`; an existing job with the same id is kept. When the list was `cut` short of what
+   * the schedule will hand out, a last batch short of its size waits for its other plans (unless
+   * it holds the head), so batches stay whole.
+   */
+  private async enqueue(plans: readonly MatchPlan[], cut: boolean): Promise<void> {
+    const cuts = chunks(
+      plans.filter((p) => !this.batchOf.has(p.idx)),
+      this.batch,
+    );
+    const last = cuts[cuts.length - 1];
+    if (cut && last && last[0] !== plans[0] && (last[last.length - 1].idx + 1) % this.batch !== 0) cuts.pop();
+    if (!cuts.length) return;
+    for (const c of cuts) for (const p of c) await this.putFiles(p);
+    const batches = cuts.map((c) => this.newBatch(jobId(c[0].league, c[0].idx), c));
     await this.queue.addBulk(batches.map((b) => this.job(b)));
   }
 
