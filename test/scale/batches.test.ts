@@ -8,6 +8,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { QueueEvents } from 'bullmq';
 import Redis from 'ioredis';
 import { EventBus } from '../../src/bus/event-bus';
 import { createRegistry } from '../../src/catalog';
@@ -16,6 +17,7 @@ import { parseLeagueConfig } from '../../league/config';
 import { runLeague } from '../../league/league-run';
 import { MatchWorkers } from '../../league/scale/match-worker';
 import { parseRedisUrl } from '../../src/scale/redis-connection';
+import { BULL_PREFIX, queueName } from '../../src/scale/keys';
 import { outcome, rpsLeague } from '../league/scale/helpers';
 import { describeRedis, startRedis, type TestRedis } from './redis-server';
 
@@ -96,5 +98,20 @@ describeRedis('batches of plans on workers', () => {
     } finally {
       store.close();
     }
+  }, 120_000);
+
+  test('batches start at multiples of their size whatever the window hands out (a short last batch waits for its plans), so job ids do not depend on timing', async () => {
+    const dir = tmp();
+    const events = new QueueEvents(queueName('rock-paper-scissors-v1'), { connection: { host: '127.0.0.1', port: redis.port }, prefix: BULL_PREFIX });
+    const added: string[] = [];
+    events.on('added', ({ jobId }) => added.push(jobId));
+    try {
+      await events.waitUntilReady();
+      // window 6, batches of 4: the plans 4-5 handed out with 0-3 wait for 6-7
+      expect(await onWorkers(join(dir, 'a.db'), rpsLeague('aligned', 14, { window: 6 }), 1, { batch: 4 })).toMatchObject({ completed: 14 });
+    } finally {
+      await events.close();
+    }
+    expect(added).toEqual(['aligned#0', 'aligned#4', 'aligned#8', 'aligned#12']);
   }, 120_000);
 });
