@@ -48,12 +48,12 @@ export async function commandCalls(redis: Redis): Promise<number> {
   return n;
 }
 
-/** Starts `n` workers (`--concurrency` per env) and resolves once each is playing. */
+/** Starts `n` workers (`--concurrency` per env) and resolves once each is playing; with BENCH_WORKER_CPU_PROF=DIR in the environment each writes a CPU profile there when it stops. */
 export function startWorkers(url: string, n: number, concurrency = 1): Promise<ChildProcess[]> {
   return Promise.all(
     Array.from({ length: n }, (_, i) =>
       new Promise<ChildProcess>((ok, fail) => {
-        const c = spawn(process.execPath, [BIN, 'worker', '--redis', url, '--name', `bench-${i}`, '--no-live', '--concurrency', String(concurrency)], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+        const c = spawn(process.execPath, [...(process.env.BENCH_WORKER_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_WORKER_CPU_PROF}`] : []), BIN, 'worker', '--redis', url, '--name', `bench-${i}`, '--no-live', '--concurrency', String(concurrency)], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
         let err = '';
         c.stderr!.on('data', (d: Buffer) => {
           err += d.toString();

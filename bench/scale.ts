@@ -1,12 +1,16 @@
 /**
- * Scale-out throughput (issue 14): a scripted league played in one process (a pairing window,
- * `league run` without --redis) and by 1, 2 and 4 `arena worker` child processes through a
- * loopback Redis (`league run --redis`, scheduler in this process). Prints markdown tables:
- * matches/s per configuration, the scheduler's CPU per match and Redis commands per match; then
- * live events/s through Redis to a spectator server's bus (LivePublisher -> LiveFeed).
+ * Scale-out throughput (issues 14, 27): a scripted league played in one process (a pairing
+ * window, `league run` without --redis) and by 1 and 2 `arena worker` child processes through a
+ * loopback Redis (`league run --redis`, scheduler in this process), in interleaved rounds (one
+ * process, 1 worker, 2 workers, again...) so that each ratio compares runs under the same load.
+ * Prints markdown tables: matches/s, the ratio to the same round's one-process rate, the
+ * scheduler's CPU per match, Redis commands per match (INFO commandstats: commands inside
+ * BullMQ's scripts included) and the load average; then live events/s through Redis to a
+ * spectator server's bus (LivePublisher -> LiveFeed).
  *
  * Starts its own redis-server (must be installed) on a free 127.0.0.1 port; run from the
- * package root after `npm run build`: npm run bench:scale [-- --matches 300 --workers 1,2,4]
+ * package root after `npm run build`:
+ *   npm run bench:scale [-- --matches 300 --workers 1,2 --rounds 2 --window 32 --batch N --leagues rock-paper-scissors,werewolf --events 50000]
  */
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
@@ -49,7 +53,6 @@ const SCENARIOS: Scenario[] = [
         { id: 'counter', agent: 'counter-last' },
       ],
       budget: { matches: 0 },
-      window: 16,
     }),
   },
   {
@@ -64,59 +67,105 @@ const SCENARIOS: Scenario[] = [
         { id: 'rule-based', agent: 'rule-based' },
       ],
       budget: { matches: 0 },
-      window: 16,
     }),
   },
 ];
 
+const load = (): string => os.loadavg()[0].toFixed(1);
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((x, y) => x - y);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+interface Row {
+  scenario: string;
+  label: string;
+  workers: number;
+  rate: number[];
+  /** Rate over the same round's one-process rate. */
+  ratio: number[];
+  cpuMs: number[];
+  commands: number[];
+  load: string[];
+}
+
 async function main(): Promise<void> {
   const matches = Number(arg('matches', '300'));
-  const counts = arg('workers', '1,2,4').split(',').map(Number);
+  const counts = arg('workers', '1,2').split(',').map(Number);
+  const rounds = Number(arg('rounds', '2'));
+  const window = Number(arg('window', '32'));
+  const batch = arg('batch', '');
+  const only = arg('leagues', 'rock-paper-scissors,werewolf').split(',');
   const redisServer = await startRedis();
   const target = parseRedisUrl(redisServer.url);
   const admin = new Redis(redisServer.port, '127.0.0.1');
   const dir = mkdtempSync(join(os.tmpdir(), 'arena-bench-scale-'));
   const registry = createRegistry();
   process.chdir(ROOT);
-  const rows: string[] = [];
+  const rows = new Map<string, Row>();
+  const row = (scenario: string, label: string, workers: number): Row => {
+    const key = `${scenario}|${label}`;
+    if (!rows.has(key)) rows.set(key, { scenario, label, workers, rate: [], ratio: [], cpuMs: [], commands: [], load: [] });
+    return rows.get(key)!;
+  };
   let run = 0;
   try {
-    for (const sc of SCENARIOS) {
-      const name = (label: string) => `bench-${run++}-${label}`;
-      // single process, same window (the equal-outcome reference)
-      {
-        const raw = { ...sc.config(name('local')), budget: { matches } };
-        const store = new Store(join(dir, `${raw.name}.db`));
-        const t0 = performance.now();
-        await runLeague({ config: parseLeagueConfig(raw), store, registry });
-        const s = (performance.now() - t0) / 1000;
-        store.close();
-        rows.push(`| ${sc.name} | one process (no Redis) | ${matches} | ${(matches / s).toFixed(1)} | – | – |`);
-      }
-      for (const n of counts) {
-        const raw = { ...sc.config(name(`w${n}`)), budget: { matches } };
-        const envId = (await registry.resolveEnv(raw.env)).meta.id;
-        await admin.sadd(QUEUES_KEY, envId); // workers attach to the queue at start
-        const workers = await startWorkers(redisServer.url, n);
-        const store = new Store(join(dir, `${raw.name}.db`));
-        const calls0 = await commandCalls(admin);
-        const cpu0 = process.cpuUsage();
-        const t0 = performance.now();
-        try {
-          await runLeague({ config: parseLeagueConfig(raw), store, registry, workers: { redis: target } });
-        } finally {
+    // rounds interleave the configurations (one process, 1 worker, 2 workers, ...) so that each ratio compares runs made under the same load
+    for (let round = 0; round < rounds; round++) {
+      for (const sc of SCENARIOS.filter((x) => only.some((o) => x.name.startsWith(o)))) {
+        const name = (label: string) => `bench-${process.pid}-${run++}-${label}`;
+        let local = 0;
+        {
+          const raw = { ...sc.config(name('local')), budget: { matches }, window };
+          const store = new Store(join(dir, `${raw.name}.db`));
+          const l0 = load();
+          const t0 = performance.now();
+          // with a bus, as `arena league run` has one: each match's event log is recorded, as the workers' are
+          await runLeague({ config: parseLeagueConfig(raw), store, registry, bus: new EventBus() });
+          local = matches / ((performance.now() - t0) / 1000);
           store.close();
+          const r = row(sc.name, 'one process (no Redis)', 0);
+          r.rate.push(local);
+          r.ratio.push(1);
+          r.load.push(`${l0}-${load()}`);
         }
-        const s = (performance.now() - t0) / 1000;
-        const cpu = process.cpuUsage(cpu0);
-        const calls = (await commandCalls(admin)) - calls0;
-        await stopWorkers(workers);
-        rows.push(`| ${sc.name} | ${n} worker${n === 1 ? '' : 's'} + scheduler | ${matches} | ${(matches / s).toFixed(1)} | ${((cpu.user + cpu.system) / 1000 / matches).toFixed(2)} | ${Math.round(calls / matches)} |`);
+        for (const n of counts) {
+          const raw = { ...sc.config(name(`w${n}`)), budget: { matches }, window };
+          const envId = (await registry.resolveEnv(raw.env)).meta.id;
+          await admin.sadd(QUEUES_KEY, envId); // workers attach to the queue at start
+          const workers = await startWorkers(redisServer.url, n);
+          const store = new Store(join(dir, `${raw.name}.db`));
+          const l0 = load();
+          const calls0 = await commandCalls(admin);
+          const cpu0 = process.cpuUsage();
+          const t0 = performance.now();
+          try {
+            await runLeague({ config: parseLeagueConfig(raw), store, registry, workers: { redis: target, ...(batch ? { batch: Number(batch) } : {}) } });
+          } finally {
+            store.close();
+          }
+          const s = (performance.now() - t0) / 1000;
+          const cpu = process.cpuUsage(cpu0);
+          const calls = (await commandCalls(admin)) - calls0;
+          await stopWorkers(workers);
+          const r = row(sc.name, `${n} worker${n === 1 ? '' : 's'} + scheduler`, n);
+          r.rate.push(matches / s);
+          r.ratio.push(matches / s / local);
+          r.cpuMs.push((cpu.user + cpu.system) / 1000 / matches);
+          r.commands.push(calls / matches);
+          r.load.push(`${l0}-${load()}`);
+        }
       }
     }
-    process.stdout.write(`Scale-out throughput, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'cpu'}), loopback Redis, window 16\n\n`);
-    process.stdout.write('| league | played by | matches | matches/s | scheduler CPU ms/match | Redis commands/match |\n|---|---|---:|---:|---:|---:|\n');
-    process.stdout.write(`${rows.join('\n')}\n\n`);
+    const jobs = batch || `default (${Math.max(1, Math.min(16, Math.floor(window / 2)))})`;
+    process.stdout.write(`Scale-out throughput, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'cpu'}), loopback Redis, window ${window}, plans per job ${jobs}, ${matches} matches per run, ${rounds} interleaved round(s); medians of the rounds (each round's figures in brackets)\n\n`);
+    process.stdout.write('| league | played by | matches/s | x one process | scheduler CPU ms/match | Redis commands/match | load (1 min, start-end) |\n|---|---|---:|---:|---:|---:|---|\n');
+    const f = (xs: number[], d: number) => (xs.length ? `${median(xs).toFixed(d)}${xs.length > 1 ? ` [${xs.map((x) => x.toFixed(d)).join(', ')}]` : ''}` : '–');
+    for (const r of rows.values()) {
+      process.stdout.write(`| ${r.scenario} | ${r.label} | ${f(r.rate, 1)} | ${r.workers ? f(r.ratio, 2) : '1'} | ${f(r.cpuMs, 2)} | ${f(r.commands, 1)} | ${r.load.join(', ')} |\n`);
+    }
+    process.stdout.write('\n');
 
     // live events through Redis: publisher (a worker's bus) -> Redis -> feed (a server's bus)
     const events = Number(arg('events', '50000'));

@@ -147,6 +147,15 @@ export class LeagueSchedule implements Schedule<MatchRecord> {
     return record;
   }
 
+  transaction<T>(fn: () => T): T {
+    return this.o.store.transaction(fn);
+  }
+
+  /** A training round is due after the last recorded match. */
+  dueAfterFold(): boolean {
+    return this.learners.dueAt(this.completed);
+  }
+
   /** After a recorded match: the training round it made due (if any); false when the signal stopped it. */
   async afterFold(signal?: AbortSignal): Promise<boolean> {
     return this.addSnapshots(await this.learners.afterMatch(this.completed, this.h2h, signal));

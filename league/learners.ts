@@ -222,13 +222,18 @@ export class LeagueLearners {
     return file;
   }
 
+  /** Whether {@link afterMatch} trains a round once `completed` matches are recorded. */
+  dueAt(completed: number): boolean {
+    return this.learners.length > 0 && completed % this.o.config.training.every === 0;
+  }
+
   /**
    * Called after each recorded match: when `completed` reaches a training round, the learners
    * whose turn it is train one iteration; returns the snapshot players that joined the league,
    * or null when the signal stopped the round (nothing of it is recorded; a rerun redoes it).
    */
   async afterMatch(completed: number, h2h: HeadToHead, signal?: AbortSignal): Promise<PlayerRecord[] | null> {
-    if (!this.learners.length || completed % this.o.config.training.every !== 0) return [];
+    if (!this.dueAt(completed)) return [];
     return this.trainRound(h2h, signal);
   }
 

@@ -11,7 +11,7 @@ export function localPlayer(o: { registry: Registry; bus?: EventBus }): PlanPlay
   return {
     async play(plans, signal) {
       const done = await playPlan(plans[0], { registry: o.registry, bus: o.bus, signal, localFile: async (ref) => ref.path });
-      return done ? { ok: true, ...done } : null;
+      return done ? [{ ok: true, ...done }] : null;
     },
     async folded() {},
     async close() {},

@@ -32,6 +32,13 @@ export interface Schedule<F> {
   next(): MatchPlan[];
   /** Folds the head's outcome into the store, the ratings and the schedule's state (strictly in index order). */
   fold(plan: MatchPlan, outcome: PlayOutcome): F;
+  /**
+   * Runs `fn` (folds and the `next` calls between them) in ONE store transaction: all its writes
+   * are committed together, or none when it throws.
+   */
+  transaction<T>(fn: () => T): T;
+  /** Whether the last fold made work due that {@link afterFold} must do before the next fold (a training round). */
+  dueAfterFold(): boolean;
   /** What a fold made due (a training round); false when the signal stopped it. */
   afterFold(signal?: AbortSignal): Promise<boolean>;
   /** Releases what the schedule holds (learners' models). */
@@ -41,12 +48,13 @@ export interface Schedule<F> {
 /** Plays plans: in this process, or on workers. */
 export interface PlanPlayer {
   /**
-   * The outcome of the head of `plans` (the others may be started ahead, as a pairing window
-   * allows); null when the signal stopped the wait or the match.
+   * The outcomes of the head of `plans` and of the plans after it that are ready now, in order
+   * (at least the head's; the others may be started ahead, as a pairing window allows): a batch
+   * the driver folds in one transaction. Null when the signal stopped the wait or the match.
    */
-  play(plans: readonly MatchPlan[], signal?: AbortSignal): Promise<PlayOutcome | null>;
-  /** Called once the head's outcome is folded (a worker's finished job is removed). */
-  folded(plan: MatchPlan, outcome: PlayOutcome): Promise<void>;
+  play(plans: readonly MatchPlan[], signal?: AbortSignal): Promise<PlayOutcome[] | null>;
+  /** Called once outcomes are folded (committed), with the plans folded in order (a worker's finished jobs are removed). */
+  folded(plans: readonly MatchPlan[]): Promise<void>;
   /** Ends the player; `finished` when the schedule is over (plans started ahead and never needed are dropped). */
   close(finished: boolean): Promise<void>;
 }

@@ -1,14 +1,17 @@
 /**
  * Playing a schedule on workers (`league run --redis`, `tournament run --redis`, `sprt --redis`):
- * the scheduling process enqueues each plan as a BullMQ job with a deterministic id (schedule,
- * match index) on its env's queue, at most `maxInFlight` (<= the schedule's window) at once, and
- * waits for the head's result, which the driver folds strictly in index order — each exactly
- * once: the store's (league, idx) key and the schedule's `completed` counter admit only the next
- * match; a job's result is taken only for the plan it was played for (its key); duplicates,
- * retries and results of matches already recorded are ignored. A job that failed every attempt
- * comes back as a failed outcome (the schedule records a failed match and goes on). Learners'
- * training rounds run in the scheduling process while workers play the matches already enqueued
- * (paired with the policies published before the round).
+ * the scheduling process enqueues the plans in batches of up to `batch` consecutive plans, one
+ * BullMQ job per batch with a deterministic id (schedule, first index) on its env's queue, at
+ * most `maxInFlight` plans (<= the schedule's window) at once, all new batches in one `addBulk`.
+ * It waits for the head's batch and hands back all its results at once, which the driver folds
+ * strictly in index order in one SQLite transaction — each exactly once: the store's (league,
+ * idx) key and the schedule's `completed` counter admit only the next match; a result is taken
+ * only for the plan it was played for (each plan's key, and the batch's); duplicates, retries
+ * and results of matches already recorded are ignored. A batch job that failed every attempt is
+ * split into one job per plan (so one poisoned match cannot fail the others); a one-plan job that
+ * failed every attempt comes back as a failed outcome (the schedule records a failed match and
+ * goes on). Learners' training rounds run in the scheduling process while workers play the
+ * matches already enqueued (paired with the policies published before the round).
  *
  * Killed at any point (kill -9), a rerun resumes: the store says which matches are recorded,
  * the schedule what is in flight, and jobs finished meanwhile are collected from Redis. If Redis
@@ -20,13 +23,13 @@ import type Redis from 'ioredis';
 import type { EventBus } from '../../src/bus/event-bus';
 import { parseAgentRef } from '../../src/core/agent-ref';
 import { BlobStore } from '../../src/scale/blob-store';
-import { BULL_PREFIX, QUEUES_KEY, jobId, leagueKey, queueName } from '../../src/scale/keys';
+import { BULL_PREFIX, QUEUES_KEY, jobId, leagueKey, queueName, splitJobId } from '../../src/scale/keys';
 import { LivePublisher } from '../../src/scale/live-publisher';
 import { connectRedis, redisOptions, type RedisTarget } from '../../src/scale/redis-connection';
 import { planKey, type MatchPlan } from './match-plan';
 import type { PlayOutcome } from './record-match';
 import type { PlanPlayer, Schedule } from './schedule';
-import { MATCH_JOB, type MatchJob, type MatchJobResult } from '../scale/match-job';
+import { MATCH_JOB, batchKey, failureText, type MatchJob, type MatchJobResult } from '../scale/match-job';
 
 /** How a schedule is played on workers. */
 export interface WorkerPlayOptions {
@@ -37,14 +40,17 @@ export interface WorkerPlayOptions {
   attempts?: number;
   /** How often (ms) the head job is checked when no completion is heard (default 1000). */
   pollMs?: number;
+  /**
+   * Plans per job (default: half of `maxInFlight`, at most 16): a batch costs the same Redis work
+   * as one plan, and its results are folded in one transaction. Keep it 1 for slow or heavy
+   * matches that should spread over many workers (a worker holds up to `--concurrency` jobs).
+   */
+  batch?: number;
 }
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-
-/** Why a job failed, with its errors and its workers' deaths counted ("... (1 error, 2 worker deaths)"). */
-export function failureText(job: Pick<Job, 'failedReason' | 'attemptsMade' | 'stalledCounter'>): string {
-  const errors = Math.max(0, job.attemptsMade - (job.stalledCounter > 0 && /stalled/.test(job.failedReason ?? '') ? 1 : 0));
-  return `${job.failedReason || 'failed'} (${plural(errors, 'error')}, ${plural(job.stalledCounter, 'worker death')})`;
+/** The default batch size for `maxInFlight` plans in flight (two batches in flight, at most 16 plans each). */
+export function defaultBatch(maxInFlight: number): number {
+  return Math.max(1, Math.min(16, Math.floor(maxInFlight / 2)));
 }
 
 /**
@@ -69,14 +75,44 @@ export async function workerPlayer(schedule: Schedule<unknown>, o: WorkerPlayOpt
   return p;
 }
 
+
+/** One job: consecutive plans and, once the job has finished, their outcomes. */
+interface Batch {
+  id: string;
+  plans: MatchPlan[];
+  key: string;
+  outcomes: PlayOutcome[] | null;
+  /** Its job failed every attempt (it stays in the queue's failed list for `league status`). */
+  failed: boolean;
+  /** Plans of it not folded yet. */
+  left: number;
+}
+
+/**
+ * Cuts consecutive runs of plans into batches at the multiples of `size` (plan `idx` starts a
+ * batch when `idx % size === 0`), so that batch boundaries — and job ids — do not depend on when
+ * plans were handed out: a restarted scheduler cuts the same batches.
+ */
+export function chunks(plans: readonly MatchPlan[], size: number): MatchPlan[][] {
+  const out: MatchPlan[][] = [];
+  for (const p of plans) {
+    const last = out[out.length - 1];
+    if (last && p.idx % size !== 0 && last[last.length - 1].idx === p.idx - 1) last.push(p);
+    else out.push([p]);
+  }
+  return out;
+}
+
 class JobScheduler implements PlanPlayer {
   private readonly redis: Redis;
   private readonly queue: Queue<MatchJob, MatchJobResult>;
   private readonly events: QueueEvents;
   private readonly blobs: BlobStore;
   private readonly publisher: LivePublisher | null;
-  private readonly enqueued = new Set<number>();
+  /** The batch of every plan enqueued by this run and not folded yet, by index. */
+  private readonly batchOf = new Map<number, Batch>();
   private readonly maxInFlight: number;
+  private readonly batch: number;
   private wake: (() => void) | null = null;
   /** Completions and failures heard so far (a wait started after one it has not seen returns at once). */
   private pokes = 0;
@@ -105,6 +141,7 @@ class JobScheduler implements PlanPlayer {
     this.blobs = new BlobStore(this.redis, '');
     this.publisher = o.bus ? new LivePublisher(this.redis, o.bus) : null;
     this.maxInFlight = Math.max(1, Math.min(o.maxInFlight ?? schedule.window, schedule.window));
+    this.batch = Math.max(1, Math.min(o.batch ?? defaultBatch(this.maxInFlight), this.maxInFlight));
   }
 
   /** Announces the queue (workers find it there) and waits until completions can be heard. */
@@ -113,29 +150,53 @@ class JobScheduler implements PlanPlayer {
     await this.events.waitUntilReady();
   }
 
-  async play(plans: readonly MatchPlan[], signal?: AbortSignal): Promise<PlayOutcome | null> {
-    this.signal = signal;
-    await this.enqueue(plans.slice(0, this.maxInFlight));
-    const outcome = await this.collect(plans[0]);
-    if (outcome && !outcome.ok) this.o.log?.(`${plans[0].schedule ?? 'league'} ${this.schedule.name}: match ${plans[0].idx} failed on every attempt and is recorded as failed (${outcome.reason})`);
-    return outcome;
+  private what(plan: MatchPlan): string {
+    return `${plan.schedule ?? 'league'} ${plan.league}`;
   }
 
-  async folded(plan: MatchPlan, outcome: PlayOutcome): Promise<void> {
-    // a failed job stays in its queue's failed list (league status shows it); a result is not needed any more
-    if (outcome.ok) await this.queue.remove(jobId(plan.league, plan.idx)).catch(() => 0);
-    this.enqueued.delete(plan.idx);
-    this.folds.push(Date.now());
+  async play(plans: readonly MatchPlan[], signal?: AbortSignal): Promise<PlayOutcome[] | null> {
+    this.signal = signal;
+    // the list is cut by the in-flight limit or the window (not by the schedule: a budget, a round's end)
+    const cut = plans.length > this.maxInFlight || plans.length >= this.schedule.window;
+    await this.enqueue(plans.slice(0, this.maxInFlight), cut);
+    return this.collect(plans[0]);
+  }
+
+  async folded(plans: readonly MatchPlan[]): Promise<void> {
+    for (const plan of plans) {
+      const b = this.batchOf.get(plan.idx);
+      if (!b) continue;
+      this.batchOf.delete(plan.idx);
+      this.folds.push(Date.now());
+      // a failed job stays in its queue's failed list (league status shows it); a result is not needed any more
+      if (--b.left === 0 && !b.failed) await this.queue.remove(b.id).catch(() => 0);
+    }
     if (Date.now() - this.reportedAt >= 1000) await this.report();
   }
 
-  /** Adds the jobs of plans not yet enqueued by this run (their files first); an existing job with the same id is kept. */
-  private async enqueue(plans: readonly MatchPlan[]): Promise<void> {
-    const fresh = plans.filter((p) => !this.enqueued.has(p.idx));
-    if (!fresh.length) return;
-    for (const p of fresh) await this.putFiles(p);
-    await this.queue.addBulk(fresh.map((p) => this.job(p)));
-    for (const p of fresh) this.enqueued.add(p.idx);
+  /**
+   * Adds jobs for the plans not yet enqueued by this run (their files first), all in one
+   * `addBulk`; an existing job with the same id is kept. When the list was `cut` short of what
+   * the schedule will hand out, a last batch short of its size waits for its other plans (unless
+   * it holds the head), so batches stay whole.
+   */
+  private async enqueue(plans: readonly MatchPlan[], cut: boolean): Promise<void> {
+    const cuts = chunks(
+      plans.filter((p) => !this.batchOf.has(p.idx)),
+      this.batch,
+    );
+    const last = cuts[cuts.length - 1];
+    if (cut && last && last[0] !== plans[0] && (last[last.length - 1].idx + 1) % this.batch !== 0) cuts.pop();
+    if (!cuts.length) return;
+    for (const c of cuts) for (const p of c) await this.putFiles(p);
+    const batches = cuts.map((c) => this.newBatch(jobId(c[0].league, c[0].idx), c));
+    await this.queue.addBulk(batches.map((b) => this.job(b)));
+  }
+
+  private newBatch(id: string, plans: MatchPlan[]): Batch {
+    const b: Batch = { id, plans, key: batchKey(plans), outcomes: null, failed: false, left: plans.length };
+    for (const p of plans) this.batchOf.set(p.idx, b);
+    return b;
   }
 
   /** Uploads the files a plan names (modules, task data, checkpoints, policies) by content. */
@@ -147,45 +208,79 @@ class JobScheduler implements PlanPlayer {
     }
   }
 
-  private job(plan: MatchPlan) {
+  private job(b: Batch) {
     return {
       name: MATCH_JOB,
-      data: { plan, key: planKey(plan) },
-      opts: { jobId: jobId(plan.league, plan.idx), attempts: this.o.attempts ?? 3, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: false, removeOnFail: false },
+      data: { plans: b.plans, key: b.key },
+      opts: { jobId: b.id, attempts: this.o.attempts ?? 3, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: false, removeOnFail: false },
     };
   }
 
   /**
-   * Waits for the result of the plan's job; null when the signal stopped the wait. A job that
-   * is missing (Redis lost it) is enqueued again; a job of another plan under the same id (an
-   * earlier league of this name) is replaced once it is not running.
+   * Waits for the batch of the head and returns the outcomes of the head and the rest of its
+   * batch; null when the signal stopped the wait. A job that is missing (Redis lost it) is
+   * enqueued again; a job of other plans under the same id (an earlier league of this name, or
+   * other batches) is replaced once it is not running; a batch job that failed every attempt is
+   * split into one job per plan.
    */
-  private async collect(plan: MatchPlan): Promise<PlayOutcome | null> {
-    const id = jobId(plan.league, plan.idx);
-    const key = planKey(plan);
+  private async collect(head: MatchPlan): Promise<PlayOutcome[] | null> {
     for (;;) {
       if (this.signal?.aborted) return null;
+      const b = this.batchOf.get(head.idx)!;
+      if (b.outcomes) return b.outcomes.slice(b.plans.findIndex((p) => p.idx === head.idx));
       const heard = this.pokes;
-      const job = (await this.queue.getJob(id)) as Job<MatchJob, MatchJobResult> | undefined;
+      const job = (await this.queue.getJob(b.id)) as Job<MatchJob, MatchJobResult> | undefined;
       if (!job) {
         // Redis lost it (restarted without persistence): its files may be gone too
-        this.o.log?.(`${plan.schedule ?? 'league'} ${plan.league}: the job of match ${plan.idx} is missing from Redis; enqueued again`);
+        this.o.log?.(`${this.what(head)}: the job of match ${b.plans.map((p) => p.idx).join(', ')} is missing from Redis; enqueued again`);
         this.blobs.forget();
-        await this.putFiles(plan);
-        await this.queue.addBulk([this.job(plan)]);
+        for (const p of b.plans) await this.putFiles(p);
+        await this.queue.addBulk([this.job(b)]);
         continue;
       }
-      if (job.data.key !== key) {
+      if (job.data.key !== b.key) {
         if ((await job.getState()) !== 'active') await job.remove().catch(() => {});
         else await this.sleep(this.o.pollMs ?? 1000, heard);
+        if ((await this.queue.getJob(b.id)) === undefined) await this.queue.addBulk([this.job(b)]);
         continue;
       }
       // finishedOn is set with the result (or the last error) by the Redis script that ends the job, never
       // between attempts; a failed attempt's failedReason stays on a job that succeeds later, a result never
       // exists on a job that failed
-      if (job.finishedOn) return job.returnvalue ? { ok: true, played: job.returnvalue.played, events: job.returnvalue.events } : { ok: false, reason: failureText(job) };
-      await this.sleep(this.o.pollMs ?? 1000, heard);
+      if (!job.finishedOn) {
+        await this.sleep(this.o.pollMs ?? 1000, heard);
+        continue;
+      }
+      if (job.returnvalue) b.outcomes = this.outcomesOf(b, job.returnvalue);
+      else if (b.plans.length > 1) await this.split(b, job);
+      else {
+        b.failed = true;
+        b.outcomes = [{ ok: false, reason: failureText(job) }];
+        this.o.log?.(`${this.what(head)}: match ${b.plans[0].idx} failed on every attempt and is recorded as failed (${b.outcomes[0].ok ? '' : b.outcomes[0].reason})`);
+      }
     }
+  }
+
+  /** The outcomes of a batch from its job's result; a result that is not for its plan (a worker of another version) is a failed match. */
+  private outcomesOf(b: Batch, r: MatchJobResult): PlayOutcome[] {
+    return b.plans.map((plan, i) => {
+      const res = Array.isArray(r.results) ? r.results[i] : undefined;
+      if (!res || res.key !== planKey(plan)) return { ok: false, reason: `the result of worker ${String(r.worker)} is not for this match's plan (a worker of another version?)` };
+      if (!res.ok) {
+        this.o.log?.(`${this.what(plan)}: match ${plan.idx} failed and is recorded as failed (${res.reason})`);
+        return { ok: false, reason: res.reason };
+      }
+      return { ok: true, played: res.played, events: res.events };
+    });
+  }
+
+  /** A batch job that failed every attempt: each of its plans gets a job of its own (one poisoned match cannot fail the others). */
+  private async split(b: Batch, job: Job<MatchJob, MatchJobResult>): Promise<void> {
+    b.failed = true;
+    b.left = 0; // its plans move to their own jobs
+    this.o.log?.(`${this.what(b.plans[0])}: the job of matches ${b.plans[0].idx}-${b.plans[b.plans.length - 1].idx} failed on every attempt (${failureText(job)}); each is played again in a job of its own`);
+    const singles = b.plans.map((p) => this.newBatch(splitJobId(p.league, p.idx), [p]));
+    await this.queue.addBulk(singles.map((s) => this.job(s)));
   }
 
   /** Resolves on the next completion or failure heard (at once if one was heard since `heard`), the signal, or after `ms`. */
@@ -205,24 +300,27 @@ class JobScheduler implements PlanPlayer {
     });
   }
 
-  /** The schedule's progress for `league status` (rate over the last minute). */
+  /** The schedule's progress for `league status` (rate over the last minute), in one round trip. */
   private async report(): Promise<void> {
     const now = Date.now();
     this.reportedAt = now;
     while (this.folds.length && this.folds[0] < now - 60_000) this.folds.shift();
-    await this.redis.sadd(QUEUES_KEY, this.schedule.envId); // again: a restarted Redis may have lost it (workers find queues there)
     const span = Math.max(1, now - (this.folds[0] ?? now));
-    await this.redis.hset(leagueKey(this.schedule.name), {
-      env: this.schedule.envId,
-      completed: this.schedule.completed,
-      budget: this.schedule.total,
-      window: this.schedule.window,
-      inFlight: this.enqueued.size,
-      ratePerS: this.folds.length > 1 ? ((this.folds.length - 1) / span) * 1000 : 0,
-      scheduler: `${hostname()}-${process.pid}`,
-      startedAt: this.startedAt,
-      updatedAt: now,
-    });
+    await this.redis
+      .multi()
+      .sadd(QUEUES_KEY, this.schedule.envId) // again: a restarted Redis may have lost it (workers find queues there)
+      .hset(leagueKey(this.schedule.name), {
+        env: this.schedule.envId,
+        completed: this.schedule.completed,
+        budget: this.schedule.total,
+        window: this.schedule.window,
+        inFlight: this.batchOf.size,
+        ratePerS: this.folds.length > 1 ? ((this.folds.length - 1) / span) * 1000 : 0,
+        scheduler: `${hostname()}-${process.pid}`,
+        startedAt: this.startedAt,
+        updatedAt: now,
+      })
+      .exec();
   }
 
   /**
@@ -233,7 +331,7 @@ class JobScheduler implements PlanPlayer {
   async close(finished: boolean): Promise<void> {
     try {
       await this.report();
-      if (finished) for (const idx of this.enqueued) await this.queue.remove(jobId(this.schedule.name, idx)).catch(() => 0);
+      if (finished) for (const id of new Set([...this.batchOf.values()].filter((b) => !b.failed).map((b) => b.id))) await this.queue.remove(id).catch(() => 0);
     } catch {
       // Redis gone: nothing more to tell it
     }

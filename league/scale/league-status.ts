@@ -51,6 +51,7 @@ export interface LeagueProgress {
 /** A job that failed (its last error). */
 export interface FailedJob {
   id: string;
+  /** The match ids of the job (comma-separated: a job may hold a batch of plans). */
   match: string;
   reason: string;
   attempts: number;
@@ -105,8 +106,9 @@ export async function scaleStatus(redis: Redis, target: RedisTarget, league?: st
       const c = await q.getJobCounts('waiting', 'active', 'delayed', 'completed', 'failed', 'prioritized');
       queues.push({ env, waiting: (c.waiting ?? 0) + (c.prioritized ?? 0), active: c.active ?? 0, delayed: c.delayed ?? 0, completed: c.completed ?? 0, failed: c.failed ?? 0 });
       for (const job of await q.getFailed(0, 49)) {
-        if (!job || (league && job.data.plan.league !== league)) continue;
-        failed.push({ id: job.id ?? '', match: job.data.plan.matchId, reason: job.failedReason ?? '', attempts: job.attemptsStarted });
+        const plans = Array.isArray(job?.data.plans) ? job.data.plans : [];
+        if (!job || !plans.length || (league && plans[0].league !== league)) continue;
+        failed.push({ id: job.id ?? '', match: plans.map((p) => p.matchId).join(', '), reason: job.failedReason ?? '', attempts: job.attemptsStarted });
       }
     } finally {
       await q.close();

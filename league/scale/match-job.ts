@@ -1,22 +1,41 @@
-/** The BullMQ payloads of scale-out: a match job (a plan) and what a worker returns for it. */
+/**
+ * The BullMQ payloads of scale-out: a match job (a batch of plans, consecutive in index order)
+ * and what a worker returns for it (one result per plan, in the same order).
+ */
+import type { Job } from 'bullmq';
 import type { MatchEvent } from '../../src/core/events';
 import type { PlayedMatch } from '../engine/record-match';
-import type { MatchPlan } from '../engine/match-plan';
+import { planKey, sha256, type MatchPlan } from '../engine/match-plan';
 
-/** A job's data: the plan to play and its key (`planKey(plan)`). */
+/** A job's data: the plans to play (consecutive indices of one schedule) and their batch key ({@link batchKey}). */
 export interface MatchJob {
-  plan: MatchPlan;
+  plans: MatchPlan[];
   key: string;
 }
 
-/** A job's return value: the key of the plan played, what it produced and its event log. */
+/** What a worker produced for one plan of a job: played (with its event log), or an env that threw (a failed match; retrying cannot help). */
+export type PlanResult = { key: string; ok: true; played: PlayedMatch; events: MatchEvent[] } | { key: string; ok: false; reason: string };
+
+/** A job's return value: the job's batch key and each plan's result (with its plan's key), in the job's order. */
 export interface MatchJobResult {
   key: string;
-  played: PlayedMatch;
-  events: MatchEvent[];
+  results: PlanResult[];
   /** The worker that played it. */
   worker: string;
 }
 
 /** The BullMQ job name of match jobs. */
 export const MATCH_JOB = 'match';
+
+/** The key of a batch of plans: SHA-256 of their plan keys in order (a worker checks it; the scheduler takes a result only for it). */
+export function batchKey(plans: readonly MatchPlan[]): string {
+  return sha256(plans.map(planKey).join('\n'));
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** Why a job failed, with its errors and its workers' deaths counted ("... (1 error, 2 worker deaths)"). */
+export function failureText(job: Pick<Job, 'failedReason' | 'attemptsMade' | 'stalledCounter'>): string {
+  const errors = Math.max(0, job.attemptsMade - (job.stalledCounter > 0 && /stalled/.test(job.failedReason ?? '') ? 1 : 0));
+  return `${job.failedReason || 'failed'} (${plural(errors, 'error')}, ${plural(job.stalledCounter, 'worker death')})`;
+}

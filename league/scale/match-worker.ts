@@ -1,11 +1,13 @@
 /**
- * `arena worker`: plays match jobs from the env queues in Redis (BullMQ) and returns each
- * result with its event log; the league's scheduler records them. A worker may run anywhere
+ * `arena worker`: plays match jobs from the env queues in Redis (BullMQ) — each job a batch of
+ * plans, played one after another — and returns every plan's result with its event log in the
+ * job's return value; the league's scheduler records them. A worker may run anywhere
  * that reaches Redis: files the plans name come by content hash (src/scale/blob-store.ts), and
  * its matches' events go live to spectator servers through Redis (src/scale/live-publisher.ts).
  *
- * Failures: an env that throws is a recorded failure at once (retrying cannot help); any other
- * error is retried by BullMQ up to the job's attempts; a worker that dies (kill -9, a crash, a
+ * Failures: an env that throws is that plan's recorded failure at once (retrying cannot help; the
+ * job's other plans are played); any other error fails the whole job, retried by BullMQ up to the
+ * job's attempts (every plan of it played again from its seed); a worker that dies (kill -9, a crash, a
  * watchdog stop) leaves its job locked until the lock expires, then a live worker's stalled-job
  * check puts it back (`attempts - 1` times, then it fails: a poisoned job). Closing finishes the
  * matches being played, then stops taking jobs.
@@ -20,9 +22,9 @@ import { BlobStore } from '../../src/scale/blob-store';
 import { BULL_PREFIX, QUEUES_KEY, queueName, workerKey } from '../../src/scale/keys';
 import { LivePublisher } from '../../src/scale/live-publisher';
 import { connectRedis, redisOptions, type RedisTarget } from '../../src/scale/redis-connection';
-import { planKey } from '../engine/match-plan';
+import { planKey, type MatchPlan } from '../engine/match-plan';
 import { playPlan } from '../engine/play-plan';
-import type { MatchJob, MatchJobResult } from './match-job';
+import { batchKey, failureText, type MatchJob, type MatchJobResult, type PlanResult } from './match-job';
 
 /** How to run a worker. */
 export interface MatchWorkerOptions {
@@ -118,7 +120,7 @@ export class MatchWorkers {
       });
       worker.on('error', () => {}); // connection errors: ioredis reconnects (connectRedis reports the outage)
       worker.on('failed', (job, err) => {
-        if (job && job.finishedOn) this.o.log?.(`match ${job.data.plan.matchId} failed: ${err.message}`);
+        if (job && job.finishedOn) this.o.log?.(`job ${job.id} (${job.data.plans?.length ?? 0} matches) failed: ${err.message}`);
       });
       this.workers.set(envId, worker);
       this.o.log?.(`worker ${this.name}: playing ${envId} (queue ${queueName(envId)}, concurrency ${this.o.concurrency ?? 1})`);
@@ -131,8 +133,16 @@ export class MatchWorkers {
   }
 
   private async process(job: Job<MatchJob, MatchJobResult>): Promise<MatchJobResult> {
-    const { plan, key } = job.data;
-    if (planKey(plan) !== key) throw new UnrecoverableError(`job ${job.id}: its plan does not match its key (a damaged job)`);
+    const { plans, key } = job.data;
+    if (!Array.isArray(plans) || !plans.length || batchKey(plans) !== key) throw new UnrecoverableError(`job ${job.id}: its plans do not match its key (a damaged job, or one of another version)`);
+    const results: PlanResult[] = [];
+    for (const plan of plans) results.push(await this.playOne(job, plan));
+    return { key, results, worker: this.name };
+  }
+
+  /** Plays one plan of a job: its result, a failed result when its env threw; throws (the whole job is retried) on any other error. */
+  private async playOne(job: Job<MatchJob, MatchJobResult>, plan: MatchPlan): Promise<PlanResult> {
+    const key = planKey(plan);
     this.stats.active++;
     this.attempts.set(plan.matchId, job.attemptsStarted);
     try {
@@ -141,13 +151,17 @@ export class MatchWorkers {
       try {
         done = await playPlan(plan, { registry: this.o.registry, bus: this.bus, localFile: (ref) => this.blobs.cached(ref) });
       } catch (e) {
-        if (e instanceof MatchFailureError) throw new UnrecoverableError(e.message);
-        throw e;
+        if (!(e instanceof MatchFailureError)) throw e;
+        // retrying cannot help: this match is a recorded failure, the job's other matches are played
+        this.stats.failed++;
+        this.o.onJob?.(plan.matchId, false);
+        this.o.log?.(`match ${plan.matchId} failed: ${e.message}`);
+        return { key, ok: false, reason: failureText({ failedReason: e.message, attemptsMade: 1, stalledCounter: job.stalledCounter }) };
       }
       if (!done) throw new Error(`match ${plan.matchId} was aborted (an effect failed?)`);
       this.stats.done++;
       this.o.onJob?.(plan.matchId, true);
-      return { key, played: done.played, events: done.events, worker: this.name };
+      return { key, ok: true, played: done.played, events: done.events };
     } catch (e) {
       this.stats.failed++;
       this.o.onJob?.(plan.matchId, false);

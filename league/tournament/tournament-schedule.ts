@@ -210,6 +210,15 @@ export class TournamentSchedule implements Schedule<TournamentGame> {
     return { record, slot, outcome: scored, done: this.outcomes.length, total: this.total };
   }
 
+  transaction<T>(fn: () => T): T {
+    return this.o.store.transaction(fn);
+  }
+
+  /** Nothing is ever due between games. */
+  dueAfterFold(): boolean {
+    return false;
+  }
+
   async afterFold(): Promise<boolean> {
     return true;
   }

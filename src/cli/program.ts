@@ -150,6 +150,7 @@ export function buildProgram(exit: (code: number) => void): Command {
     .option('--redis <url>', 'schedule the matches on `arena worker` processes through this Redis (redis://HOST:PORT; the config needs a "window"; docs/scale-out.md)')
     .option('--in-flight <n>', 'with --redis: most match jobs queued or playing at once (default: the config\'s window)', countOpt('--in-flight'))
     .option('--attempts <n>', 'with --redis: tries of a job that fails with an error before it is recorded as a failed match (default 3)', countOpt('--attempts'))
+    .option('--batch <n>', 'with --redis: plans per job, folded in one transaction (default: half of --in-flight, at most 16; 1 for slow matches spread over many workers)', countOpt('--batch'))
     .action(async (o) => exit(await cmd.league().leagueRunCommand(registry(), o)));
   league
     .command('status')
@@ -195,6 +196,7 @@ export function buildProgram(exit: (code: number) => void): Command {
     .option('--redis <url>', 'play the games on `arena worker` processes through this Redis (redis://HOST:PORT; docs/scale-out.md)')
     .option('--in-flight <n>', `with --redis: most game jobs queued or playing at once (default ${DEFAULT_TOURNAMENT_IN_FLIGHT})`, countOpt('--in-flight'))
     .option('--attempts <n>', 'with --redis: tries of a job that fails with an error before it is recorded as a failed game (default 3)', countOpt('--attempts'))
+    .option('--batch <n>', 'with --redis: plans per job, folded in one transaction (default: half of --in-flight, at most 16; 1 for slow matches spread over many workers)', countOpt('--batch'))
     .action(async (o) => exit(await cmd.tournament().tournamentRunCommand(registry(), o)));
   tournament
     .command('show')
@@ -237,6 +239,7 @@ export function buildProgram(exit: (code: number) => void): Command {
     .option('--redis <url>', 'play the games on `arena worker` processes through this Redis (games past the decision may be played, never counted)')
     .option('--in-flight <n>', `with --redis: most game jobs queued or playing at once (default ${DEFAULT_TOURNAMENT_IN_FLIGHT})`, countOpt('--in-flight'))
     .option('--attempts <n>', 'with --redis: tries of a job that fails with an error before it is recorded as a failed game (default 3)', countOpt('--attempts'))
+    .option('--batch <n>', 'with --redis: plans per job, folded in one transaction (default: half of --in-flight, at most 16; 1 for slow matches spread over many workers)', countOpt('--batch'))
     .action(async (o) => exit(await cmd.sprt().sprtCommand(registry(), o)));
 
   const atLeast = (name: string, min: number) => (v: string) => {

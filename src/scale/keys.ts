@@ -44,3 +44,12 @@ export const WORKER_KEYS = 'arena:worker:*';
 export function jobId(league: string, idx: number): string {
   return `${league.replace(/%/g, '%25').replace(/:/g, '%3A')}#${idx}`;
 }
+
+/**
+ * The job id of plan `idx` of `league` played alone after the batch that held it failed every
+ * attempt (the batch is split so one poisoned match cannot fail the others): never equal to a
+ * batch's id, so the failed batch stays listed (`league status`).
+ */
+export function splitJobId(league: string, idx: number): string {
+  return `${jobId(league, idx)}.alone`;
+}

@@ -108,6 +108,33 @@ export class Store {
     this.db = openDatabase(path, !!options.readonly, options.quickCheckMaxBytes ?? QUICK_CHECK_MAX_BYTES);
   }
 
+  /** Prepared statements of the write path, made once per store (preparing costs more than running a small insert). */
+  private readonly statements = new Map<string, Database.Statement>();
+
+  private statement(sql: string): Database.Statement {
+    let s = this.statements.get(sql);
+    if (!s) this.statements.set(sql, (s = this.db.prepare(sql)));
+    return s;
+  }
+
+  /**
+   * Runs `fn` in ONE SQLite transaction and returns what it returned: every write of the store
+   * made inside (matches, events, ratings, plans, rounds) is committed together, or — when `fn`
+   * throws — none of them is (the error reaches the caller). Nested calls are savepoints of it.
+   */
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+
+  /**
+   * `fn` atomically: in a transaction of its own, or — inside {@link transaction} — as part of the
+   * caller's (no savepoint: an error in it reaches the caller's transaction, which rolls back).
+   */
+  private atomically(fn: () => void): void {
+    if (this.db.inTransaction) fn();
+    else this.db.transaction(fn)();
+  }
+
   close(): void {
     this.db.close();
   }
@@ -240,19 +267,19 @@ export class Store {
    * atomically. A second insert of the same (league, idx) fails, so nothing is counted twice.
    */
   recordMatch(m: MatchRecord, events: readonly MatchEvent[], ratings: readonly RatingRecord[], history: readonly RatingPoint[]): void {
-    const insertMatch = this.db.prepare(
+    const insertMatch = this.statement(
       `INSERT INTO matches (league, idx, id, env, params, seed, seats, returns, outcome, code, length, faults, summary, started_at, ended_at, reports)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    const insertEvent = this.db.prepare('INSERT INTO events (match_id, seq, type, event) VALUES (?, ?, ?, ?)');
-    const upsertRating = this.db.prepare(
+    const insertEvent = this.statement('INSERT INTO events (match_id, seq, type, event) VALUES (?, ?, ?, ?)');
+    const upsertRating = this.statement(
       `INSERT INTO ratings (league, system, player, role, value, state) VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (league, system, player, role) DO UPDATE SET value = excluded.value, state = excluded.state`,
     );
-    const insertHistory = this.db.prepare(
+    const insertHistory = this.statement(
       'INSERT INTO rating_history (league, system, player, role, match_idx, value, time) VALUES (?, ?, ?, ?, ?, ?, ?)',
     );
-    this.db.transaction(() => {
+    this.atomically(() => {
       insertMatch.run(
         m.league, m.idx, m.id, m.env, JSON.stringify(m.params), m.seed, JSON.stringify(m.seats), JSON.stringify(m.returns),
         m.outcome, m.code, m.length, JSON.stringify(m.faults), JSON.stringify(m.summary ?? null), m.startedAt, m.endedAt,
@@ -261,7 +288,7 @@ export class Store {
       for (const e of events) insertEvent.run(e.matchId, e.seq, e.type, JSON.stringify(e));
       for (const r of ratings) upsertRating.run(m.league, r.system, r.player, r.role, r.value, JSON.stringify(r.state));
       for (const h of history) insertHistory.run(m.league, h.system, h.player, h.role, h.matchIdx, h.value, h.time);
-    })();
+    });
   }
 
   /**
@@ -269,10 +296,10 @@ export class Store {
    * JSON. A plan already stored for (league, idx) is kept (plans are immutable once made).
    */
   savePlans(league: string, plans: readonly { idx: number; plan: JsonValue }[]): void {
-    const insert = this.db.prepare('INSERT OR IGNORE INTO match_plans (league, idx, plan) VALUES (?, ?, ?)');
-    this.db.transaction(() => {
+    const insert = this.statement('INSERT OR IGNORE INTO match_plans (league, idx, plan) VALUES (?, ?, ?)');
+    this.atomically(() => {
       for (const p of plans) insert.run(league, p.idx, JSON.stringify(p.plan));
-    })();
+    });
   }
 
   /** The stored plans of a league's matches from `fromIdx` on, in index order. */
@@ -286,11 +313,11 @@ export class Store {
    * and its plan deleted in ONE transaction.
    */
   recordPlannedMatch(m: MatchRecord, events: readonly MatchEvent[], ratings: readonly RatingRecord[], history: readonly RatingPoint[]): void {
-    const drop = this.db.prepare('DELETE FROM match_plans WHERE league = ? AND idx = ?');
-    this.db.transaction(() => {
+    const drop = this.statement('DELETE FROM match_plans WHERE league = ? AND idx = ?');
+    this.atomically(() => {
       this.recordMatch(m, events, ratings, history);
       drop.run(m.league, m.idx);
-    })();
+    });
   }
 
   private toMatch(r: Record<string, unknown>): MatchRecord {

@@ -58,9 +58,11 @@ describe('scale-out command errors', () => {
     expectOneLine(await arenaAsync(['worker', '--redis', 'not a url']), /--redis: "not a url" is not a URL/);
   });
 
-  test('league run --redis needs a pairing window; --in-flight and --attempts need --redis', async () => {
+  test('league run --redis needs a pairing window; --in-flight, --attempts and --batch need --redis', async () => {
     expectOneLine(await arenaAsync(['league', 'run', '--config', serial, '--db', join(dir, 'c.db'), '--redis', url]), /--redis: league config .*serial\.json has no "window"/);
-    expectOneLine(await arenaAsync(['league', 'run', '--config', windowed, '--db', join(dir, 'd.db'), '--in-flight', '3']), /--in-flight and --attempts need --redis/);
+    expectOneLine(await arenaAsync(['league', 'run', '--config', windowed, '--db', join(dir, 'd.db'), '--in-flight', '3']), /--in-flight, --attempts and --batch need --redis/);
+    expectOneLine(await arenaAsync(['league', 'run', '--config', windowed, '--db', join(dir, 'd.db'), '--batch', '4']), /--in-flight, --attempts and --batch need --redis/);
+    expectOneLine(await arenaAsync(['league', 'run', '--config', windowed, '--db', join(dir, 'd.db'), '--redis', url, '--batch', '0']), /--batch: expected at least 1/);
     expectOneLine(await arenaAsync(['league', 'run', '--config', windowed, '--db', join(dir, 'd.db'), '--redis', url, '--in-flight', '0']), /--in-flight: expected at least 1/);
   });
 

@@ -1,7 +1,10 @@
-/** Small pure parts of scale-out: Redis URLs, back-off, job ids, env filters of workers. */
+/** Small pure parts of scale-out: Redis URLs, back-off, job ids, batch boundaries, env filters of workers. */
 import { jobId, queueName } from '../../src/scale/keys';
 import { backoffMs, parseRedisUrl, RedisUrlError } from '../../src/scale/redis-connection';
 import { wantsEnv } from '../../league/scale/match-worker';
+import { chunks, defaultBatch } from '../../league/engine/worker-player';
+import type { MatchPlan } from '../../league/engine/match-plan';
+import { splitJobId } from '../../src/scale/keys';
 
 describe('scale-out units', () => {
   test('Redis URLs: host, port, db, credentials, TLS; the password never shown', () => {
@@ -30,5 +33,17 @@ describe('scale-out units', () => {
     expect(wantsEnv(['werewolf-v1'], 'werewolf-v1')).toBe(true);
     expect(wantsEnv(['werewolf-v2'], 'werewolf-v1')).toBe(false);
     expect(wantsEnv(['countdown'], 'werewolf-v1')).toBe(false);
+  });
+
+  test('batches are cut at the multiples of their size (the same jobs whenever plans are handed out); a gap starts a batch', () => {
+    const plans = (...idx: number[]) => idx.map((i) => ({ idx: i }) as MatchPlan);
+    const cut = (ps: MatchPlan[], size: number) => chunks(ps, size).map((c) => c.map((p) => p.idx));
+    expect(cut(plans(3, 4, 5, 6, 7, 8, 9, 10, 11, 12), 4)).toEqual([[3], [4, 5, 6, 7], [8, 9, 10, 11], [12]]);
+    expect(cut(plans(0, 1, 2, 5, 6), 4)).toEqual([[0, 1, 2], [5, 6]]);
+    expect(cut(plans(0, 1, 2), 1)).toEqual([[0], [1], [2]]);
+    // default: two batches in flight, at most 16 plans each
+    expect([1, 2, 5, 16, 32, 100].map(defaultBatch)).toEqual([1, 1, 2, 8, 16, 16]);
+    expect(splitJobId('a:b', 3)).toBe('a%3Ab#3.alone');
+    expect(splitJobId('a:b', 3)).not.toBe(jobId('a:b', 3));
   });
 });

@@ -120,10 +120,11 @@ describeRedis('league on workers through Redis (BullMQ)', () => {
       await events.waitUntilReady();
       const w = [worker('a'), worker('b')];
       await Promise.all(w.map((x) => x.waitFor(/connected to/)));
-      const killAt = 5 + Math.floor(Math.random() * 20);
+      // jobs are batches of 2 matches (--batch 2): 40 matches are 20 jobs
+      const killAt = 3 + Math.floor(Math.random() * 15);
       let completed = 0;
       const reached = new Promise<void>((resolve) => events.on('completed', () => ++completed === killAt && resolve()));
-      const args = ['league', 'run', '--config', join(dir, 'league.json'), '--db', join(dir, 'sched.db'), '--redis', redis.url, '--quiet'];
+      const args = ['league', 'run', '--config', join(dir, 'league.json'), '--db', join(dir, 'sched.db'), '--redis', redis.url, '--batch', '2', '--quiet'];
       const first = arena(args);
       await within(reached, 60_000, `${killAt} jobs completed`);
       first.child.kill('SIGKILL');

@@ -62,10 +62,11 @@ describeRedis('a tournament on workers through Redis, from the command line', ()
       await events.waitUntilReady();
       const workers = ['a', 'b'].map((n) => arena(['worker', '--redis', redis.url, '--name', n, '--cache', join(dir, `cache-${n}`)]));
       await Promise.all(workers.map((w) => w.waitFor(/connected to/)));
-      const killAt = 5 + Math.floor(Math.random() * 30);
+      // jobs are batches of 2 games (--batch 2): 54 games are 27 jobs
+      const killAt = 3 + Math.floor(Math.random() * 20);
       let completed = 0;
       const reached = new Promise<void>((resolve) => events.on('completed', () => ++completed === killAt && resolve()));
-      const args = ['tournament', 'run', '--config', cfg, '--db', join(dir, 'w.db'), '--redis', redis.url, '--in-flight', '4', '--quiet'];
+      const args = ['tournament', 'run', '--config', cfg, '--db', join(dir, 'w.db'), '--redis', redis.url, '--in-flight', '4', '--batch', '2', '--quiet'];
       const first = arena(args);
       await within(reached, 90_000, `${killAt} jobs completed`);
       first.child.kill('SIGKILL');

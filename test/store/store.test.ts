@@ -49,4 +49,43 @@ describe('Store', () => {
     expect(again.trainingMetrics('L').map((m) => m.metrics)).toEqual([{ meanReturn: 0.6 }]);
     again.close();
   });
+
+  test('transaction: a batch of planned matches is committed whole, or — when a write in it fails — none of it (plans kept, ratings untouched)', () => {
+    const path = tmp();
+    const s = new Store(path);
+    s.ensureLeague('L', {});
+    s.savePlans('L', [0, 1, 2, 3].map((idx) => ({ idx, plan: { idx } })));
+    const elo = (value: number, matchIdx: number) => ({ ratings: [{ system: 'elo', player: 'a', role: 'player', value, state: {} }], history: [{ system: 'elo', player: 'a', role: 'player', matchIdx, value, time: 3 }] });
+    // the third record of the batch fails (a duplicate event seq): the first two are rolled back with it
+    expect(() =>
+      s.transaction(() => {
+        for (const idx of [0, 1, 2]) {
+          const r = elo(1500 + idx, idx);
+          s.recordPlannedMatch(match(idx), idx === 2 ? [ev('L#2', 0), ev('L#2', 0)] : [ev(`L#${idx}`, 0)], r.ratings, r.history);
+        }
+      }),
+    ).toThrow();
+    expect(s.matchCount('L')).toBe(0);
+    expect(s.events('L#0')).toEqual([]);
+    expect(s.ratings('L', 'elo')).toEqual([]);
+    expect(s.ratingHistory('L', 'elo')).toEqual([]);
+    expect(s.plans('L').map((p) => p.idx)).toEqual([0, 1, 2, 3]);
+    // the same batch, well-formed: all of it, and what the function returned
+    expect(
+      s.transaction(() => {
+        for (const idx of [0, 1, 2]) {
+          const r = elo(1500 + idx, idx);
+          s.recordPlannedMatch(match(idx), [ev(`L#${idx}`, 0)], r.ratings, r.history);
+        }
+        return 'done';
+      }),
+    ).toBe('done');
+    s.close();
+    const again = new Store(path, { readonly: true });
+    expect(again.matches('L').map((m) => m.idx)).toEqual([0, 1, 2]);
+    expect(again.ratings('L', 'elo').map((r) => r.value)).toEqual([1502]);
+    expect(again.ratingHistory('L', 'elo').map((h) => h.matchIdx)).toEqual([0, 1, 2]);
+    expect(again.plans('L').map((p) => p.idx)).toEqual([3]);
+    again.close();
+  });
 });

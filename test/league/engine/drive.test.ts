@@ -1,4 +1,4 @@
-/** The one loop of scheduled play, with a fake schedule and player: order, stopping, the event-loop turn, hooks. */
+/** The one loop of scheduled play, with a fake schedule and player: order, stopping, the event-loop turn, hooks, batches folded in one transaction. */
 import { drive } from '../../../league/engine/drive';
 import type { MatchPlan } from '../../../league/engine/match-plan';
 import type { PlayOutcome } from '../../../league/engine/record-match';
@@ -16,7 +16,7 @@ class FakeSchedule implements Schedule<number> {
   constructor(
     readonly total: number,
     window = 1,
-    private readonly hooks: { start?: boolean; afterFold?: (completed: number) => boolean } = {},
+    private readonly hooks: { start?: boolean; afterFold?: (completed: number) => boolean; due?: (completed: number) => boolean; failAt?: number } = {},
   ) {
     this.window = window;
   }
@@ -25,31 +25,44 @@ class FakeSchedule implements Schedule<number> {
     return this.hooks.start ?? true;
   }
   next() {
+    this.log.push(`next ${this.completed}`);
     const out: MatchPlan[] = [];
     for (let i = this.completed; i < Math.min(this.total, this.completed + this.window); i++) out.push(plan(i));
     return out;
   }
   fold(p: MatchPlan, o: PlayOutcome) {
     if (p.idx !== this.completed) throw new Error('out of order');
+    if (p.idx === this.hooks.failAt) throw new Error(`disk full at ${p.idx}`);
     this.log.push(`fold ${p.idx} ${o.ok ? 'ok' : 'failed'}`);
     return this.completed++;
   }
+  transaction<T>(fn: () => T): T {
+    this.log.push('begin');
+    const r = fn();
+    this.log.push('commit');
+    return r;
+  }
+  dueAfterFold() {
+    return this.hooks.due?.(this.completed) ?? false;
+  }
   async afterFold() {
+    this.log.push(`after ${this.completed}`);
     return this.hooks.afterFold?.(this.completed) ?? true;
   }
   dispose() {}
 }
 
-/** Answers at once (a synchronous match), or with the outcomes given per index. */
-function fakePlayer(outcomes: Record<number, PlayOutcome | null> = {}) {
+/** Answers at once (a synchronous match), or with the outcomes given per index; `batch`: hands back that many outcomes at once (the head and the plans after it). */
+function fakePlayer(outcomes: Record<number, PlayOutcome | null> = {}, batch = 1) {
   const log: string[] = [];
   const player: PlanPlayer = {
     play: (plans) => {
       log.push(`play ${plans.map((p) => p.idx).join(',')}`);
-      return Promise.resolve(plans[0].idx in outcomes ? outcomes[plans[0].idx] : played);
+      if (plans[0].idx in outcomes && outcomes[plans[0].idx] === null) return Promise.resolve(null);
+      return Promise.resolve(plans.slice(0, batch).map((p) => outcomes[p.idx] ?? played));
     },
-    folded: async (p) => {
-      log.push(`folded ${p.idx}`);
+    folded: async (ps) => {
+      log.push(`folded ${ps.map((p) => p.idx).join(',')}`);
     },
     close: async (finished) => {
       log.push(`close ${finished}`);
@@ -64,7 +77,7 @@ test('plays and folds in index order until the schedule is over; the player sees
   const folds: [number, number][] = [];
   const r = await drive(s, player, { onFold: (f, done) => folds.push([f, done]) });
   expect(r).toEqual({ played: 3, completed: 3, finished: true, interrupted: false });
-  expect(s.log).toEqual(['start', 'fold 0 ok', 'fold 1 failed', 'fold 2 ok']);
+  expect(s.log.filter((l) => l.startsWith('fold') || l === 'start')).toEqual(['start', 'fold 0 ok', 'fold 1 failed', 'fold 2 ok']);
   expect(log).toEqual(['play 0,1', 'folded 0', 'play 1,2', 'folded 1', 'play 2', 'folded 2', 'close true']);
   expect(folds).toEqual([
     [0, 1],
@@ -130,4 +143,35 @@ test('an error (an env that throws) closes the player and reaches the caller', a
   };
   await expect(drive(s, player)).rejects.toThrow('env threw');
   expect(log).toEqual(['close false']);
+});
+
+test('a batch of outcomes is folded in ONE transaction, with next() between folds (each plan paired from the state its fold left), the player told once', async () => {
+  const s = new FakeSchedule(6, 3);
+  const { player, log } = fakePlayer({}, 3);
+  const folds: number[] = [];
+  const r = await drive(s, player, { onFold: (_f, done) => folds.push(done) });
+  expect(r).toEqual({ played: 6, completed: 6, finished: true, interrupted: false });
+  expect(s.log).toEqual(['start', 'next 0', 'begin', 'fold 0 ok', 'next 1', 'fold 1 ok', 'next 2', 'fold 2 ok', 'commit', 'after 3', 'next 3', 'begin', 'fold 3 ok', 'next 4', 'fold 4 ok', 'next 5', 'fold 5 ok', 'commit', 'after 6', 'next 6']);
+  expect(log).toEqual(['play 0,1,2', 'folded 0,1,2', 'play 3,4,5', 'folded 3,4,5', 'close true']);
+  expect(folds).toEqual([1, 2, 3, 4, 5, 6]);
+});
+
+test('a batch is cut where a fold makes a training round due: the round runs before the next fold, the rest is asked for again', async () => {
+  const s = new FakeSchedule(4, 4, { due: (done) => done === 2 });
+  const { player, log } = fakePlayer({}, 4);
+  await drive(s, player);
+  expect(s.log.filter((l) => /^(fold|after|begin|commit)/.test(l))).toEqual(['begin', 'fold 0 ok', 'fold 1 ok', 'commit', 'after 2', 'begin', 'fold 2 ok', 'fold 3 ok', 'commit', 'after 4']);
+  expect(log).toEqual(['play 0,1,2,3', 'folded 0,1', 'play 2,3', 'folded 2,3', 'close true']);
+});
+
+test('maxMatches cuts a batch; a fold that throws mid-batch reaches the caller before the player is told of any fold of it', async () => {
+  const s = new FakeSchedule(10, 4);
+  const p = fakePlayer({}, 4);
+  expect(await drive(s, p.player, { maxMatches: 3 })).toMatchObject({ played: 3, completed: 3 });
+  expect(p.log).toEqual(['play 0,1,2,3', 'folded 0,1,2', 'close false']);
+  const failing = new FakeSchedule(10, 4, { failAt: 2 });
+  const q = fakePlayer({}, 4);
+  await expect(drive(failing, q.player)).rejects.toThrow('disk full at 2');
+  expect(failing.log).not.toContain('commit');
+  expect(q.log).toEqual(['play 0,1,2,3', 'close false']);
 });
