@@ -15,7 +15,7 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import Redis from 'ioredis';
-import { createRegistry } from '../src/catalog';
+import { createRegistry } from '../app/catalog';
 import { QUEUES_KEY } from '../src/scale/keys';
 import { parseRedisUrl } from '../src/scale/redis-connection';
 import { Store } from '../src/store/store';

@@ -40,13 +40,13 @@ function imports(file: string): string[] {
   return out;
 }
 
-/** JSDoc type imports of a web file: `import('../../src/server/api-types')`. */
+/** JSDoc type imports of a web file: `import('../../app/server/api-types')`. */
 function typeImports(file: string): string[] {
   const text = readFileSync(join(ROOT, file), 'utf8');
   return [...text.matchAll(/import\('([^']+)'\)/g)].map((m) => project(file, m[1]));
 }
 
-const isPackage = (t: string) => !t.startsWith('src/') && !/^(envs|agents|league|bench|web|test|examples)(\/|$)/.test(t);
+const isPackage = (t: string) => !t.startsWith('src/') && !/^(envs|agents|league|app|bench|web|test|examples)(\/|$)/.test(t);
 const under = (t: string, ...dirs: string[]) => dirs.some((d) => t === d || t.startsWith(`${d}/`));
 /** An env's public index (`envs/<id>` or `envs/<id>/index`): what agents, the catalog and the CLI may import of an env. */
 const envIndex = (t: string) => /^envs\/[^/]+(\/index)?$/.test(t);
@@ -138,7 +138,7 @@ const RULES: Rule[] = [
     packages: lightBut('bullmq', 'ioredis'),
   },
   {
-    from: 'src/catalog',
+    from: 'app/catalog',
     reason: 'the catalog registers the built-in envs and agents and their effect handlers: env and agent indexes, the sandbox and the neural agent',
     may: (t) => under(t, 'src/core', 'src/sandbox', 'src/train', 'agents/index') || envIndex(t),
     packages: lightBut(),
@@ -150,33 +150,33 @@ const RULES: Rule[] = [
     packages: (t) => t.startsWith('node:'),
   },
   {
-    from: 'src/server',
+    from: 'app/server',
     reason: 'the servers are applications over the engine, leagues and the catalog; the CLI starts them, they never load the CLI',
-    may: (t) => under(t, 'src/server', 'src/core', 'src/catalog', 'src/package-root', 'league', ...ENGINE),
+    may: (t) => under(t, 'app/server', 'src/core', 'app/catalog', 'src/package-root', 'league', ...ENGINE),
     packages: (t) => !/^(@tensorflow\/|isolated-vm|openai)/.test(t),
   },
   {
-    from: 'src/client',
-    reason: "the seat client SDK runs in a player's process: the contracts and the server's wire protocol (src/server/**/*-protocol), none of the server's code",
-    may: (t) => under(t, 'src/core', 'src/client') || /^src\/server\/(.*\/)?[a-z-]*protocol$/.test(t),
+    from: 'app/client',
+    reason: "the seat client SDK runs in a player's process: the contracts and the server's wire protocol (app/server/**/*-protocol), none of the server's code",
+    may: (t) => under(t, 'src/core', 'app/client') || /^app\/server\/(.*\/)?[a-z-]*protocol$/.test(t),
     packages: (t) => t.startsWith('node:') || t === 'socket.io-client',
   },
   {
-    from: 'src/cli',
+    from: 'app/cli',
     reason: "the CLI is the top application: it may use every floor, but an env's internals only through its public index",
-    may: (t) => !under(t, 'bench', 'test', 'web', 'src/index') && (!under(t, 'envs') || envIndex(t)) && (!under(t, 'agents') || /^agents(\/[^/]+)?(\/index)?$/.test(t)),
+    may: (t) => !under(t, 'bench', 'test', 'web', 'app/index') && (!under(t, 'envs') || envIndex(t)) && (!under(t, 'agents') || /^agents(\/[^/]+)?(\/index)?$/.test(t)),
     packages: () => true,
   },
   {
-    from: 'src/index',
+    from: 'app/index',
     reason: 'the full package entry re-exports the public API of every floor below the CLI',
-    may: (t) => !under(t, 'src/cli', 'bench', 'test', 'web'),
+    may: (t) => !under(t, 'app/cli', 'bench', 'test', 'web'),
     packages: () => true,
   },
   {
     from: 'bench',
     reason: 'benchmarks measure the library in-process and the CLI as a process: they import anything but the CLI and the tests',
-    may: (t) => !under(t, 'src/cli', 'test', 'web'),
+    may: (t) => !under(t, 'app/cli', 'test', 'web'),
     packages: () => true,
   },
 ];
@@ -199,12 +199,12 @@ function violations(dir: string): string[] {
 }
 
 describe('layering: the whole table', () => {
-  test('every folder and file of src/ has a rule', () => {
-    const entries = readdirSync(join(ROOT, 'src')).map((n) => `src/${n.replace(/\.ts$/, '')}`);
+  test.each(['src', 'app'])('every folder and file of %s/ has a rule', (top) => {
+    const entries = readdirSync(join(ROOT, top)).map((n) => `${top}/${n.replace(/\.ts$/, '')}`);
     expect(entries.filter((e) => !RULES.some((r) => r.from === e))).toEqual([]);
   });
 
-  test.each(['src', 'envs', 'agents', 'league', 'bench'])('%s imports only what its rule allows', (dir) => {
+  test.each(['src', 'envs', 'agents', 'league', 'app', 'bench'])('%s imports only what its rule allows', (dir) => {
     expect(violations(dir)).toEqual([]);
   });
 
@@ -216,7 +216,7 @@ describe('layering: the whole table', () => {
         .filter((t) => (isPackage(t) ? !BROWSER.includes(t) : !under(t, 'web')))
         .map((t) => `${f} imports ${t}: ${reason}`),
       ...typeImports(f)
-        .filter((t) => (isPackage(t) ? !BROWSER.includes(t) : !under(t, 'web', 'src/core', 'src/server', 'league') && !/^envs\/[^/]+\/(.*\/)?(types|observation)$/.test(t) && t !== 'src/train/metrics-log'))
+        .filter((t) => (isPackage(t) ? !BROWSER.includes(t) : !under(t, 'web', 'src/core', 'app/server', 'league') && !/^envs\/[^/]+\/(.*\/)?(types|observation)$/.test(t) && t !== 'src/train/metrics-log'))
         .map((t) => `${f} takes types from ${t}: ${reason}`),
     ]);
     expect(bad).toEqual([]);
@@ -232,13 +232,13 @@ describe('layering: the whole table', () => {
     const envs = RULES.find((r) => r.from === 'envs')!;
     expect(envs.may('envs/countdown/state', 'envs/werewolf/rules.ts')).toBe(false);
     expect(envs.may('envs/werewolf/state', 'envs/werewolf/rules.ts')).toBe(true);
-    expect(RULES.find((r) => r.from === 'src/cli')!.may('envs/code-repair/task-check', 'src/cli/commands/tasks.ts')).toBe(false);
+    expect(RULES.find((r) => r.from === 'app/cli')!.may('envs/code-repair/task-check', 'app/cli/commands/tasks.ts')).toBe(false);
   });
 });
 
 /** Import graph between project files (relative imports resolved to files), for the circle check. */
 function fileGraph(): Map<string, string[]> {
-  const all = ['src', 'envs', 'agents', 'league', 'bench'].flatMap((d) => files(d));
+  const all = ['src', 'envs', 'agents', 'league', 'app', 'bench'].flatMap((d) => files(d));
   const known = new Set(all.map((f) => f.replace(/\.ts$/, '')));
   const graph = new Map<string, string[]>();
   for (const f of all) {

@@ -12,14 +12,14 @@ import { join } from 'node:path';
 import type { ElementHandle, Page } from 'playwright-core';
 import { EventBus } from '../../src/bus/event-bus';
 import { MemoryRecorder } from '../../src/bus/recorder';
-import { closeSharedSandbox, defaultRegistry } from '../../src/catalog';
+import { closeSharedSandbox, defaultRegistry } from '../../app/catalog';
 import type { Agent } from '../../src/core/agent';
 import type { Env } from '../../src/core/env';
 import type { Params } from '../../src/core/params';
 import { runMatch, type MatchResult } from '../../src/match/runner';
 import { randomAgent } from '../../agents/random';
 import { scriptedAgent } from '../../agents/scripted';
-import { startServer, type ArenaServer } from '../../src/server/start-server';
+import { startServer, type ArenaServer } from '../../app/server/start-server';
 import type { CodeRepairObservation } from '../../envs/code-repair';
 import { ARTIFACTS, CHROMIUM, launchBrowser } from './browser';
 

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { make } from '../../../src/catalog';
+import { make } from '../../../app/catalog';
 import { checkEnv, formatReport, type CheckReport } from '../../../src/core/conformance/check-env';
 import { parseGolden } from '../../../src/core/conformance/golden';
 

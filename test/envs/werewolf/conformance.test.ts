@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { make } from '../../../src/catalog';
+import { make } from '../../../app/catalog';
 import { checkEnv, formatReport } from '../../../src/core/conformance/check-env';
 import { parseGolden, verifyGolden } from '../../../src/core/conformance/golden';
 
