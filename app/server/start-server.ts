@@ -12,7 +12,7 @@ import { DEFAULT_RATE_LIMIT, type RateLimit } from './rate-limiter';
 import { SpectatorHub } from './spectator-hub';
 import { storeTournaments, type TournamentSource } from './tournament-source';
 import type { EnvResolver } from './state-tracker';
-import { chartJsFile, createStatic, defaultWebRoot, highlightBundle, packageFile } from './static-files';
+import { chartJsFile, createEnvPages, createStatic, defaultEnvsRoot, defaultWebRoot, highlightBundle, packageFile } from './static-files';
 import { defaultRegistry } from '../catalog';
 import { PlayHub } from './play/play-hub';
 import { PLAY_NAMESPACE } from './play/play-protocol';
@@ -110,11 +110,12 @@ export async function startServer(options: ServerOptions): Promise<ArenaServer> 
     '/vendor/highlight.css': packageFile('highlight.js', 'styles/github.min.css'),
     '/vendor/diff.min.js': packageFile('diff', 'dist/diff.min.js'),
   });
+  const serveEnvPages = createEnvPages(defaultEnvsRoot());
 
   const http: HttpServer = createServer((req, res) => {
     api(req, res)
       .then((handled) => {
-        if (handled || serveStatic(req, res)) return;
+        if (handled || serveStatic(req, res) || serveEnvPages(req, res)) return;
         res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
         res.end('not found\n');
       })

@@ -70,6 +70,34 @@ export function packageFile(pkg: string, file: string): string | null {
   }
 }
 
+/** The decoded path of a request's URL, or null when it does not decode. */
+function requestPath(req: IncomingMessage): string | null {
+  try {
+    return decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The file under `base` (resolved) that `path` names, or null where the path holds a NUL, a hidden
+ * part (`.x`, `..`) or leaves `base`.
+ */
+function fileUnder(base: string, path: string): string | null {
+  if (path.includes('\0') || path.split('/').some((part) => part.startsWith('.'))) return null;
+  const file = resolve(base, '.' + normalize(path));
+  return file.startsWith(base + sep) ? file : null;
+}
+
+/** Sends `file` for GET (headers only for HEAD); false when it has no known type or is not a plain file. */
+function sendFile(file: string, req: IncomingMessage, res: ServerResponse): boolean {
+  if (!TYPES[extname(file)] || !existsSync(file) || !statSync(file).isFile()) return false;
+  const body = readFileSync(file);
+  res.writeHead(200, { 'content-type': TYPES[extname(file)], 'content-length': body.length, 'cache-control': 'no-cache' });
+  res.end(req.method === 'HEAD' ? undefined : body);
+  return true;
+}
+
 /**
  * Serves files under `root` (and the fixed `/vendor/...` files in `extra`: a path on disk, or
  * generated text) for GET/HEAD.
@@ -80,12 +108,8 @@ export function createStatic(root: string, extra: Record<string, string | Genera
   const base = resolve(root);
   return (req, res) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return false;
-    let path: string;
-    try {
-      path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
-    } catch {
-      return false;
-    }
+    let path = requestPath(req);
+    if (path === null) return false;
     const fixed = extra[path];
     if (fixed && typeof fixed === 'object') {
       const text = fixed.text();
@@ -98,14 +122,30 @@ export function createStatic(root: string, extra: Record<string, string | Genera
     let file: string | null | undefined = fixed;
     if (file === undefined) {
       if (path === '/') path = '/index.html';
-      if (path.includes('\0') || path.split('/').some((part) => part.startsWith('.'))) return false;
-      file = resolve(base, '.' + normalize(path));
-      if (!file.startsWith(base + sep)) return false;
+      file = fileUnder(base, path);
     }
-    if (!file || !TYPES[extname(file)] || !existsSync(file) || !statSync(file).isFile()) return false;
-    const body = readFileSync(file);
-    res.writeHead(200, { 'content-type': TYPES[extname(file)], 'content-length': body.length, 'cache-control': 'no-cache' });
-    res.end(req.method === 'HEAD' ? undefined : body);
-    return true;
+    return !!file && sendFile(file, req, res);
+  };
+}
+
+/** The package's envs/ folder (the built-in envs' page files: envs/<env>/web/). */
+export function defaultEnvsRoot(): string {
+  return join(packageRoot(), 'envs');
+}
+
+/**
+ * Serves the built-in envs' page files for GET/HEAD: `/envs/<env>/web/<file>` from
+ * `<envsRoot>/<env>/web/` (an env's renderer and its styles), and nothing else of an env's
+ * folder (its sources, tasks and data stay private). Hidden files, paths that leave the folder and
+ * unknown types are 404. Returns false when the request is not for such a file.
+ */
+export function createEnvPages(envsRoot: string): (req: IncomingMessage, res: ServerResponse) => boolean {
+  const base = resolve(envsRoot);
+  return (req, res) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+    const m = /^\/envs\/([a-z0-9][a-z0-9-]*)\/web(\/.+)$/.exec(requestPath(req) ?? '');
+    if (!m) return false;
+    const file = fileUnder(join(base, m[1], 'web'), m[2]);
+    return !!file && sendFile(file, req, res);
   };
 }

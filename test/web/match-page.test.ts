@@ -239,6 +239,12 @@ describeBrowser('the match page and the lobby (issue 16)', () => {
   test('renderers draw from the observation, and frames patch the page in place', async () => {
     const { page, errors } = await open('#/match/ww-done');
     await page.waitForSelector('#ww-circle .seat');
+    // the renderer comes from the env's folder (envs/werewolf/web/) with its own styles, and the page
+    // modules it imports by their repository path load once, from /js/ (index.html's import map)
+    const loaded = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname));
+    expect(loaded).toEqual(expect.arrayContaining(['/envs/werewolf/web/renderer.js', '/envs/werewolf/web/renderer.css', '/js/dom.js']));
+    expect(loaded.filter((p) => p.startsWith('/web/'))).toEqual([]);
+    expect(await page.locator('#ww-circle').evaluate((el) => getComputedStyle(el).borderTopLeftRadius)).toBe('50%');
     await page.locator('#ctl-scrub').fill('20');
     await page.waitForFunction(() => document.querySelector('#ctl-label')?.textContent?.startsWith('event 20 /'));
     const keep = [await page.$('#ww-circle [data-seat="0"]'), await page.$('#timeline li'), await page.$('#ww-talk'), await page.$('#ww-phase')].filter((x): x is ElementHandle<HTMLElement | SVGElement> => x !== null);
@@ -253,7 +259,7 @@ describeBrowser('the match page and the lobby (issue 16)', () => {
     const drawn = await page.evaluate(async () => {
       const body = (await (await fetch('/api/matches/ww-done/events?view=public')).json()) as { observations: { obs: unknown; step: number }[] };
       const last = body.observations[body.observations.length - 1];
-      const { werewolfRenderer } = (await import('/js/renderers/werewolf.js' as string)) as { werewolfRenderer: { render(el: HTMLElement, ctx: unknown): void } };
+      const { werewolfRenderer } = (await import('/envs/werewolf/web/renderer.js' as string)) as { werewolfRenderer: { render(el: HTMLElement, ctx: unknown): void } };
       const el = document.createElement('div');
       const none = () => [];
       werewolfRenderer.render(el, { obs: last.obs, step: last.step, view: 'public', seat: null, live: false, match: null, env: 'werewolf-v1', agents: [], roles: null, toAct: [], returns: null, ended: null, rules: null, named: none, told: none });

@@ -55,9 +55,5 @@
 /** @typedef {import('../../app/server/play/play-protocol').PlayErrorMessage} PlayErrorMessage */
 /** @typedef {import('../../app/server/play/play-protocol').ActMessage} ActMessage */
 
-/** Observations of the built-in envs (what their renderers draw from). */
-/** @typedef {import('../../envs/werewolf/observation').WerewolfObservation} WerewolfObservation */
-/** @typedef {import('../../envs/countdown/types').CountdownObservation} CountdownObservation */
-/** @typedef {import('../../envs/deal-or-no-deal/observation').DondObservation} DondObservation */
 
 export {};

@@ -44,7 +44,7 @@ describe('conformance kit, every rule set × role setup', () => {
 });
 
 describe('golden playthroughs', () => {
-  const dir = join(__dirname, 'goldens');
+  const dir = join(__dirname, '..', '..', '..', 'envs', 'countdown', 'goldens');
   const files = readdirSync(dir).filter((f) => f.endsWith('.jsonl'));
 
   test('there are goldens for text and index actions, solver-only and challenger setups', () => {

@@ -5,7 +5,7 @@ import { parseGolden } from '../../../src/core/conformance/golden';
 import { make } from '../../../app/catalog';
 
 const ID = 'deal-or-no-deal-v1';
-const GOLDEN_DIR = join(__dirname, 'goldens');
+const GOLDEN_DIR = join(__dirname, '..', '..', '..', 'envs', 'deal-or-no-deal', 'goldens');
 
 function goldensFor(protocol: string) {
   let files: string[] = [];

@@ -6,16 +6,18 @@
  * predictions and returns. Everything comes from the observation the server sends for this view
  * (hidden tests are never in it).
  */
-import { h, patch, short } from '../dom.js';
-import { num } from '../format.js';
-import { fillCode } from '../highlight.js';
-import { genericRenderer } from './generic.js';
+import { addStylesheet, h, patch, short } from '../../../web/js/dom.js';
+import { num } from '../../../web/js/format.js';
+import { fillCode } from '../../../web/js/highlight.js';
+import { genericRenderer } from '../../../web/js/renderers/generic.js';
 
-/** @typedef {import('../../../envs/code-repair/types').CodeRepairObservation} CodeRepairObservation */
-/** @typedef {import('../../../envs/code-repair/types').AuditTest} AuditTest */
-/** @typedef {import('../../../envs/code-repair/types').CandidateRun} CandidateRun */
-/** @typedef {import('../../../envs/code-repair/types').CureVerdict} CureVerdict */
-/** @typedef {import('../../../envs/code-repair/types').PublicTask} PublicTask */
+addStylesheet(new URL('./renderer.css', import.meta.url).href);
+
+/** @typedef {import('../types').CodeRepairObservation} CodeRepairObservation */
+/** @typedef {import('../types').AuditTest} AuditTest */
+/** @typedef {import('../types').CandidateRun} CandidateRun */
+/** @typedef {import('../types').CureVerdict} CureVerdict */
+/** @typedef {import('../types').PublicTask} PublicTask */
 /** @typedef {{ code: string, actual?: unknown, message?: string }} Outcome */
 /**
  * @param {unknown} obs
@@ -111,7 +113,7 @@ function cureMatrix(cure, programs) {
   );
 }
 
-/** @type {import('./context.js').Renderer} */
+/** @type {import('../../../web/js/renderers/context.js').Renderer} */
 export const codeRepairRenderer = {
   name: 'code-repair',
   render(el, ctx) {

@@ -6,17 +6,19 @@
  * server sends for this view (every view sees the revisions and the attack); the outcome class of
  * each measurement comes from the env's `measured` events.
  */
-import { h, patch, short } from '../dom.js';
-import { num, pct } from '../format.js';
-import { fillCode } from '../highlight.js';
-import { genericRenderer } from './generic.js';
+import { addStylesheet, h, patch, short } from '../../../web/js/dom.js';
+import { num, pct } from '../../../web/js/format.js';
+import { fillCode } from '../../../web/js/highlight.js';
+import { genericRenderer } from '../../../web/js/renderers/generic.js';
 
-/** @typedef {import('../../../envs/kernel-speedup/types').KernelObservation} KernelObservation */
-/** @typedef {import('../../../envs/kernel-speedup/types').RevisionView} RevisionView */
-/** @typedef {import('../../../envs/kernel-speedup/types').CandidateView} CandidateView */
-/** @typedef {import('../../../envs/kernel-speedup/types').AttackRecord} AttackRecord */
-/** @typedef {import('../../../envs/kernel-speedup/measure/types').Measurement} Measurement */
-/** @typedef {import('../../../envs/kernel-speedup/measure/types').TimingSummary} TimingSummary */
+addStylesheet(new URL('./renderer.css', import.meta.url).href);
+
+/** @typedef {import('../types').KernelObservation} KernelObservation */
+/** @typedef {import('../types').RevisionView} RevisionView */
+/** @typedef {import('../types').CandidateView} CandidateView */
+/** @typedef {import('../types').AttackRecord} AttackRecord */
+/** @typedef {import('../measure/types').Measurement} Measurement */
+/** @typedef {import('../measure/types').TimingSummary} TimingSummary */
 
 /** The evaluator's outcome classes, in prediction order (envs/kernel-speedup/rewards.ts OUTCOMES). */
 const OUTCOMES = ['incorrect', 'not-faster', '1x', '1.2x', '1.5x', '2x', '3x'];
@@ -121,7 +123,7 @@ function attackBlock(a) {
     res?.check?.first ? h('p', { class: 'muted' }, `${res.check.first.output}[${res.check.first.index}] = ${res.check.first.actual}, expected ${res.check.first.expected}`) : null);
 }
 
-/** @type {import('./context.js').Renderer} */
+/** @type {import('../../../web/js/renderers/context.js').Renderer} */
 export const kernelSpeedupRenderer = {
   name: 'kernel-speedup',
   render(el, ctx) {

@@ -6,14 +6,16 @@
  * the env's words, sent by the server), the votes of the latest vote (or why they are secret)
  * and the deaths. A seat's true role is shown only where the observation has it.
  */
-import { h, patch } from '../dom.js';
-import { genericRenderer } from './generic.js';
+import { addStylesheet, h, patch } from '../../../web/js/dom.js';
+import { genericRenderer } from '../../../web/js/renderers/generic.js';
 
-/** @typedef {import('../types.js').WerewolfObservation} WerewolfObservation */
+addStylesheet(new URL('./renderer.css', import.meta.url).href);
+
+/** @typedef {import('../observation').WerewolfObservation} WerewolfObservation */
 /** @typedef {WerewolfObservation['public']['log'][number][number]} PublicEvent */
 /** @typedef {WerewolfObservation['private'][number]} PrivateEvent */
-/** @typedef {import('./context.js').RenderContext} RenderContext */
-/** @typedef {import('../types.js').ViewEvent} ViewEvent */
+/** @typedef {import('../../../web/js/renderers/context.js').RenderContext} RenderContext */
+/** @typedef {import('../../../web/js/types.js').ViewEvent} ViewEvent */
 
 /**
  * @param {unknown} obs
@@ -125,7 +127,7 @@ function talkText(e) {
   return e.type === 'env' ? e.name : '';
 }
 
-/** @type {import('./context.js').Renderer} */
+/** @type {import('../../../web/js/renderers/context.js').Renderer} */
 export const werewolfRenderer = {
   name: 'werewolf',
   render(el, ctx) {

@@ -6,12 +6,14 @@
  * solver's verdict and the returns. The scoring rules are the env's words (`ctx.rules`), shown
  * with the tiles.
  */
-import { h, patch } from '../dom.js';
-import { num } from '../format.js';
-import { genericRenderer } from './generic.js';
+import { addStylesheet, h, patch } from '../../../web/js/dom.js';
+import { num } from '../../../web/js/format.js';
+import { genericRenderer } from '../../../web/js/renderers/generic.js';
 
-/** @typedef {import('../types.js').CountdownObservation} CountdownObservation */
-/** @typedef {import('./context.js').RenderContext} RenderContext */
+addStylesheet(new URL('./renderer.css', import.meta.url).href);
+
+/** @typedef {import('../types').CountdownObservation} CountdownObservation */
+/** @typedef {import('../../../web/js/renderers/context.js').RenderContext} RenderContext */
 
 /**
  * @param {unknown} obs
@@ -43,7 +45,7 @@ function attempts(o, ctx) {
   return Array.from({ length: o.attemptsDone }, (_, k) => ({ answer: mine.get(k) ?? (o.answers?.[k] ?? null), value: null, score: null, reason: 'scored at the end', correct: null }));
 }
 
-/** @type {import('./context.js').Renderer} */
+/** @type {import('../../../web/js/renderers/context.js').Renderer} */
 export const countdownRenderer = {
   name: 'countdown',
   render(el, ctx) {

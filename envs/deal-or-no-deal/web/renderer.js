@@ -5,11 +5,13 @@
  * public view), the offers with what each is worth (openspiel protocol: the offer events carry
  * what the proposer keeps) or the dialogue, and the outcome.
  */
-import { h, patch } from '../dom.js';
-import { num } from '../format.js';
-import { genericRenderer } from './generic.js';
+import { addStylesheet, h, patch } from '../../../web/js/dom.js';
+import { num } from '../../../web/js/format.js';
+import { genericRenderer } from '../../../web/js/renderers/generic.js';
 
-/** @typedef {import('../types.js').DondObservation} DondObservation */
+addStylesheet(new URL('./renderer.css', import.meta.url).href);
+
+/** @typedef {import('../observation').DondObservation} DondObservation */
 
 const ITEMS = ['book', 'hat', 'ball'];
 
@@ -36,7 +38,7 @@ const vector = (x) => (Array.isArray(x) && x.every((v) => typeof v === 'number')
  */
 const worth = (keep, values) => (keep && values ? keep.reduce((t, c, i) => t + c * (values[i] ?? 0), 0) : null);
 
-/** @type {import('./context.js').Renderer} */
+/** @type {import('../../../web/js/renderers/context.js').Renderer} */
 export const dealRenderer = {
   name: 'deal-or-no-deal',
   render(el, ctx) {
@@ -48,7 +50,7 @@ export const dealRenderer = {
     else if (o.seat !== null && o.values) values[o.seat] = o.values;
     /** @param {number[] | null} keep */
     const rest = (keep) => (keep ? o.pool.map((c, i) => c - (keep[i] ?? 0)) : null);
-    /** @type {import('../dom.js').Child[]} */
+    /** @type {import('../../../web/js/dom.js').Child[]} */
     let rows = [];
     if (o.protocol === 'openspiel') {
       const agreed = ctx.named('agree');
