@@ -253,18 +253,17 @@ describe('layering: the whole table', () => {
     expect(build.filter((d) => !['src', 'envs', 'agents', 'league', 'app', 'bench'].includes(d))).toEqual([]);
   });
 
-  test('web/ and the envs\' renderers (envs/<env>/web/) import page modules and browser packages at run time; their JSDoc types come from the wire and public type files', () => {
+  test('web/ and the envs\' renderers (envs/<env>/web/) import web/ and browser packages at run time (the page imports a renderer by its URL when its env is drawn); their JSDoc types come from the wire and public type files', () => {
     const BROWSER = ['socket.io-client', 'chart.js', 'diff'];
     const reason = 'the page runs in the browser: it shares the server\'s wire types and the envs\' observation types, never their code, and never the CLI, store, sandbox or agents';
     const pageFiles = [...files('web', /\.js$/), ...readdirSync(join(ROOT, 'envs')).flatMap((e) => (existsSync(join(ROOT, 'envs', e, 'web')) ? files(`envs/${e}/web`, /\.js$/) : []))];
     expect(pageFiles.filter((f) => f.startsWith('envs/')).length).toBeGreaterThanOrEqual(5);
-    const renderer = (t: string) => /^envs\/[^/]+\/web\//.test(t);
     const bad = pageFiles.flatMap((f) => [
       ...imports(f)
-        .filter((t) => (isPackage(t) ? !BROWSER.includes(t) : !under(t, 'web') && !renderer(t)))
+        .filter((t) => (isPackage(t) ? !BROWSER.includes(t) : !under(t, 'web')))
         .map((t) => `${f} imports ${t}: ${reason}`),
       ...typeImports(f)
-        .filter((t) => (isPackage(t) ? !BROWSER.includes(t) : !under(t, 'web', 'src/core', 'app/server', 'league') && !renderer(t) && !/^envs\/[^/]+\/(.*\/)?(types|observation)$/.test(t) && t !== 'src/train/metrics-log'))
+        .filter((t) => (isPackage(t) ? !BROWSER.includes(t) : !under(t, 'web', 'src/core', 'app/server', 'league') && !/^envs\/[^/]+\/(.*\/)?(types|observation)$/.test(t) && t !== 'src/train/metrics-log'))
         .map((t) => `${f} takes types from ${t}: ${reason}`),
       // a renderer draws its own env only: another env's files are not its to import
       ...(f.startsWith('envs/') ? [...imports(f), ...typeImports(f)].filter((t) => under(t, 'envs') && !under(t, f.split('/').slice(0, 2).join('/'))).map((t) => `${f} imports ${t}: a renderer sees its own env's types only`) : []),

@@ -55,5 +55,4 @@
 /** @typedef {import('../../app/server/play/play-protocol').PlayErrorMessage} PlayErrorMessage */
 /** @typedef {import('../../app/server/play/play-protocol').ActMessage} ActMessage */
 
-
 export {};

@@ -114,7 +114,7 @@ function cureMatrix(cure, programs) {
 }
 
 /** @type {import('../../../web/js/renderers/context.js').Renderer} */
-export const codeRepairRenderer = {
+export const renderer = {
   name: 'code-repair',
   render(el, ctx) {
     const o = ctx.obs;

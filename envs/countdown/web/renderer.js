@@ -46,7 +46,7 @@ function attempts(o, ctx) {
 }
 
 /** @type {import('../../../web/js/renderers/context.js').Renderer} */
-export const countdownRenderer = {
+export const renderer = {
   name: 'countdown',
   render(el, ctx) {
     const o = ctx.obs;

@@ -39,7 +39,7 @@ const vector = (x) => (Array.isArray(x) && x.every((v) => typeof v === 'number')
 const worth = (keep, values) => (keep && values ? keep.reduce((t, c, i) => t + c * (values[i] ?? 0), 0) : null);
 
 /** @type {import('../../../web/js/renderers/context.js').Renderer} */
-export const dealRenderer = {
+export const renderer = {
   name: 'deal-or-no-deal',
   render(el, ctx) {
     const o = ctx.obs;

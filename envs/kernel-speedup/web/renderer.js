@@ -124,7 +124,7 @@ function attackBlock(a) {
 }
 
 /** @type {import('../../../web/js/renderers/context.js').Renderer} */
-export const kernelSpeedupRenderer = {
+export const renderer = {
   name: 'kernel-speedup',
   render(el, ctx) {
     const o = ctx.obs;

@@ -128,7 +128,7 @@ function talkText(e) {
 }
 
 /** @type {import('../../../web/js/renderers/context.js').Renderer} */
-export const werewolfRenderer = {
+export const renderer = {
   name: 'werewolf',
   render(el, ctx) {
     const o = ctx.obs;
