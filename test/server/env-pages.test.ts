@@ -3,7 +3,8 @@
  * and its styles are served from envs/<env>/web/ at /envs/<env>/web/, and nothing else of an env's
  * folder (its sources, tasks and data) is reachable, however the path is spelled.
  */
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -95,3 +96,13 @@ test('nothing outside an env\'s web/ folder is reachable: .., encoded .., hidden
     await s.close();
   }
 });
+
+test('the package ships every env\'s page files (package.json "files"), and no other file of an env folder through that entry', () => {
+  const r = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
+  expect(r.status).toBe(0);
+  const shipped = new Set((JSON.parse(r.stdout) as { files: { path: string }[] }[])[0].files.map((f) => f.path));
+  const pages = readdirSync(join(ROOT, 'envs')).flatMap((e) => (existsSync(join(ROOT, 'envs', e, 'web')) ? readdirSync(join(ROOT, 'envs', e, 'web')).map((n) => `envs/${e}/web/${n}`) : []));
+  expect(pages.length).toBeGreaterThanOrEqual(10);
+  expect(pages.filter((p) => !shipped.has(p))).toEqual([]);
+  expect([...shipped].filter((p) => /^envs\/[^/]+\/[^/]+\.ts$/.test(p))).toEqual([]);
+}, 180_000);
