@@ -40,7 +40,7 @@ function imports(file: string, text: string = code(file)): string[] {
   return out;
 }
 
-/** JSDoc type imports of a web file: `import('../../src/server/api-types')`. */
+/** JSDoc type imports of a web file: `import('../../app/server/api-types')`. */
 function typeImports(file: string): string[] {
   const text = readFileSync(join(ROOT, file), 'utf8');
   return [...text.matchAll(/import\('([^']+)'\)/g)].map((m) => project(file, m[1]));
