@@ -12,7 +12,7 @@
  * Reference (issue 4): OpenSpiel's C++ bargaining plays ~310,000 random games/s (243,000 with
  * observation tensors) on the reference machine kind; the goal is at least half of each.
  */
-import { make } from '../src/catalog';
+import { make } from '../app/catalog';
 import type { Env } from '../src/core/env';
 import type { Params } from '../src/core/params';
 import { Rng } from '../src/core/rng';

@@ -15,7 +15,7 @@ import { performance } from 'node:perf_hooks';
 import { io, type Socket } from 'socket.io-client';
 import { EventBus } from '../src/bus/event-bus';
 import type { MatchEvent } from '../src/core/events';
-import { startServer } from '../src/server/start-server';
+import { startServer } from '../app/server/start-server';
 
 const MATCH = 'fanout-bench';
 const now = () => performance.timeOrigin + performance.now();

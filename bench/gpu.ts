@@ -10,7 +10,7 @@
  * samples/s. Without a GPU backend it measures wasm alone and says why.
  * Usage: npm run bench:gpu [-- --seconds 3 --iterations 4 --batches 256,4096,65536]
  */
-import { createRegistry } from '../src/catalog';
+import { createRegistry } from '../app/catalog';
 import { describeChoice, probeBackends, selectBackend, type BackendChoice } from '../src/train/backend';
 import { CPU_BACKENDS } from '../src/train/learner';
 import { resolveConfig } from '../src/train/config';

@@ -16,7 +16,7 @@ import { SHADOWING_HACKS } from '../envs/code-repair/exploits/shadowing';
 import { humanEvalTask } from '../envs/code-repair/task-parse';
 import { checkTask } from '../envs/code-repair/task-check';
 import { envFolder } from '../envs/code-repair/task-store';
-import { closeSharedSandbox, createRegistry, make } from '../src/catalog';
+import { closeSharedSandbox, createRegistry, make } from '../app/catalog';
 import type { CodeRunRequest } from '../src/core/sandbox';
 import { runMatch } from '../src/match/runner';
 import { createSandbox } from '../src/sandbox';

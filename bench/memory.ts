@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg as osLoad, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { EventBus } from '../src/bus/event-bus';
-import { createRegistry } from '../src/catalog';
+import { createRegistry } from '../app/catalog';
 import { EventLoopTurn } from '../src/core/event-loop';
 import { runMatch } from '../src/match/runner';
 import { SeriesTally } from '../src/match/summary';

@@ -5,7 +5,7 @@
  */
 import { resolve } from 'node:path';
 import { randomAgent } from '../agents/random';
-import { createRegistry } from '../src/catalog';
+import { createRegistry } from '../app/catalog';
 import type { Env } from '../src/core/env';
 import { runMatch } from '../src/match/runner';
 import { countEnv } from './trivial-env';

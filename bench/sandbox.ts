@@ -11,7 +11,7 @@ import { availableParallelism } from 'node:os';
 import { mutationSearch } from '../agents/code-repair/fixers';
 import { fuzz } from '../agents/code-repair/auditors';
 import { bundledTasks, type CodeRepairObservation } from '../envs/code-repair';
-import { createRegistry, closeSharedSandbox, sharedSandbox } from '../src/catalog';
+import { createRegistry, closeSharedSandbox, sharedSandbox } from '../app/catalog';
 import type { CodeRunRequest } from '../src/core/sandbox';
 import { runMatch } from '../src/match/runner';
 import { createSandbox, type Sandbox } from '../src/sandbox';

@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import Redis from 'ioredis';
 import { EventBus } from '../src/bus/event-bus';
-import { createRegistry } from '../src/catalog';
+import { createRegistry } from '../app/catalog';
 import type { MatchEvent } from '../src/core/events';
 import { LiveFeed } from '../src/scale/live-feed';
 import { LivePublisher } from '../src/scale/live-publisher';

@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import Redis from 'ioredis';
 import { EventBus } from '../src/bus/event-bus';
-import { createRegistry } from '../src/catalog';
+import { createRegistry } from '../app/catalog';
 import { QUEUES_KEY } from '../src/scale/keys';
 import { parseRedisUrl } from '../src/scale/redis-connection';
 import { Store } from '../src/store/store';

@@ -5,7 +5,7 @@
  * Usage: npm run bench:sprt [-- --seeds 10 --max 20000]
  */
 import { Store } from '../src/store/store';
-import { createRegistry } from '../src/catalog';
+import { createRegistry } from '../app/catalog';
 import { parseTournamentConfig } from '../league/tournament/config';
 import { storedTournamentReport } from '../league/tournament/stored';
 import { runTournament } from '../league/tournament/tournament-run';

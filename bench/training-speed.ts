@@ -20,7 +20,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { createRegistry } from '../src/catalog';
+import { createRegistry } from '../app/catalog';
 import { selectBackend, type BackendChoice } from '../src/train/backend';
 import { resolveConfig, type TrainConfigInput } from '../src/train/config';
 import { Trainer } from '../src/train/trainer';

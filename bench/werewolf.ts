@@ -6,7 +6,7 @@
  */
 import { cpus, loadavg } from 'node:os';
 import { randomAgent } from '../agents/random';
-import { make } from '../src/catalog';
+import { make } from '../app/catalog';
 import type { Env } from '../src/core/env';
 import type { Params } from '../src/core/params';
 import { Rng } from '../src/core/rng';

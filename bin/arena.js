@@ -6,7 +6,7 @@
 const path = require('node:path');
 const fs = require('node:fs');
 const root = path.join(__dirname, '..');
-const entry = path.join(root, 'dist', 'src', 'cli', 'main.js');
+const entry = path.join(root, 'dist', 'app', 'cli', 'main.js');
 if (!fs.existsSync(entry)) {
   const status = require('./build').buildDist(root, 'dist/ is missing (first run after a clone?)');
   if (status !== 0) process.exit(status);

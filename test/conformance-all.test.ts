@@ -5,7 +5,7 @@
  */
 import { readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { createRegistry } from '../src/catalog';
+import { createRegistry } from '../app/catalog';
 import { checkEnv, formatReport } from '../src/core/conformance/check-env';
 
 const ROOT = resolve(__dirname, '..');

@@ -1,14 +1,14 @@
 /**
- * The dependency table of docs/architecture.md ("Layout and layering"), checked on the import
- * statements of every source file: each folder of src/, envs/, agents/, league/, bench/ and web/
- * has one rule naming the folders and packages it may import and why, so a wrong arrow fails with
- * the rule's reason; a folder without a rule fails too. Floors from the bottom: src/core; envs and
- * agents; the engine (bus, store, sandbox, match, train, scale, rollouts); league; the
- * applications (catalog, server, client, cli, the package entry); bench. web/ stands apart (the
- * browser page: it shares the server's types, never its code). A second test finds import
- * circles between files.
+ * The dependency table of docs/architecture.md ("Layout and dependency direction"), checked on the
+ * import statements of every source file: each folder of src/, envs/, agents/, league/, app/,
+ * bench/ and web/ has one rule naming the folders and packages it may import and why, so a wrong
+ * arrow fails with the rule's reason; a folder without a rule fails too. Above the rules stands
+ * the table of floors (FLOORS), from the ground up: src/core; envs; agents; the engine (the rest
+ * of src/); league; the applications (app/: catalog, server, client, cli, the package entry);
+ * bench. No import runs from a floor to a higher one. web/ stands apart (the browser page: it
+ * shares the server's types, never its code). A second test finds import circles between files.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
 const ROOT = resolve(__dirname, '..');
@@ -32,21 +32,21 @@ function code(file: string): string {
 const project = (file: string, spec: string) => (spec.startsWith('.') ? relative(ROOT, resolve(ROOT, dirname(file), spec)).replace(/\.(js|ts)$/, '') : spec);
 
 /** Import targets of a file: project-relative paths (no extension) for relative imports, package names otherwise. */
-function imports(file: string): string[] {
+function imports(file: string, text: string = code(file)): string[] {
   const out: string[] = [];
-  for (const m of code(file).matchAll(/(?:^|\n)\s*(?:import|export)[^'"`;]*?from\s+'([^']+)'|require\('([^']+)'\)/g)) {
+  for (const m of text.matchAll(/(?:^|\n)\s*(?:import|export)[^'"`;]*?from\s+'([^']+)'|require\('([^']+)'\)/g)) {
     out.push(project(file, m[1] ?? m[2]));
   }
   return out;
 }
 
-/** JSDoc type imports of a web file: `import('../../src/server/api-types')`. */
+/** JSDoc type imports of a web file: `import('../../app/server/api-types')`. */
 function typeImports(file: string): string[] {
   const text = readFileSync(join(ROOT, file), 'utf8');
   return [...text.matchAll(/import\('([^']+)'\)/g)].map((m) => project(file, m[1]));
 }
 
-const isPackage = (t: string) => !t.startsWith('src/') && !/^(envs|agents|league|bench|web|test|examples)(\/|$)/.test(t);
+const isPackage = (t: string) => !t.startsWith('src/') && !/^(envs|agents|league|app|bench|web|test|examples)(\/|$)/.test(t);
 const under = (t: string, ...dirs: string[]) => dirs.some((d) => t === d || t.startsWith(`${d}/`));
 /** An env's public index (`envs/<id>` or `envs/<id>/index`): what agents, the catalog and the CLI may import of an env. */
 const envIndex = (t: string) => /^envs\/[^/]+(\/index)?$/.test(t);
@@ -58,6 +58,28 @@ const lightBut = (...allowed: string[]) => (t: string) => !heavy(t) || allowed.s
 
 /** The engine floor's folders. */
 const ENGINE = ['src/bus', 'src/store', 'src/sandbox', 'src/match', 'src/train', 'src/scale', 'src/rollouts'];
+
+/**
+ * The floors of the house, from the ground (0) up: a file may import its own floor's folders (as
+ * its rule below allows) and the floors under it, never a floor above. Every top-level source
+ * folder and every folder of src/ and app/ stands on one floor.
+ */
+const FLOORS: [folder: string, floor: number, why: string][] = [
+  ['src/core', 0, 'the contracts: the ground every other floor stands on'],
+  ['src/package-root', 0, 'finds the package folder from any floor'],
+  ['envs', 1, 'the envs, on the contracts alone'],
+  ['agents', 2, 'agents play envs through their public index'],
+  ...ENGINE.map((d): [string, number, string] => [d, 3, 'the engine plays, stores, trains and sandboxes matches of any env']),
+  ['league', 4, 'leagues and tournaments schedule matches on the engine'],
+  ['app/catalog', 5, 'the applications: the built-in catalog'],
+  ['app/server', 5, 'the applications: the servers'],
+  ['app/client', 5, 'the applications: the seat client SDK'],
+  ['app/cli', 5, 'the applications: the command line'],
+  ['app/index', 5, 'the applications: the full package entry'],
+  ['bench', 6, 'benchmarks measure every floor'],
+];
+/** The floor entry of a project path: the longest folder it lies under. */
+const floorOf = (t: string) => FLOORS.filter(([d]) => under(t, d)).sort((a, b) => b[0].length - a[0].length)[0];
 
 interface Rule {
   /** A folder or file (without .ts) of the project. */
@@ -76,6 +98,12 @@ const RULES: Rule[] = [
     reason: "the contracts every env and agent author loads (`selfplay-arena/core`): nothing of the project outside itself, no package but Node's and seedrandom",
     may: (t) => under(t, 'src/core'),
     packages: (t) => t.startsWith('node:') || t === 'seedrandom',
+  },
+  {
+    from: 'src/package-root',
+    reason: 'finds the package folder: used from every floor, so it imports nothing of the project',
+    may: () => false,
+    packages: (t) => t.startsWith('node:'),
   },
   {
     from: 'envs',
@@ -138,45 +166,39 @@ const RULES: Rule[] = [
     packages: lightBut('bullmq', 'ioredis'),
   },
   {
-    from: 'src/catalog',
+    from: 'app/catalog',
     reason: 'the catalog registers the built-in envs and agents and their effect handlers: env and agent indexes, the sandbox and the neural agent',
     may: (t) => under(t, 'src/core', 'src/sandbox', 'src/train', 'agents/index') || envIndex(t),
     packages: lightBut(),
   },
   {
-    from: 'src/package-root',
-    reason: 'finds the package folder: used from every floor, so it imports nothing of the project',
-    may: () => false,
-    packages: (t) => t.startsWith('node:'),
-  },
-  {
-    from: 'src/server',
+    from: 'app/server',
     reason: 'the servers are applications over the engine, leagues and the catalog; the CLI starts them, they never load the CLI',
-    may: (t) => under(t, 'src/server', 'src/core', 'src/catalog', 'src/package-root', 'league', ...ENGINE),
+    may: (t) => under(t, 'app/server', 'src/core', 'app/catalog', 'src/package-root', 'league', ...ENGINE),
     packages: (t) => !/^(@tensorflow\/|isolated-vm|openai)/.test(t),
   },
   {
-    from: 'src/client',
-    reason: "the seat client SDK runs in a player's process: the contracts and the server's wire protocol (src/server/**/*-protocol), none of the server's code",
-    may: (t) => under(t, 'src/core', 'src/client') || /^src\/server\/(.*\/)?[a-z-]*protocol$/.test(t),
+    from: 'app/client',
+    reason: "the seat client SDK runs in a player's process: the contracts and the server's wire protocol (app/server/**/*-protocol), none of the server's code",
+    may: (t) => under(t, 'src/core', 'app/client') || /^app\/server\/(.*\/)?[a-z-]*protocol$/.test(t),
     packages: (t) => t.startsWith('node:') || t === 'socket.io-client',
   },
   {
-    from: 'src/cli',
+    from: 'app/cli',
     reason: "the CLI is the top application: it may use every floor, but an env's internals only through its public index",
-    may: (t) => !under(t, 'bench', 'test', 'web', 'src/index') && (!under(t, 'envs') || envIndex(t)) && (!under(t, 'agents') || /^agents(\/[^/]+)?(\/index)?$/.test(t)),
+    may: (t) => !under(t, 'bench', 'test', 'web', 'app/index') && (!under(t, 'envs') || envIndex(t)) && (!under(t, 'agents') || /^agents(\/[^/]+)?(\/index)?$/.test(t)),
     packages: () => true,
   },
   {
-    from: 'src/index',
+    from: 'app/index',
     reason: 'the full package entry re-exports the public API of every floor below the CLI',
-    may: (t) => !under(t, 'src/cli', 'bench', 'test', 'web'),
+    may: (t) => !under(t, 'app/cli', 'bench', 'test', 'web'),
     packages: () => true,
   },
   {
     from: 'bench',
     reason: 'benchmarks measure the library in-process and the CLI as a process: they import anything but the CLI and the tests',
-    may: (t) => !under(t, 'src/cli', 'test', 'web'),
+    may: (t) => !under(t, 'app/cli', 'test', 'web'),
     packages: () => true,
   },
 ];
@@ -187,37 +209,64 @@ function ruleOf(file: string): Rule | undefined {
   return RULES.filter((r) => under(f, r.from)).sort((a, b) => b.from.length - a.from.length)[0];
 }
 
-/** Every import of `dir`'s files that its rule forbids, each with the rule's reason. */
-function violations(dir: string): string[] {
-  return files(dir).flatMap((f) => {
-    const rule = ruleOf(f);
-    if (!rule) return [`${f}: no rule in test/layering.test.ts covers it`];
-    return imports(f)
-      .filter((t) => (isPackage(t) ? !t.startsWith('node:') && !rule.packages(t) : !rule.may(t, f)))
-      .map((t) => `${f} imports ${t}: ${rule.from} — ${rule.reason}`);
-  });
+/** Every import of one file (`text`: its code) that its rule forbids, each with the rule's reason. */
+function violationsOf(f: string, text: string = code(f)): string[] {
+  const rule = ruleOf(f);
+  if (!rule) return [`${f}: no rule in test/layering.test.ts covers it`];
+  return imports(f, text)
+    .filter((t) => (isPackage(t) ? !t.startsWith('node:') && !rule.packages(t) : !rule.may(t, f)))
+    .map((t) => `${f} imports ${t}: ${rule.from} — ${rule.reason}`);
+}
+
+/** Every import of `dir`'s files that its rule forbids. */
+const violations = (dir: string): string[] => files(dir).flatMap((f) => violationsOf(f));
+
+/** Every import of one file that runs up to a higher floor, with both floors' reasons. */
+function upArrowsOf(f: string, text: string = code(f)): string[] {
+  const from = floorOf(f.replace(/\.ts$/, ''));
+  if (!from) return [`${f}: stands on no floor of FLOORS in test/layering.test.ts`];
+  return imports(f, text)
+    .filter((t) => !isPackage(t))
+    .flatMap((t) => {
+      const to = floorOf(t);
+      return to && to[1] > from[1] ? [`${f} imports ${t}: floor ${from[1]} (${from[0]}: ${from[2]}) may not import floor ${to[1]} (${to[0]}: ${to[2]})`] : [];
+    });
 }
 
 describe('layering: the whole table', () => {
-  test('every folder and file of src/ has a rule', () => {
-    const entries = readdirSync(join(ROOT, 'src')).map((n) => `src/${n.replace(/\.ts$/, '')}`);
+  test.each(['src', 'app'])('every folder and file of %s/ has a rule and a floor', (top) => {
+    const entries = readdirSync(join(ROOT, top)).map((n) => `${top}/${n.replace(/\.ts$/, '')}`);
     expect(entries.filter((e) => !RULES.some((r) => r.from === e))).toEqual([]);
+    expect(entries.filter((e) => !FLOORS.some(([d]) => d === e))).toEqual([]);
   });
 
-  test.each(['src', 'envs', 'agents', 'league', 'bench'])('%s imports only what its rule allows', (dir) => {
+  test.each(['src', 'envs', 'agents', 'league', 'app', 'bench'])('%s imports only what its rule allows', (dir) => {
     expect(violations(dir)).toEqual([]);
   });
 
-  test('web/ (the browser page) imports web/ and browser packages at run time; its JSDoc types come from the wire and public type files', () => {
+  test.each(['src', 'envs', 'agents', 'league', 'app', 'bench'])('no file of %s imports a higher floor', (dir) => {
+    expect(files(dir).flatMap((f) => upArrowsOf(f))).toEqual([]);
+  });
+
+  test('the top of the house: every top-level source folder is src/, envs, agents, league, app, bench, web or outside the build', () => {
+    const build = (JSON.parse(readFileSync(join(ROOT, 'tsconfig.build.json'), 'utf8')) as { include: string[] }).include;
+    expect(build.filter((d) => !['src', 'envs', 'agents', 'league', 'app', 'bench'].includes(d))).toEqual([]);
+  });
+
+  test('web/ and the envs\' renderers (envs/<env>/web/) import web/ and browser packages at run time (the page imports a renderer by its URL when its env is drawn); their JSDoc types come from the wire and public type files', () => {
     const BROWSER = ['socket.io-client', 'chart.js', 'diff'];
     const reason = 'the page runs in the browser: it shares the server\'s wire types and the envs\' observation types, never their code, and never the CLI, store, sandbox or agents';
-    const bad = files('web', /\.js$/).flatMap((f) => [
+    const pageFiles = [...files('web', /\.js$/), ...readdirSync(join(ROOT, 'envs')).flatMap((e) => (existsSync(join(ROOT, 'envs', e, 'web')) ? files(`envs/${e}/web`, /\.js$/) : []))];
+    expect(pageFiles.filter((f) => f.startsWith('envs/')).length).toBeGreaterThanOrEqual(5);
+    const bad = pageFiles.flatMap((f) => [
       ...imports(f)
         .filter((t) => (isPackage(t) ? !BROWSER.includes(t) : !under(t, 'web')))
         .map((t) => `${f} imports ${t}: ${reason}`),
       ...typeImports(f)
-        .filter((t) => (isPackage(t) ? !BROWSER.includes(t) : !under(t, 'web', 'src/core', 'src/server', 'league') && !/^envs\/[^/]+\/(.*\/)?(types|observation)$/.test(t) && t !== 'src/train/metrics-log'))
+        .filter((t) => (isPackage(t) ? !BROWSER.includes(t) : !under(t, 'web', 'src/core', 'app/server', 'league') && !/^envs\/[^/]+\/(.*\/)?(types|observation)$/.test(t) && t !== 'src/train/metrics-log'))
         .map((t) => `${f} takes types from ${t}: ${reason}`),
+      // a renderer draws its own env only: another env's files are not its to import
+      ...(f.startsWith('envs/') ? [...imports(f), ...typeImports(f)].filter((t) => under(t, 'envs') && !under(t, f.split('/').slice(0, 2).join('/'))).map((t) => `${f} imports ${t}: a renderer sees its own env's types only`) : []),
     ]);
     expect(bad).toEqual([]);
   });
@@ -232,13 +281,34 @@ describe('layering: the whole table', () => {
     const envs = RULES.find((r) => r.from === 'envs')!;
     expect(envs.may('envs/countdown/state', 'envs/werewolf/rules.ts')).toBe(false);
     expect(envs.may('envs/werewolf/state', 'envs/werewolf/rules.ts')).toBe(true);
-    expect(RULES.find((r) => r.from === 'src/cli')!.may('envs/code-repair/task-check', 'src/cli/commands/tasks.ts')).toBe(false);
+    expect(RULES.find((r) => r.from === 'app/cli')!.may('envs/code-repair/task-check', 'app/cli/commands/tasks.ts')).toBe(false);
+  });
+
+  test('a planted wrong arrow fails with its rule\'s reason and its floors', () => {
+    // the engine reaching up into the league and the CLI; the league reaching up into the servers
+    const engine = "import { runLeague } from '../../league/league-run';\nimport { main } from '../../app/cli/main';\n";
+    expect(violationsOf('src/match/planted.ts', engine)).toEqual([
+      `src/match/planted.ts imports league/league-run: src/match — ${RULES.find((r) => r.from === 'src/match')!.reason}`,
+      `src/match/planted.ts imports app/cli/main: src/match — ${RULES.find((r) => r.from === 'src/match')!.reason}`,
+    ]);
+    expect(upArrowsOf('src/match/planted.ts', engine)).toEqual([
+      'src/match/planted.ts imports league/league-run: floor 3 (src/match: the engine plays, stores, trains and sandboxes matches of any env) may not import floor 4 (league: leagues and tournaments schedule matches on the engine)',
+      'src/match/planted.ts imports app/cli/main: floor 3 (src/match: the engine plays, stores, trains and sandboxes matches of any env) may not import floor 5 (app/cli: the applications: the command line)',
+    ]);
+    const league = "export type { ViewEvent } from '../app/server/protocol';\n";
+    expect(violationsOf('league/planted.ts', league)).toEqual([`league/planted.ts imports app/server/protocol: league — ${RULES.find((r) => r.from === 'league')!.reason}`]);
+    expect(upArrowsOf('league/planted.ts', league)).toHaveLength(1);
+    // a require() and a package are read too; a comment line is not an import
+    expect(violationsOf('src/core/planted.ts', "const x = require('../match/runner');\nimport { Server } from 'socket.io';\n// import { y } from '../../app/cli/main';\n")).toHaveLength(2);
+    // a folder with no rule or floor is reported, not passed
+    expect(violationsOf('newfloor/planted.ts', '')).toEqual(['newfloor/planted.ts: no rule in test/layering.test.ts covers it']);
+    expect(upArrowsOf('newfloor/planted.ts', '')).toEqual(['newfloor/planted.ts: stands on no floor of FLOORS in test/layering.test.ts']);
   });
 });
 
 /** Import graph between project files (relative imports resolved to files), for the circle check. */
 function fileGraph(): Map<string, string[]> {
-  const all = ['src', 'envs', 'agents', 'league', 'bench'].flatMap((d) => files(d));
+  const all = ['src', 'envs', 'agents', 'league', 'app', 'bench'].flatMap((d) => files(d));
   const known = new Set(all.map((f) => f.replace(/\.ts$/, '')));
   const graph = new Map<string, string[]>();
   for (const f of all) {
@@ -286,7 +356,7 @@ function circles(graph: Map<string, string[]>): string[][] {
 }
 
 describe('layering: no import circles', () => {
-  test('no two files of src/, envs, agents, league or bench import each other, directly or around a circle (type imports count)', () => {
+  test('no two files of src/, envs, agents, league, app or bench import each other, directly or around a circle (type imports count)', () => {
     expect(circles(fileGraph())).toEqual([]);
   });
 

@@ -30,7 +30,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createRegistry } from '../../src/catalog';
+import { createRegistry } from '../../app/catalog';
 import type { Env } from '../../src/core/env';
 import type { JsonValue } from '../../src/core/json';
 import type { Params } from '../../src/core/params';

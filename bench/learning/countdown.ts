@@ -7,7 +7,7 @@
  *
  * Co-evolution of a challenger and this solver runs through the league: countdown-coevolution.ts.
  */
-import { createRegistry } from '../../src/catalog';
+import { createRegistry } from '../../app/catalog';
 import type { Agent } from '../../src/core/agent';
 import type { Env } from '../../src/core/env';
 import type { JsonValue } from '../../src/core/json';

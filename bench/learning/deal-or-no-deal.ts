@@ -8,7 +8,7 @@
  * - coop = 0: one network trained against greedy, fair-split and itself must beat greedy and
  *   fair-split head-to-head in mean own score (each instance played from both seats).
  */
-import { createRegistry } from '../../src/catalog';
+import { createRegistry } from '../../app/catalog';
 import type { Agent } from '../../src/core/agent';
 import type { JsonValue } from '../../src/core/json';
 import type { Params } from '../../src/core/params';

@@ -9,7 +9,7 @@
  * measured in the lab) are both measured with the env's full protocol on each held-out shape.
  * Target: the policy's speedup ≥ 80% of the autotuner's (mean ratio over the held-out shapes).
  */
-import { createRegistry } from '../../src/catalog';
+import { createRegistry } from '../../app/catalog';
 import type { JsonValue } from '../../src/core/json';
 import { createSandbox } from '../../src/sandbox';
 import { autotune } from '../../agents/kernel-speedup';

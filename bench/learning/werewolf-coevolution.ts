@@ -14,7 +14,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createRegistry } from '../../src/catalog';
+import { createRegistry } from '../../app/catalog';
 import { Store } from '../../src/store/store';
 import { parseLeagueConfig } from '../../league/config';
 import { runLeague } from '../../league/league-run';

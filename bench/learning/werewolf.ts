@@ -17,7 +17,7 @@
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { mkdtempSync } from 'node:fs';
-import { createRegistry } from '../../src/catalog';
+import { createRegistry } from '../../app/catalog';
 import type { Agent } from '../../src/core/agent';
 import type { Env, SeatInfo } from '../../src/core/env';
 import type { JsonValue } from '../../src/core/json';

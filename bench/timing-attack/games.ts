@@ -14,14 +14,14 @@ import { io, type Socket } from 'socket.io-client';
 import { ruleBasedAgent } from '../../agents/werewolf/rule-based';
 import { EventBus } from '../../src/bus/event-bus';
 import { MemoryRecorder } from '../../src/bus/recorder';
-import { defaultRegistry } from '../../src/catalog';
+import { defaultRegistry } from '../../app/catalog';
 import type { Agent } from '../../src/core/agent';
 import type { MatchCreated, MatchEvent } from '../../src/core/events';
 import { releasedView } from '../../src/core/phase-release';
 import { Rng } from '../../src/core/rng';
 import { runMatch } from '../../src/match/runner';
-import type { EventMessage, LobbyMessage, SnapshotMessage } from '../../src/server/protocol';
-import { startServer } from '../../src/server/start-server';
+import type { EventMessage, LobbyMessage, SnapshotMessage } from '../../app/server/protocol';
+import { startServer } from '../../app/server/start-server';
 import { Store } from '../../src/store/store';
 import { accuracy, attack, permutationP, type Seen } from './attackers';
 

@@ -14,7 +14,7 @@
  */
 'use strict';
 const path = require('node:path');
-const { connectSeat } = require(path.join(__dirname, '..', '..', 'dist', 'src', 'client', 'seat-client.js'));
+const { connectSeat } = require(path.join(__dirname, '..', '..', 'dist', 'app', 'client', 'seat-client.js'));
 
 function args(argv) {
   const o = { matches: Infinity, garbage: 0, slow: 0, drop: 0, slowMs: 1000, dropMs: 200, dropMsMax: 0, seed: 1 };

@@ -2,7 +2,7 @@
  * The heartbeat: where a thread running user code (env members, agents' `act`, user modules
  * loading) is right now, written into a SharedArrayBuffer so that another thread can tell a
  * hang from slow progress and name the culprit. The CLI runs each command in a worker thread
- * and watches its heartbeat from the main thread (src/cli/supervisor.ts); code here only
+ * and watches its heartbeat from the main thread (app/cli/supervisor.ts); code here only
  * writes it, and only when one is installed, so a library user pays one null check.
  *
  * Layout (Int32 slots, then a float64 seed, then a UTF-8 JSON context):

@@ -5,7 +5,7 @@
  * Everything here lives in src/core, which imports nothing of the project outside itself and no
  * heavy package: loading it loads none of socket.io, SQLite, tfjs, BullMQ, Redis, isolated-vm or
  * the OpenAI client (test/core/core-entry.test.ts), and its types compile without
- * `skipLibCheck`. The full entry `selfplay-arena` (src/index.ts) re-exports all of it.
+ * `skipLibCheck`. The full entry `selfplay-arena` (app/index.ts) re-exports all of it.
  */
 export * from './env';
 export * from './agent';

@@ -1,7 +1,7 @@
 /**
  * `import()` of a user's ES module (src/core/registry.ts loads modules with it when `require`
  * cannot), with a preparation run once before the first such import: the CLI registers its ESM
- * loader hook there (src/cli/self-resolve.ts), so commands that load only CommonJS modules never
+ * loader hook there (app/cli/self-resolve.ts), so commands that load only CommonJS modules never
  * pay for the loader hooks' thread.
  */
 import { pathToFileURL } from 'node:url';

@@ -3,7 +3,7 @@
  * neighbours) on a known objective, its moves through revisions, the boundary attacker's inputs
  * (inside every task's contract), the feature evaluator's forecasts; and the autotuner in the lab.
  */
-import { make } from '../../src/catalog';
+import { make } from '../../app/catalog';
 import { createSandbox } from '../../src/sandbox';
 import { Rng } from '../../src/core/rng';
 import type { Env } from '../../src/core/env';

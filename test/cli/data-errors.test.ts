@@ -16,7 +16,7 @@ import { chmodSync, closeSync, copyFileSync, mkdirSync, mkdtempSync, openSync, r
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { arena, ROOT } from './helpers';
-import { runCli } from '../../src/cli/main';
+import { runCli } from '../../app/cli/main';
 
 const asRoot = process.getuid?.() === 0;
 const dir = mkdtempSync(join(tmpdir(), 'arena-data-errors-'));

@@ -3,9 +3,9 @@
  * configs, played with their baselines (unpaced), take at least `steps × paceMs` of wall time.
  */
 import { resolve } from 'node:path';
-import { defaultRegistry } from '../../src/catalog';
+import { defaultRegistry } from '../../app/catalog';
 import { runMatch } from '../../src/match/runner';
-import { demoConfigs, DEMO_LEAGUES } from '../../src/cli/commands/demo';
+import { demoConfigs, DEMO_LEAGUES } from '../../app/cli/commands/demo';
 
 const ROOT = resolve(__dirname, '..', '..');
 const GAMES = 20;

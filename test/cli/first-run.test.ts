@@ -11,17 +11,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from './helpers';
 
-/** A project whose src/cli/main.ts prints its arguments; with node_modules (TypeScript) unless `bare`. */
+/** A project whose app/cli/main.ts prints its arguments; with node_modules (TypeScript) unless `bare`. */
 function project(o: { bare?: boolean; broken?: boolean } = {}): string {
   const root = mkdtempSync(join(tmpdir(), 'arena-first-run-'));
   mkdirSync(join(root, 'bin'));
   for (const f of ['arena.js', 'build.js', 'prepare.js']) copyFileSync(join(ROOT, 'bin', f), join(root, 'bin', f));
-  mkdirSync(join(root, 'src', 'cli'), { recursive: true });
+  mkdirSync(join(root, 'app', 'cli'), { recursive: true });
   writeFileSync(
-    join(root, 'src', 'cli', 'main.ts'),
+    join(root, 'app', 'cli', 'main.ts'),
     o.broken ? 'export const x: number = "not a number";\n' : 'export function main(argv: string[]): void {\n  console.log(`MAIN RAN ${argv.slice(2).join(" ")}`);\n}\n',
   );
-  writeFileSync(join(root, 'tsconfig.build.json'), JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'commonjs', strict: true, rootDir: '.', outDir: 'dist', types: [] }, include: ['src'] }));
+  writeFileSync(join(root, 'tsconfig.build.json'), JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'commonjs', strict: true, rootDir: '.', outDir: 'dist', types: [] }, include: ['app'] }));
   if (!o.bare) symlinkSync(join(ROOT, 'node_modules'), join(root, 'node_modules'), 'dir');
   return root;
 }
@@ -65,5 +65,5 @@ test('prepare builds under npm ci / install, and leaves the build to the bin und
   const r = run(ci, 'prepare.js', [], { npm_command: 'ci' });
   expect(r.code).toBe(0);
   expect(r.stderr).toMatch(/^arena: building after install: compiling the TypeScript sources/);
-  expect(existsSync(join(ci, 'dist', 'src', 'cli', 'main.js'))).toBe(true);
+  expect(existsSync(join(ci, 'dist', 'app', 'cli', 'main.js'))).toBe(true);
 }, 240_000);

@@ -1,5 +1,5 @@
-/** The precision of numbers in the CLI's JSON outputs (src/cli/json-output.ts, docs/numbers.md). */
-import { JSON_SIGNIFICANT_DIGITS, jsonText, outputNumber } from '../../src/cli/json-output';
+/** The precision of numbers in the CLI's JSON outputs (app/cli/json-output.ts, docs/numbers.md). */
+import { JSON_SIGNIFICANT_DIGITS, jsonText, outputNumber } from '../../app/cli/json-output';
 
 test('float noise goes, at output only; small, large and integer numbers keep their value', () => {
   expect(JSON_SIGNIFICANT_DIGITS).toBe(12);

@@ -6,8 +6,8 @@
  */
 import type { EffectHandler } from '../../src/core/effects';
 import { Registry } from '../../src/core/registry';
-import { replayCommand } from '../../src/cli/commands/replay';
-import { rerunEffect } from '../../src/cli/commands/rerun';
+import { replayCommand } from '../../app/cli/commands/replay';
+import { rerunEffect } from '../../app/cli/commands/rerun';
 import { turnsEnv } from '../match/turns-env';
 
 /** Runs replay --rerun over the turns env with `roll` effects; stdout lines and the exit code. */

@@ -1,5 +1,5 @@
 /**
- * The command line's startup (src/cli/program.ts, src/cli/main.ts): defining the program loads no
+ * The command line's startup (app/cli/program.ts, app/cli/main.ts): defining the program loads no
  * command module, no catalog and no heavy package; a command loads its own module when it runs;
  * `--version`, the help and `envs` run in the main thread (no user code), every other command in
  * the supervised worker.
@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runsNoUserCode } from '../../src/cli/main';
+import { runsNoUserCode } from '../../app/cli/main';
 import { arena, ROOT } from './helpers';
 
 /**
@@ -28,19 +28,19 @@ function loadedAfter(body: string): { ours: string[]; packages: string[] } {
 }
 
 test('defining the program loads no command module, no catalog, no env and no heavy package', () => {
-  const { ours, packages } = loadedAfter(`require('./dist/src/cli/program').buildProgram(() => {});`);
-  expect(ours).toContain('src/cli/program.js');
+  const { ours, packages } = loadedAfter(`require('./dist/app/cli/program').buildProgram(() => {});`);
+  expect(ours).toContain('app/cli/program.js');
   expect(ours.filter((f) => /^src\/cli\/commands\/|^src\/catalog|^envs\/|^agents\/|^league\/(?!tournament\/defaults|exploit\/defaults)|^src\/(server|store|train\/(?!backend|limits|webgpu-backend|backend-util))/.test(f))).toEqual([]);
   expect(packages.sort()).toEqual(['commander', 'seedrandom']);
 });
 
 test('a command loads its own module when it runs, not the others', () => {
   const { ours } = loadedAfter(
-    `const p = require('./dist/src/cli/program').buildProgram(() => {}); return p.parseAsync(['node', 'arena', 'envs', '--json']);`,
+    `const p = require('./dist/app/cli/program').buildProgram(() => {}); return p.parseAsync(['node', 'arena', 'envs', '--json']);`,
   );
-  expect(ours).toContain('src/cli/commands/envs.js');
-  expect(ours).toContain('src/catalog.js');
-  expect(ours.filter((f) => f.startsWith('src/cli/commands/') && f !== 'src/cli/commands/envs.js')).toEqual([]);
+  expect(ours).toContain('app/cli/commands/envs.js');
+  expect(ours).toContain('app/catalog.js');
+  expect(ours.filter((f) => f.startsWith('app/cli/commands/') && f !== 'app/cli/commands/envs.js')).toEqual([]);
 });
 
 test('--version prints the package version; only the version, the help and envs skip the worker', () => {

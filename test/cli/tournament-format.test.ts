@@ -3,7 +3,7 @@
  * (the page's rule, docs/numbers.md); below it the estimate says "too few games".
  */
 import type { EloEstimate } from '../../league/tournament/statistics';
-import { formatElo, MIN_INTERVAL_GAMES } from '../../src/cli/tournament-format';
+import { formatElo, MIN_INTERVAL_GAMES } from '../../app/cli/tournament-format';
 
 const estimate = (games: number, elo = 0, lo = 0, hi = 0): EloEstimate => ({ model: 'pentanomial', games, score: 0.5, elo, eloLo: lo, eloHi: hi, los: 0.5 }) as EloEstimate;
 

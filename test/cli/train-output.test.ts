@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { formatEval, formatIteration } from '../../src/cli/commands/train';
+import { formatEval, formatIteration } from '../../app/cli/commands/train';
 import type { IterationMetrics } from '../../src/train/metrics-log';
 import { ROOT } from './helpers';
 

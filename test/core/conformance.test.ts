@@ -1,4 +1,4 @@
-import { createRegistry } from '../../src/catalog';
+import { createRegistry } from '../../app/catalog';
 import { checkEnv, formatReport } from '../../src/core/conformance/check-env';
 import { formatGolden, parseGolden, recordGolden, verifyGolden } from '../../src/core/conformance/golden';
 import { normalizeEnv } from '../../src/core/normalize-env';

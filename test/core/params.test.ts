@@ -1,5 +1,5 @@
 import { ParamError, resolveParams, type ParamSchema } from '../../src/core/params';
-import { createRegistry } from '../../src/catalog';
+import { createRegistry } from '../../app/catalog';
 import { rps } from '../fixtures/load';
 
 describe('params', () => {

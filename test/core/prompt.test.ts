@@ -1,5 +1,5 @@
 /** Text players' view of an env (src/core/prompt.ts) and the built-in envs' templates. */
-import { defaultRegistry } from '../../src/catalog';
+import { defaultRegistry } from '../../app/catalog';
 import { fillPlaceholders, labelActions, observationText, openAnswer, systemPrompt, type PromptContext } from '../../src/core/prompt';
 import { normalizeEnv } from '../../src/core/normalize-env';
 import { rps } from '../fixtures/load';

@@ -1,6 +1,6 @@
 import { EventBus } from '../../src/bus/event-bus';
 import { MemoryRecorder } from '../../src/bus/recorder';
-import { make } from '../../src/catalog';
+import { make } from '../../app/catalog';
 import { checkEnv, formatReport } from '../../src/core/conformance/check-env';
 import { playout } from '../../src/core/conformance/playout';
 import { checkViewStream } from '../../src/core/conformance/stream-check';

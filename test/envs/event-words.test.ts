@@ -5,7 +5,7 @@
  * effect results), over the param settings that change which events exist. The helpers that
  * read these members never throw, whatever an env's template does.
  */
-import { defaultRegistry } from '../../src/catalog';
+import { defaultRegistry } from '../../app/catalog';
 import { EFFECT_SEAT, type Env, type EnvEvent } from '../../src/core/env';
 import { actionLabel, envEventText, rulesText } from '../../src/core/prompt';
 import { Rng } from '../../src/core/rng';

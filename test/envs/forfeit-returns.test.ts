@@ -10,7 +10,7 @@ import type { Env } from '../../src/core/env';
 import type { JsonValue } from '../../src/core/json';
 import { defaultForfeitReturns } from '../../src/core/forfeit';
 import { Rng } from '../../src/core/rng';
-import { createRegistry } from '../../src/catalog';
+import { createRegistry } from '../../app/catalog';
 import { runMatch } from '../../src/match/runner';
 import { scriptedAgent } from '../../agents/scripted';
 

@@ -9,12 +9,12 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { EventBus } from '../../src/bus/event-bus';
-import { createRegistry, closeSharedSandbox } from '../../src/catalog';
+import { createRegistry, closeSharedSandbox } from '../../app/catalog';
 import { Store } from '../../src/store/store';
 import { parseLeagueConfig } from '../../league/config';
 import { leaderboard } from '../../league/leaderboard';
 import { runLeague } from '../../league/league-run';
-import { startServer } from '../../src/server/start-server';
+import { startServer } from '../../app/server/start-server';
 import { connect } from '../server/helpers';
 
 const ROOT = resolve(__dirname, '..', '..');

@@ -1,13 +1,13 @@
 import { readFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createRegistry } from '../../src/catalog';
+import { createRegistry } from '../../app/catalog';
 import { EventBus } from '../../src/bus/event-bus';
 import { Store } from '../../src/store/store';
 import { parseLeagueConfig } from '../../league/config';
 import { leaderboard } from '../../league/leaderboard';
 import { runLeague } from '../../league/league-run';
-import { DEMO_LEAGUES } from '../../src/cli/commands/demo';
+import { DEMO_LEAGUES } from '../../app/cli/commands/demo';
 
 const ROOT = resolve(__dirname, '..', '..');
 

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { EventBus } from '../../src/bus/event-bus';
-import { closeSharedSandbox, createRegistry } from '../../src/catalog';
+import { closeSharedSandbox, createRegistry } from '../../app/catalog';
 import { Store } from '../../src/store/store';
 import { parseLeagueConfig } from '../../league/config';
 import { leaderboard } from '../../league/leaderboard';

@@ -2,7 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createRegistry } from '../../src/catalog';
+import { createRegistry } from '../../app/catalog';
 import { parseLeagueConfig, LeagueConfigError } from '../../league/config';
 import { leaderboard } from '../../league/leaderboard';
 import { runLeague } from '../../league/league-run';

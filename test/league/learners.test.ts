@@ -1,7 +1,7 @@
 import { mkdtempSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRegistry } from '../../src/catalog';
+import { createRegistry } from '../../app/catalog';
 import { EventBus } from '../../src/bus/event-bus';
 import { Store } from '../../src/store/store';
 import { parseLeagueConfig } from '../../league/config';

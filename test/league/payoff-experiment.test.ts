@@ -6,7 +6,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createRegistry } from '../../src/catalog';
+import { createRegistry } from '../../app/catalog';
 import { armConfig, episodesPerRound } from '../../bench/learning/payoff/arms';
 import { payoffSteps, runPayoff, runStep, type ArmResult, type PayoffEnvSpec, type PayoffRun, type PayoffScale } from '../../bench/learning/payoff/experiment';
 import { parseLeagueConfig } from '../../league/config';

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import type { Agent } from '../../src/core/agent';
 import { Registry } from '../../src/core/registry';
 import { deriveSeed } from '../../src/core/rng';
-import { createRegistry } from '../../src/catalog';
+import { createRegistry } from '../../app/catalog';
 import { perSeat, SeatAgentError, seatAgents, seatAgentsNow } from '../../src/match/seat-agents';
 
 const ROOT = resolve(__dirname, '..', '..');

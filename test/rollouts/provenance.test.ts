@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { defaultRegistry } from '../../src/catalog';
+import { defaultRegistry } from '../../app/catalog';
 import type { EnvDefinition } from '../../src/core/env';
 import { normalizeEnv } from '../../src/core/normalize-env';
 import { collectRollouts, type RolloutRecord } from '../../src/rollouts/collect';

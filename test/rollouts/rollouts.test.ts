@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defaultRegistry } from '../../src/catalog';
+import { defaultRegistry } from '../../app/catalog';
 import type { Agent } from '../../src/core/agent';
 import { collectRollouts, type RolloutRecord } from '../../src/rollouts/collect';
 import { startMockOpenAI, type MockOpenAI } from '../../agents/llm/mock-server';

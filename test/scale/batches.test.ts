@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { QueueEvents } from 'bullmq';
 import Redis from 'ioredis';
 import { EventBus } from '../../src/bus/event-bus';
-import { createRegistry } from '../../src/catalog';
+import { createRegistry } from '../../app/catalog';
 import { Store } from '../../src/store/store';
 import { parseLeagueConfig } from '../../league/config';
 import { runLeague } from '../../league/league-run';

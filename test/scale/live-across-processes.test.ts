@@ -8,7 +8,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Socket } from 'socket.io-client';
-import type { LobbyMessage } from '../../src/server/protocol';
+import type { LobbyMessage } from '../../app/server/protocol';
 import { Store } from '../../src/store/store';
 import { startArena, type RunningArena } from '../cli/helpers';
 import { connect, nextMessages, watch } from '../server/helpers';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { EventBus } from '../../src/bus/event-bus';
-import { createRegistry } from '../../src/catalog';
+import { createRegistry } from '../../app/catalog';
 import { BULL_PREFIX, queueName } from '../../src/scale/keys';
 import { parseRedisUrl } from '../../src/scale/redis-connection';
 import { Store } from '../../src/store/store';

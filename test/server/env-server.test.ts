@@ -8,9 +8,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
-import { createRegistry } from '../../src/catalog';
+import { createRegistry } from '../../app/catalog';
 import { deriveSeed } from '../../src/core/rng';
-import { startEnvServer, type EnvServer, type EnvServerOptions } from '../../src/server/env-serve/env-server';
+import { startEnvServer, type EnvServer, type EnvServerOptions } from '../../app/server/env-serve/env-server';
 import { ROOT, arena } from '../cli/helpers';
 
 const registry = createRegistry();

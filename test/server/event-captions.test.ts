@@ -5,16 +5,16 @@
  */
 import { EventBus } from '../../src/bus/event-bus';
 import { MemoryRecorder } from '../../src/bus/recorder';
-import { defaultRegistry } from '../../src/catalog';
+import { defaultRegistry } from '../../app/catalog';
 import type { Env } from '../../src/core/env';
 import type { MatchEvent } from '../../src/core/events';
 import { projectEvents } from '../../src/core/view-stream';
 import { runMatch } from '../../src/match/runner';
 import { randomAgent } from '../../agents/random';
-import { EventCaptions } from '../../src/server/event-captions';
-import { trackLog } from '../../src/server/state-tracker';
-import { startServer } from '../../src/server/start-server';
-import { viewOptions } from '../../src/server/view-policy';
+import { EventCaptions } from '../../app/server/event-captions';
+import { trackLog } from '../../app/server/state-tracker';
+import { startServer } from '../../app/server/start-server';
+import { viewOptions } from '../../app/server/view-policy';
 import { teamsFromCreated } from '../../src/bus/view-filter';
 import type { MatchCreated } from '../../src/core/events';
 import { describePrivate, describePublic } from '../../envs/werewolf/render';

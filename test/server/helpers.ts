@@ -4,7 +4,7 @@ import type { Env } from '../../src/core/env';
 import type { MatchEvent } from '../../src/core/events';
 import type { EventBus } from '../../src/bus/event-bus';
 import { runMatch, type MatchResult } from '../../src/match/runner';
-import type { EventMessage, SnapshotMessage } from '../../src/server/protocol';
+import type { EventMessage, SnapshotMessage } from '../../app/server/protocol';
 
 /** A socket.io client on loopback (websocket only, no reconnection). */
 export function connect(url: string): Promise<Socket> {

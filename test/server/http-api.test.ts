@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EventBus } from '../../src/bus/event-bus';
-import { startServer, type ArenaServer } from '../../src/server/start-server';
+import { startServer, type ArenaServer } from '../../app/server/start-server';
 import { Store } from '../../src/store/store';
 import { MIGRATIONS } from '../../src/store/schema';
 import { rps } from '../fixtures/load';

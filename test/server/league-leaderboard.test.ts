@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { leagueLeaderboardProvider } from '../../src/server/league-leaderboard';
+import { leagueLeaderboardProvider } from '../../app/server/league-leaderboard';
 import { Store } from '../../src/store/store';
 
 describe('leagueLeaderboardProvider', () => {

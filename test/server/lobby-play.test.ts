@@ -5,18 +5,18 @@
  */
 import { EventBus } from '../../src/bus/event-bus';
 import { MemoryRecorder } from '../../src/bus/recorder';
-import { defaultRegistry } from '../../src/catalog';
+import { defaultRegistry } from '../../app/catalog';
 import type { MatchCreated, MatchEnded } from '../../src/core/events';
-import { connectSeat } from '../../src/client/seat-client';
+import { connectSeat } from '../../app/client/seat-client';
 import { Registry } from '../../src/core/registry';
 import type { AgentFactory } from '../../src/core/agent';
 import { dealOrNoDealEnv } from '../../envs/deal-or-no-deal';
 import { countdownEnv } from '../../envs/countdown';
 import { randomAgent } from '../../agents/random';
-import { LobbyPlay } from '../../src/server/play/lobby-play';
-import type { PlayHub } from '../../src/server/play/play-hub';
-import { startServer, type ArenaServer } from '../../src/server/start-server';
-import type { PlayOptionsResponse, PlayStartResponse } from '../../src/server/play/lobby-play';
+import { LobbyPlay } from '../../app/server/play/lobby-play';
+import type { PlayHub } from '../../app/server/play/play-hub';
+import { startServer, type ArenaServer } from '../../app/server/start-server';
+import type { PlayOptionsResponse, PlayStartResponse } from '../../app/server/play/lobby-play';
 
 let server: ArenaServer;
 let bus: EventBus;

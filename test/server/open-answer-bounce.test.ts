@@ -5,11 +5,11 @@
  * decision stays open; the readable answer that follows is the seat's one attempt.
  */
 import { EventBus } from '../../src/bus/event-bus';
-import { defaultRegistry } from '../../src/catalog';
+import { defaultRegistry } from '../../app/catalog';
 import { runMatch } from '../../src/match/runner';
-import { startServer, type ArenaServer } from '../../src/server/start-server';
-import { RemoteAgent } from '../../src/server/play/remote-agent';
-import { connectSeat, type ActReply } from '../../src/client/seat-client';
+import { startServer, type ArenaServer } from '../../app/server/start-server';
+import { RemoteAgent } from '../../app/server/play/remote-agent';
+import { connectSeat, type ActReply } from '../../app/client/seat-client';
 
 let server: ArenaServer;
 const bus = new EventBus();

@@ -7,11 +7,11 @@
  */
 import { io as ioClient, type Socket } from 'socket.io-client';
 import { EventBus } from '../../src/bus/event-bus';
-import { defaultRegistry } from '../../src/catalog';
+import { defaultRegistry } from '../../app/catalog';
 import { runMatch } from '../../src/match/runner';
-import { parseAct, type DecideMessage } from '../../src/server/play/play-protocol';
-import { RemoteAgent } from '../../src/server/play/remote-agent';
-import { startServer, type ArenaServer } from '../../src/server/start-server';
+import { parseAct, type DecideMessage } from '../../app/server/play/play-protocol';
+import { RemoteAgent } from '../../app/server/play/remote-agent';
+import { startServer, type ArenaServer } from '../../app/server/start-server';
 import { randomAgent } from '../../agents/random';
 
 let server: ArenaServer;

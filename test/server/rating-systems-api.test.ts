@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EventBus } from '../../src/bus/event-bus';
 import { ratingSystemInfos, ratingSystemNames } from '../../league/ratings/rating-systems';
-import { startServer, type ArenaServer } from '../../src/server/start-server';
+import { startServer, type ArenaServer } from '../../app/server/start-server';
 import { Store } from '../../src/store/store';
 import { getJson } from './helpers';
 

@@ -8,12 +8,12 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EventBus } from '../../src/bus/event-bus';
-import { defaultRegistry } from '../../src/catalog';
+import { defaultRegistry } from '../../app/catalog';
 import { runMatch } from '../../src/match/runner';
-import { startServer, type ArenaServer } from '../../src/server/start-server';
-import { RemoteAgent } from '../../src/server/play/remote-agent';
+import { startServer, type ArenaServer } from '../../app/server/start-server';
+import { RemoteAgent } from '../../app/server/play/remote-agent';
 import { randomAgent } from '../../agents/random';
-import { connectSeat } from '../../src/client/seat-client';
+import { connectSeat } from '../../app/client/seat-client';
 import { ROOT } from '../cli/helpers';
 
 const PYTHON = '/usr/bin/python3';

@@ -1,12 +1,12 @@
 import { EventBus } from '../../src/bus/event-bus';
 import { MemoryRecorder } from '../../src/bus/recorder';
 import { teamsFromCreated } from '../../src/bus/view-filter';
-import { defaultRegistry, make } from '../../src/catalog';
+import { defaultRegistry, make } from '../../app/catalog';
 import type { MatchCreated, MatchEvent } from '../../src/core/events';
 import { projectEvents } from '../../src/core/view-stream';
 import { runMatch } from '../../src/match/runner';
 import { randomAgent } from '../../agents/random';
-import { trackLog } from '../../src/server/state-tracker';
+import { trackLog } from '../../app/server/state-tracker';
 
 async function werewolfLog(seed: number): Promise<MatchEvent[]> {
   const { env, params } = make('werewolf-v1', { preset: 'arena', revealOnDeath: false });

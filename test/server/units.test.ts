@@ -1,7 +1,7 @@
-import { rankRows } from '../../src/server/leaderboard';
-import { TokenBucket } from '../../src/server/rate-limiter';
-import { authorizeView } from '../../src/server/view-policy';
-import { JoinSchema, viewerOf } from '../../src/server/protocol';
+import { rankRows } from '../../app/server/leaderboard';
+import { TokenBucket } from '../../app/server/rate-limiter';
+import { authorizeView } from '../../app/server/view-policy';
+import { JoinSchema, viewerOf } from '../../app/server/protocol';
 
 describe('TokenBucket', () => {
   test('allows a burst, refills at the sustained rate, and flags abuse', () => {

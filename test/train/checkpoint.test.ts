@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createRegistry } from '../../src/catalog';
+import { createRegistry } from '../../app/catalog';
 import type { Env } from '../../src/core/env';
 import { selectBackend, type BackendChoice } from '../../src/train/backend';
 import { CheckpointError, loadCheckpoint, parseCheckpoint, saveCheckpoint, serializeCheckpoint, type Checkpoint } from '../../src/train/checkpoint';

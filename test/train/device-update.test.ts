@@ -3,7 +3,7 @@
  * WebGPU path) against the hand-written update with JS Adam, on the CPU backends here; and the
  * trainer on a backend without synchronous reads (a fake: cpu marked so).
  */
-import { createRegistry } from '../../src/catalog';
+import { createRegistry } from '../../app/catalog';
 import { Rng } from '../../src/core/rng';
 import { selectBackend, type BackendChoice } from '../../src/train/backend';
 import { resolveConfig } from '../../src/train/config';

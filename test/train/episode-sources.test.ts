@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRegistry } from '../../src/catalog';
+import { createRegistry } from '../../app/catalog';
 import { checkpointFile } from '../../src/train/run-state';
 import type { Agent } from '../../src/core/agent';
 import { selectBackend, type BackendChoice } from '../../src/train/backend';

@@ -8,7 +8,7 @@
  * inputs (the module's dense kernel) and minibatches whose size is not a multiple of 4.
  */
 import type * as TF from '@tensorflow/tfjs';
-import { createRegistry } from '../../src/catalog';
+import { createRegistry } from '../../app/catalog';
 import { Rng } from '../../src/core/rng';
 import { selectBackend, type BackendChoice } from '../../src/train/backend';
 import { devicePolicyLoss } from '../../src/train/device-loss';

@@ -7,7 +7,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRegistry } from '../../src/catalog';
+import { createRegistry } from '../../app/catalog';
 import { selectBackend, type BackendChoice } from '../../src/train/backend';
 import { resolveConfig, type TrainConfigInput } from '../../src/train/config';
 import { UpdateWorker } from '../../src/train/fused/update-pool';

@@ -1,4 +1,4 @@
-import { createRegistry } from '../../src/catalog';
+import { createRegistry } from '../../app/catalog';
 import { selectBackend } from '../../src/train/backend';
 import { ConfigError, resolveConfig } from '../../src/train/config';
 import { multisetJaccard, shapeBufferReturns, shapeProposerReturns, similarityClusters } from '../../src/train/proposer-reward';

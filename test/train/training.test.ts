@@ -1,5 +1,5 @@
 import { EventBus } from '../../src/bus/event-bus';
-import { createRegistry } from '../../src/catalog';
+import { createRegistry } from '../../app/catalog';
 import type { LeagueEvent } from '../../src/core/events';
 import { selectBackend, type BackendChoice } from '../../src/train/backend';
 import { resolveConfig, type TrainConfigInput } from '../../src/train/config';

@@ -3,7 +3,7 @@
  * for bit, as one episode at a time; lanes have their own fixed agents; aborts and errors.
  */
 import type { AgentFactory } from '../../src/core/agent';
-import { createRegistry } from '../../src/catalog';
+import { createRegistry } from '../../app/catalog';
 import type { Registry } from '../../src/core/registry';
 import { selectBackend, type BackendChoice } from '../../src/train/backend';
 import { resolveConfig, type TrainConfigInput } from '../../src/train/config';

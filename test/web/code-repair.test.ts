@@ -7,10 +7,10 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { EventBus } from '../../src/bus/event-bus';
-import { defaultRegistry, closeSharedSandbox } from '../../src/catalog';
+import { defaultRegistry, closeSharedSandbox } from '../../app/catalog';
 import { runMatch } from '../../src/match/runner';
 import { scriptedAgent } from '../../agents/scripted';
-import { startServer, type ArenaServer } from '../../src/server/start-server';
+import { startServer, type ArenaServer } from '../../app/server/start-server';
 import type { CodeRepairObservation } from '../../envs/code-repair';
 import { ARTIFACTS, CHROMIUM, launchBrowser } from './browser';
 

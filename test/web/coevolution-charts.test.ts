@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EventBus } from '../../src/bus/event-bus';
 import type { JsonValue } from '../../src/core/json';
-import { startServer, type ArenaServer } from '../../src/server/start-server';
+import { startServer, type ArenaServer } from '../../app/server/start-server';
 import { Store } from '../../src/store/store';
 import { CHROMIUM, launchBrowser } from './browser';
 

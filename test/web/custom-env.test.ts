@@ -11,11 +11,11 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { EventBus } from '../../src/bus/event-bus';
-import { createRegistry } from '../../src/catalog';
+import { createRegistry } from '../../app/catalog';
 import { playRecordedMatch } from '../fixtures/recorded-match';
 import { RatingBook } from '../../league/rating-book';
-import { leagueLeaderboardProvider } from '../../src/server/league-leaderboard';
-import { startServer, type ArenaServer } from '../../src/server/start-server';
+import { leagueLeaderboardProvider } from '../../app/server/league-leaderboard';
+import { startServer, type ArenaServer } from '../../app/server/start-server';
 import { Store } from '../../src/store/store';
 import { ARTIFACTS, CHROMIUM, launchBrowser, openPage as openBrowserPage } from './browser';
 

@@ -1,5 +1,5 @@
 /** The page's number formatter (web/js/format.js), run in Node as the page runs it. */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { loadWebModule } from './web-module';
 
@@ -80,7 +80,10 @@ describe('intervals need a sample', () => {
 
 test("the page formats numbers only through format.js (no local toFixed, no second num())", () => {
   const dir = resolve(__dirname, '..', '..', 'web', 'js');
-  const files = [...readdirSync(dir).map((n) => join(dir, n)), ...readdirSync(join(dir, 'renderers')).map((n) => join(dir, 'renderers', n))].filter((p) => p.endsWith('.js') && !p.endsWith('format.js'));
+  const envs = resolve(__dirname, '..', '..', 'envs');
+  const renderers = readdirSync(envs).flatMap((e) => (existsSync(join(envs, e, 'web')) ? readdirSync(join(envs, e, 'web')).map((n) => join(envs, e, 'web', n)) : []));
+  expect(renderers.filter((p) => p.endsWith('renderer.js')).length).toBeGreaterThanOrEqual(5);
+  const files = [...readdirSync(dir).map((n) => join(dir, n)), ...readdirSync(join(dir, 'renderers')).map((n) => join(dir, 'renderers', n)), ...renderers].filter((p) => p.endsWith('.js') && !p.endsWith('format.js'));
   for (const p of files) {
     const text = readFileSync(p, 'utf8');
     expect([p, /\.toFixed\(/.test(text)]).toEqual([p, false]);

@@ -11,14 +11,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { EventBus } from '../../src/bus/event-bus';
-import { defaultRegistry } from '../../src/catalog';
+import { defaultRegistry } from '../../app/catalog';
 import type { JsonValue } from '../../src/core/json';
 import { Rng } from '../../src/core/rng';
 import { randomAgent } from '../../agents/random';
 import { playRecordedMatch } from '../fixtures/recorded-match';
 import { RatingBook } from '../../league/rating-book';
-import { leagueLeaderboardProvider } from '../../src/server/league-leaderboard';
-import { startServer, type ArenaServer } from '../../src/server/start-server';
+import { leagueLeaderboardProvider } from '../../app/server/league-leaderboard';
+import { startServer, type ArenaServer } from '../../app/server/start-server';
 import { Store, type PlayerRecord } from '../../src/store/store';
 import { ARTIFACTS, CHROMIUM, launchBrowser } from './browser';
 

@@ -9,9 +9,9 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { EventBus } from '../../src/bus/event-bus';
 import { MemoryRecorder } from '../../src/bus/recorder';
-import { defaultRegistry } from '../../src/catalog';
+import { defaultRegistry } from '../../app/catalog';
 import type { MatchEnded } from '../../src/core/events';
-import { startServer, type ArenaServer } from '../../src/server/start-server';
+import { startServer, type ArenaServer } from '../../app/server/start-server';
 import { ARTIFACTS, CHROMIUM, launchBrowser } from './browser';
 
 const HAVE_CHROMIUM = existsSync(CHROMIUM);

@@ -12,14 +12,14 @@ import { join } from 'node:path';
 import type { ElementHandle, Page } from 'playwright-core';
 import { EventBus } from '../../src/bus/event-bus';
 import { MemoryRecorder } from '../../src/bus/recorder';
-import { closeSharedSandbox, defaultRegistry } from '../../src/catalog';
+import { closeSharedSandbox, defaultRegistry } from '../../app/catalog';
 import type { Agent } from '../../src/core/agent';
 import type { Env } from '../../src/core/env';
 import type { Params } from '../../src/core/params';
 import { runMatch, type MatchResult } from '../../src/match/runner';
 import { randomAgent } from '../../agents/random';
 import { scriptedAgent } from '../../agents/scripted';
-import { startServer, type ArenaServer } from '../../src/server/start-server';
+import { startServer, type ArenaServer } from '../../app/server/start-server';
 import type { CodeRepairObservation } from '../../envs/code-repair';
 import { ARTIFACTS, CHROMIUM, launchBrowser } from './browser';
 
@@ -239,6 +239,19 @@ describeBrowser('the match page and the lobby (issue 16)', () => {
   test('renderers draw from the observation, and frames patch the page in place', async () => {
     const { page, errors } = await open('#/match/ww-done');
     await page.waitForSelector('#ww-circle .seat');
+    // the renderer comes from the env's folder (envs/werewolf/web/) with its own styles, and the page
+    // modules it imports by their repository path load once, from /js/ (index.html's import map)
+    const loaded = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname));
+    expect(loaded).toEqual(expect.arrayContaining(['/envs/werewolf/web/renderer.js', '/envs/werewolf/web/renderer.css', '/js/dom.js']));
+    expect(loaded.filter((p) => p.startsWith('/web/'))).toEqual([]);
+    expect(await page.locator('#ww-circle').evaluate((el) => getComputedStyle(el).borderTopLeftRadius)).toBe('50%');
+    expect(await page.locator('#renderer').getAttribute('data-renderer')).toBe('werewolf');
+    // an env id names a renderer's folder only when it can be one: never another path of the site
+    const urls = await page.evaluate(async () => {
+      const { rendererUrl } = (await import('/js/renderers/index.js' as string)) as { rendererUrl(id: string): string | null };
+      return ['werewolf-v1', 'kuhn-poker', '../../vendor/x-v1', '/js/app', 'Werewolf-v1', 'a?b', ''].map(rendererUrl);
+    });
+    expect(urls).toEqual(['/envs/werewolf/web/renderer.js', '/envs/kuhn-poker/web/renderer.js', null, null, null, null, null]);
     await page.locator('#ctl-scrub').fill('20');
     await page.waitForFunction(() => document.querySelector('#ctl-label')?.textContent?.startsWith('event 20 /'));
     const keep = [await page.$('#ww-circle [data-seat="0"]'), await page.$('#timeline li'), await page.$('#ww-talk'), await page.$('#ww-phase')].filter((x): x is ElementHandle<HTMLElement | SVGElement> => x !== null);
@@ -253,7 +266,7 @@ describeBrowser('the match page and the lobby (issue 16)', () => {
     const drawn = await page.evaluate(async () => {
       const body = (await (await fetch('/api/matches/ww-done/events?view=public')).json()) as { observations: { obs: unknown; step: number }[] };
       const last = body.observations[body.observations.length - 1];
-      const { werewolfRenderer } = (await import('/js/renderers/werewolf.js' as string)) as { werewolfRenderer: { render(el: HTMLElement, ctx: unknown): void } };
+      const { renderer: werewolfRenderer } = (await import('/envs/werewolf/web/renderer.js' as string)) as { renderer: { render(el: HTMLElement, ctx: unknown): void } };
       const el = document.createElement('div');
       const none = () => [];
       werewolfRenderer.render(el, { obs: last.obs, step: last.step, view: 'public', seat: null, live: false, match: null, env: 'werewolf-v1', agents: [], roles: null, toAct: [], returns: null, ended: null, rules: null, named: none, told: none });

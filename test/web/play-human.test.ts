@@ -8,12 +8,12 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { EventBus } from '../../src/bus/event-bus';
 import { MemoryRecorder } from '../../src/bus/recorder';
-import { defaultRegistry } from '../../src/catalog';
+import { defaultRegistry } from '../../app/catalog';
 import type { Agent } from '../../src/core/agent';
 import type { MatchEvent } from '../../src/core/events';
 import { runMatch } from '../../src/match/runner';
-import { startServer, type ArenaServer } from '../../src/server/start-server';
-import { RemoteAgent } from '../../src/server/play/remote-agent';
+import { startServer, type ArenaServer } from '../../app/server/start-server';
+import { RemoteAgent } from '../../app/server/play/remote-agent';
 import { ARTIFACTS, CHROMIUM, launchBrowser, socketIoPayload } from './browser';
 
 const HAVE_CHROMIUM = existsSync(CHROMIUM);

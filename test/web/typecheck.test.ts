@@ -1,6 +1,6 @@
 /**
  * The page is type-checked against the server's sources (web/tsconfig.json: `// @ts-check`
- * JSDoc types imported from src/core/events.ts, src/server/protocol.ts, api-types.ts...), so a
+ * JSDoc types imported from src/core/events.ts, app/server/protocol.ts, api-types.ts...), so a
  * protocol change the page does not follow breaks the build. Checked here with the compiler
  * API: the page as it is passes; the page against a changed protocol fails in the page's files.
  */
@@ -59,7 +59,7 @@ test('every module of the page is // @ts-check', () => {
 
 test('the page type-checks against the server sources; a protocol change it does not follow fails it', () => {
   expect(webProgram().map(where)).toEqual([]);
-  const protocol = join(ROOT, 'src', 'server', 'protocol.ts');
+  const protocol = join(ROOT, 'app', 'server', 'protocol.ts');
   // the join reply's views and an event's caption renamed on the server only
   const changed = webProgram({ [protocol]: (t) => t.replace('  views: ViewOption[];', '  viewOptions: ViewOption[];').replace('MatchEvent & { caption?: string }', 'MatchEvent & { words?: string }') }).map(where);
   expect(changed.some((d) => d.startsWith('web/js/match-view.js') && /views/.test(d))).toBe(true);

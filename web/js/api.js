@@ -5,7 +5,7 @@
 
 /**
  * GET /api/...; throws an Error carrying the server's message on a non-2xx answer. `T` is the
- * answer's type from src/server/api-types.ts.
+ * answer's type from app/server/api-types.ts.
  * @template T
  * @param {string} path
  * @returns {Promise<T>}
@@ -23,7 +23,7 @@ export async function getJson(path) {
 
 /**
  * POST /api/... with a JSON body; throws an Error carrying the server's one-line message on a
- * non-2xx answer. `T` is the answer's type from src/server/api-types.ts.
+ * non-2xx answer. `T` is the answer's type from app/server/api-types.ts.
  * @template T
  * @param {string} path
  * @param {unknown} body
@@ -64,7 +64,7 @@ export function getSocket() {
 
 /**
  * Emits with an acknowledgement; resolves with the reply (or rejects on timeout). `T` is the
- * reply's type from src/server/protocol.ts.
+ * reply's type from app/server/protocol.ts.
  * @template T
  * @param {string} name
  * @param {unknown} payload

@@ -218,3 +218,15 @@ export function groupNames(names, sep = ' · ') {
   for (const n of names) counts.set(n, (counts.get(n) ?? 0) + 1);
   return [...counts].map(([n, k]) => (k > 1 ? `${n} ×${k}` : n)).join(sep);
 }
+
+/**
+ * Adds a stylesheet link to the page once (an env's renderer brings its own styles:
+ * envs/<env>/web/renderer.css, named from the renderer module's own URL). Does nothing where
+ * there is no document (a module loaded outside the browser).
+ * @param {string} href
+ */
+export function addStylesheet(href) {
+  if (typeof document === 'undefined') return;
+  if ([...document.querySelectorAll('link[rel="stylesheet"]')].some((l) => /** @type {HTMLLinkElement} */ (l).href === href)) return;
+  document.head.append(h('link', { rel: 'stylesheet', href }));
+}

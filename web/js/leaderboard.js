@@ -207,7 +207,7 @@ export function showLeaderboard(app, params) {
   const socket = getSocket();
   /** @type {ReturnType<typeof setTimeout> | null} */
   let pendingRefresh = null;
-  /** @param {import('../../src/server/protocol').LeagueMessage} m */
+  /** @param {import('../../app/server/protocol').LeagueMessage} m */
   const onLeague = (m) => {
     // events of the league on show (rating.updated, snapshot.added, a learner's training.iteration)
     if (!m || m.league !== channel.current || pendingRefresh) return;

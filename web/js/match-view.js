@@ -93,7 +93,7 @@ export function showMatch(app, matchId, params) {
   function schedule() {
     if (!frame && !disposed) frame = requestAnimationFrame(draw);
   }
-  // a renderer whose assets arrived late (syntax highlighting) asks for one more frame
+  // the env's renderer (imported when first drawn) or a late asset (syntax highlighting) asks for one more frame
   window.addEventListener('arena:redraw', schedule);
 
   /** @param {ViewEvent} e */

@@ -64,6 +64,8 @@ export function showPlay(app, token) {
   const schedule = () => {
     if (!frame) frame = requestAnimationFrame(draw);
   };
+  // the env's renderer (imported when first drawn) or a late asset (syntax highlighting) asks for one more frame
+  window.addEventListener('arena:redraw', schedule);
 
   const socket = window.io('/play', { auth: { token }, transports: ['websocket', 'polling'] });
   socket.on('connect', () => {
@@ -243,6 +245,7 @@ export function showPlay(app, token) {
   const tick = setInterval(() => state.decision?.deadline && schedule(), 1000);
   draw();
   return () => {
+    window.removeEventListener('arena:redraw', schedule);
     clearInterval(tick);
     if (frame) cancelAnimationFrame(frame);
     socket.close();

@@ -12,7 +12,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createRegistry } from '../../../src/catalog';
+import { createRegistry } from '../../../app/catalog';
 import { formatEstimate, tInterval } from '../../../league/exploit/interval';
 import { arg, num } from '../flags';
 import { cpuSeconds, type TaskReport } from '../common';

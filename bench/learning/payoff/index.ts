@@ -13,7 +13,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createRegistry } from '../../../src/catalog';
+import { createRegistry } from '../../../app/catalog';
 import { arg, num } from '../flags';
 import { cpuSeconds, type TaskReport } from '../common';
 import { runPayoff, runStep, type PayoffRun, type PayoffScale } from './experiment';

@@ -1,5 +1,5 @@
 /** The strict answer parser, structured-output schemas and the endpoint's back-off and limiter. */
-import { defaultRegistry } from '../../../src/catalog';
+import { defaultRegistry } from '../../../app/catalog';
 import { answerFormat, extractJsonObject, isStrictSchema, parseAnswer } from '../../../agents/llm/answer';
 import { Limiter, backoffDelay } from '../../../agents/llm/endpoint';
 

@@ -1,6 +1,6 @@
 import { EventBus } from '../../../src/bus/event-bus';
 import { MemoryRecorder } from '../../../src/bus/recorder';
-import { defaultRegistry } from '../../../src/catalog';
+import { defaultRegistry } from '../../../app/catalog';
 import type { Agent } from '../../../src/core/agent';
 import type { MatchEvent } from '../../../src/core/events';
 import type { FaultPolicy } from '../../../src/match/fault-policy';

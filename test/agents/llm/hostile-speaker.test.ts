@@ -5,7 +5,7 @@
  * quoted on one line, with no control token intact.
  */
 import type { Agent } from '../../../src/core/agent';
-import { defaultRegistry } from '../../../src/catalog';
+import { defaultRegistry } from '../../../app/catalog';
 import { neutralizeControlTokens, quoteSpeech } from '../../../src/core/quote-text';
 import { firstLegalResponder, startMockOpenAI, type MockOpenAI } from '../../../agents/llm/mock-server';
 import { llm, play } from './helpers';

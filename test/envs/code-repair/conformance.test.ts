@@ -1,4 +1,4 @@
-import { make } from '../../../src/catalog';
+import { make } from '../../../app/catalog';
 import { checkEnv, formatReport } from '../../../src/core/conformance/check-env';
 
 const SETUPS = [

@@ -5,7 +5,7 @@
  */
 import { EventBus } from '../../../src/bus/event-bus';
 import { MemoryRecorder } from '../../../src/bus/recorder';
-import { defaultRegistry, make, closeSharedSandbox } from '../../../src/catalog';
+import { defaultRegistry, make, closeSharedSandbox } from '../../../app/catalog';
 import type { Agent } from '../../../src/core/agent';
 import { runMatch, type MatchResult } from '../../../src/match/runner';
 import { scriptedAgent } from '../../../agents/scripted';

@@ -1,6 +1,6 @@
 import { recoverRate } from '../../../agents/countdown/difficulty-targeting';
-import { defaultRegistry, make } from '../../../src/catalog';
-import { agentsForSeats } from '../../../src/cli/options';
+import { defaultRegistry, make } from '../../../app/catalog';
+import { agentsForSeats } from '../../../app/cli/options';
 import { runMatch, type MatchResult } from '../../../src/match/runner';
 
 type Summary = {

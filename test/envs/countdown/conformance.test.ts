@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { make } from '../../../src/catalog';
+import { make } from '../../../app/catalog';
 import { checkEnv, formatReport, type CheckReport } from '../../../src/core/conformance/check-env';
 import { parseGolden } from '../../../src/core/conformance/golden';
 
@@ -44,7 +44,7 @@ describe('conformance kit, every rule set × role setup', () => {
 });
 
 describe('golden playthroughs', () => {
-  const dir = join(__dirname, 'goldens');
+  const dir = join(__dirname, '..', '..', '..', 'envs', 'countdown', 'goldens');
   const files = readdirSync(dir).filter((f) => f.endsWith('.jsonl'));
 
   test('there are goldens for text and index actions, solver-only and challenger setups', () => {

@@ -1,7 +1,7 @@
 import { NUMBER_BASE, PREDICT_RIGHT, PREDICT_WRONG, STOP, TARGET_BASE } from '../../../envs/countdown/actions';
 import { countdownEncoder } from '../../../envs/countdown/encoder';
 import type { CountdownObservation, CountdownState } from '../../../envs/countdown/types';
-import { make } from '../../../src/catalog';
+import { make } from '../../../app/catalog';
 import type { Env } from '../../../src/core/env';
 import { ParamError } from '../../../src/core/params';
 import { Rng } from '../../../src/core/rng';

@@ -2,7 +2,7 @@ import { STEP_OPS, stepIndex as move } from '../../../envs/countdown/actions';
 import { countdownEncoder } from '../../../envs/countdown/encoder';
 import { MOVE_BLOCK, MOVE_FEATURES, encodeMoves } from '../../../envs/countdown/move-features';
 import type { Q } from '../../../envs/countdown/rational';
-import { make } from '../../../src/catalog';
+import { make } from '../../../app/catalog';
 
 const pool = (...xs: number[]): (Q | null)[] => [0, 1, 2, 3, 4, 5].map((i) => (i < xs.length ? [xs[i], 1] : null));
 

@@ -1,6 +1,6 @@
 import { fairKeep } from '../../../agents/deal-or-no-deal/fair-split';
 import { greedyKeep } from '../../../agents/deal-or-no-deal/greedy';
-import { defaultRegistry } from '../../../src/catalog';
+import { defaultRegistry } from '../../../app/catalog';
 import type { Agent } from '../../../src/core/agent';
 import { runMatch, type MatchResult } from '../../../src/match/runner';
 import { EventBus } from '../../../src/bus/event-bus';

@@ -2,10 +2,10 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkEnv, formatReport } from '../../../src/core/conformance/check-env';
 import { parseGolden } from '../../../src/core/conformance/golden';
-import { make } from '../../../src/catalog';
+import { make } from '../../../app/catalog';
 
 const ID = 'deal-or-no-deal-v1';
-const GOLDEN_DIR = join(__dirname, 'goldens');
+const GOLDEN_DIR = join(__dirname, '..', '..', '..', 'envs', 'deal-or-no-deal', 'goldens');
 
 function goldensFor(protocol: string) {
   let files: string[] = [];

@@ -1,4 +1,4 @@
-import { make } from '../../../src/catalog';
+import { make } from '../../../app/catalog';
 import type { Env, EnvEvent } from '../../../src/core/env';
 import type { DondObservation, DondState } from '../../../envs/deal-or-no-deal';
 

@@ -1,6 +1,6 @@
 import { AGREE, offerId, OFFERS, legalActionIds, type OpenSpielObservation, type OpenSpielState } from '../../../envs/deal-or-no-deal';
 import { ParamError } from '../../../src/core/params';
-import { make } from '../../../src/catalog';
+import { make } from '../../../app/catalog';
 import { jsonClone } from '../../../src/core/json';
 import { ID, INSTANCE0, play, rejection, start } from './helpers';
 

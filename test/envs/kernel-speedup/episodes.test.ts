@@ -5,7 +5,7 @@
  */
 import { EventBus } from '../../../src/bus/event-bus';
 import { MemoryRecorder } from '../../../src/bus/recorder';
-import { closeSharedSandbox, defaultRegistry, make } from '../../../src/catalog';
+import { closeSharedSandbox, defaultRegistry, make } from '../../../app/catalog';
 import type { Agent } from '../../../src/core/agent';
 import type { ActionMap } from '../../../src/core/env';
 import { runMatch, type MatchResult } from '../../../src/match/runner';

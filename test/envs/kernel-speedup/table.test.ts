@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { make } from '../../../src/catalog';
+import { make } from '../../../app/catalog';
 import { checkEnv, formatReport } from '../../../src/core/conformance/check-env';
 import { runMatch } from '../../../src/match/runner';
 import { scriptedAgent } from '../../../agents/scripted';
@@ -79,7 +79,7 @@ describe('arena train kernel-speedup-v1 --roles defender', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   test('trains over the schedule action space against the table; the checkpoint plays one-shot schedules', () => {
-    if (!existsSync(join(__dirname, '..', '..', '..', 'dist', 'src', 'cli', 'main.js'))) throw new Error('run npm run build first (the CLI tests use dist/)');
+    if (!existsSync(join(__dirname, '..', '..', '..', 'dist', 'app', 'cli', 'main.js'))) throw new Error('run npm run build first (the CLI tests use dist/)');
     const params = JSON.stringify({ ...TABLE, revisions: 1, reward: 'log-speedup' });
     const config = JSON.stringify({ algorithm: 'grpo', groupSize: 4, episodesPerIteration: 16, hidden: [16], evalEvery: 0 });
     const out = join(dir, 'run');

@@ -3,7 +3,7 @@ import { randomAgent } from '../../../agents/random';
 import type { AgentContext } from '../../../src/core/agent';
 import { Rng } from '../../../src/core/rng';
 import { runMatch } from '../../../src/match/runner';
-import { createRegistry, make } from '../../../src/catalog';
+import { createRegistry, make } from '../../../app/catalog';
 import { REVEAL_WOLF, T, game, legal, next, publicLog } from './helpers';
 
 type Kind = 'random' | 'rule';

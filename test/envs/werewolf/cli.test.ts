@@ -1,5 +1,5 @@
-import { defaultRegistry } from '../../../src/catalog';
-import { playCommand } from '../../../src/cli/commands/play';
+import { defaultRegistry } from '../../../app/catalog';
+import { playCommand } from '../../../app/cli/commands/play';
 
 /** Runs `arena play` in-process (the CLI's code path) and returns its stdout lines as JSON. */
 async function arenaPlay(args: { agents: string; params: string; episodes: number; seed?: number }): Promise<Record<string, any>[]> {

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { make } from '../../../src/catalog';
+import { make } from '../../../app/catalog';
 import { checkEnv, formatReport } from '../../../src/core/conformance/check-env';
 import { parseGolden, verifyGolden } from '../../../src/core/conformance/golden';
 
-const golden = (file: string) => parseGolden(readFileSync(join(__dirname, 'goldens', file), 'utf8'));
+const golden = (file: string) => parseGolden(readFileSync(join(__dirname, '..', '..', '..', 'envs', 'werewolf', 'goldens', file), 'utf8'));
 
 describe('werewolf-v1 conformance', () => {
   test.each([

@@ -1,4 +1,4 @@
-import { make } from '../../../src/catalog';
+import { make } from '../../../app/catalog';
 import { ParamError } from '../../../src/core/params';
 import { PRESET_FLAGS, resolveRules } from '../../../envs/werewolf/rules';
 import type { WerewolfState } from '../../../envs/werewolf/state';

@@ -8,7 +8,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EventBus } from '../../../src/bus/event-bus';
-import { createRegistry } from '../../../src/catalog';
+import { createRegistry } from '../../../app/catalog';
 import { Store } from '../../../src/store/store';
 import { parseLeagueConfig } from '../../../league/config';
 import { drive } from '../../../league/engine/drive';

@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { EventBus } from '../../../src/bus/event-bus';
-import { createRegistry } from '../../../src/catalog';
+import { createRegistry } from '../../../app/catalog';
 import { Store } from '../../../src/store/store';
 import { parseLeagueConfig } from '../../../league/config';
 import { runLeague } from '../../../league/league-run';

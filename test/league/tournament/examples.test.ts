@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { EventBus } from '../../../src/bus/event-bus';
-import { createRegistry } from '../../../src/catalog';
+import { createRegistry } from '../../../app/catalog';
 import { Store } from '../../../src/store/store';
 import { parseTournamentConfig } from '../../../league/tournament/config';
 import { storedTournamentReport } from '../../../league/tournament/stored';

@@ -3,7 +3,7 @@ import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { EventBus } from '../../../src/bus/event-bus';
-import { createRegistry } from '../../../src/catalog';
+import { createRegistry } from '../../../app/catalog';
 import { Store, StoreConflictError } from '../../../src/store/store';
 import { parseTournamentConfig } from '../../../league/tournament/config';
 import { storedTournamentReport } from '../../../league/tournament/stored';

@@ -1,5 +1,5 @@
 /**
- * Admission of client agents (src/server/env-serve/admission.ts): the rules on reference
+ * Admission of client agents (app/server/env-serve/admission.ts): the rules on reference
  * strings, and through a real env server the attacks of issue 23 — a client's module path,
  * `llm:` spec and checkpoint path are refused with 422 and nothing is loaded, no request or
  * environment variable leaves the process, and no file contents or server paths come back.
@@ -8,9 +8,9 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { legalNamesOf, startMockOpenAI, type MockOpenAI } from '../../../agents/llm/mock-server';
-import { createRegistry } from '../../../src/catalog';
-import { AdmissionError, admissionOf, admitAgents, admits, describeAllowed } from '../../../src/server/env-serve/admission';
-import { startEnvServer, type EnvServer, type EnvServerOptions } from '../../../src/server/env-serve/env-server';
+import { createRegistry } from '../../../app/catalog';
+import { AdmissionError, admissionOf, admitAgents, admits, describeAllowed } from '../../../app/server/env-serve/admission';
+import { startEnvServer, type EnvServer, type EnvServerOptions } from '../../../app/server/env-serve/env-server';
 
 describe('the rules', () => {
   test('admissionOf: the operator defaults, then --client-agents, without empties or repeats', () => {

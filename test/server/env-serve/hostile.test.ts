@@ -1,14 +1,14 @@
 /**
- * Hostile requests to the env server and the shared HTTP layer (src/server/http-kit.ts):
+ * Hostile requests to the env server and the shared HTTP layer (app/server/http-kit.ts):
  * prototype names as params and agent options, bodies over the limit (413, not a reset
  * connection), what a client sees of server-side failures.
  */
 import { createServer, type Server } from 'node:http';
 import WebSocket from 'ws';
 import type { AddressInfo } from 'node:net';
-import { createRegistry } from '../../../src/catalog';
-import { HttpError, MAX_JSON_DEPTH, nestedDeeperThan, publicMessage, readBody, readJson, sendJson } from '../../../src/server/http-kit';
-import { MAX_BODY, startEnvServer, type EnvServer } from '../../../src/server/env-serve/env-server';
+import { createRegistry } from '../../../app/catalog';
+import { HttpError, MAX_JSON_DEPTH, nestedDeeperThan, publicMessage, readBody, readJson, sendJson } from '../../../app/server/http-kit';
+import { MAX_BODY, startEnvServer, type EnvServer } from '../../../app/server/env-serve/env-server';
 
 const PROTOTYPE_NAMES = ['__proto__', 'constructor', 'toString', 'valueOf', 'hasOwnProperty'];
 const registry = createRegistry();

@@ -9,8 +9,8 @@
  * `GET /state`, never a session id).
  */
 import WebSocket from 'ws';
-import { createRegistry } from '../../../src/catalog';
-import { startEnvServer, type EnvServer, type EnvServerOptions } from '../../../src/server/env-serve/env-server';
+import { createRegistry } from '../../../app/catalog';
+import { startEnvServer, type EnvServer, type EnvServerOptions } from '../../../app/server/env-serve/env-server';
 
 const registry = createRegistry();
 const dond = registry.env('deal-or-no-deal-v1');

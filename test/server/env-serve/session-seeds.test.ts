@@ -3,10 +3,10 @@
  * their agents build each get their own number (sessions created at the same time never share
  * agent or episode seeds), and a refused creation takes none.
  */
-import { createRegistry } from '../../../src/catalog';
+import { createRegistry } from '../../../app/catalog';
 import { deriveSeed } from '../../../src/core/rng';
-import { admissionOf } from '../../../src/server/env-serve/admission';
-import { SessionTable } from '../../../src/server/env-serve/session-table';
+import { admissionOf } from '../../../app/server/env-serve/admission';
+import { SessionTable } from '../../../app/server/env-serve/session-table';
 
 const registry = createRegistry();
 const env = registry.env('deal-or-no-deal-v1');

@@ -1,7 +1,7 @@
 // @ts-check
 /**
  * One-line words for the arena's own events (turns, messages, faults, the end). An env's events
- * and actions come with the env's words from the server (`caption`, src/server/event-captions.ts):
+ * and actions come with the env's words from the server (`caption`, app/server/event-captions.ts):
  * the page keeps no copy of any env's vocabulary.
  */
 import { short } from '../dom.js';
