@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { parseFaultPolicy } from '../src/match/fault-policy';
 import { configIssues } from './config-issues';
+import { DEFAULT_RESET_RULE } from './exploiter-reset-rule';
 
 const id = z.string().regex(/^[A-Za-z0-9_.:-]+$/, 'use letters, digits and _ . : -');
 
@@ -69,9 +70,24 @@ export const LearnerSpecSchema = z.strictObject({
   /**
    * Main learner, main exploiter or league exploiter (AlphaStar's roles): league matches pick
    * their opponents by AlphaStar's rules, and a main exploiter starts again from its initial
-   * weights after each of its snapshots (league/exploiter-reset.ts).
+   * weights by its `reset` rule (league/exploiter-reset.ts).
    */
   type: z.enum(['main', 'main-exploiter', 'league-exploiter']).default('main'),
+  /**
+   * A main exploiter's reset rule (league/exploiter-reset-rule.ts; AlphaStar's): it snapshots
+   * and starts again once it beats every main learner it trains against (its `learner`
+   * sources) more than `winRate` of the time over its most recent `minGames` games since its
+   * last reset, or anyway `timeout` iterations after it. Defaults 0.7, 128, 50; main
+   * exploiters only. `{ "winRate": 1, "timeout": K }` with `snapshotEvery: K` is a reset at
+   * every snapshot.
+   */
+  reset: z
+    .strictObject({
+      winRate: z.number().min(0).max(1).default(DEFAULT_RESET_RULE.winRate),
+      minGames: z.number().int().positive().default(DEFAULT_RESET_RULE.minGames),
+      timeout: z.number().int().positive().default(DEFAULT_RESET_RULE.timeout),
+    })
+    .optional(),
   /** This learner's snapshot interval in iterations (default: `training.snapshotEvery`). */
   snapshotEvery: z.number().int().positive().optional(),
 });
@@ -216,6 +232,7 @@ function checkReferences(c: LeagueConfig): void {
       if (bad) throw new LeagueConfigError(`${at}.ids: "${bad}" is not a player of this league`);
     });
     if (l.sources && !l.sources.some((s) => s.weight > 0)) throw new LeagueConfigError(`league config: learners.${i}.sources: every weight is 0`);
+    if (l.reset && l.type !== 'main-exploiter') throw new LeagueConfigError(`league config: learners.${i}.reset: only a main exploiter resets (this learner's type is "${l.type}")`);
   });
   c.probes.forEach((p, i) => {
     for (const [role, who] of Object.entries(p.players ?? {})) {

@@ -24,6 +24,7 @@ import type { HeadToHead } from './matchmaking/head-to-head';
 import { learnerOf } from './lineage';
 import { runProbes, type ProbeSetup } from './probes';
 import { keepInitialWeights, resetToInitial } from './exploiter-reset';
+import { DEFAULT_RESET_RULE, ExploiterResetJudge, targetGames, type ResetDecision } from './exploiter-reset-rule';
 
 /** Agent spec stored for a learner player: its current policy, resolved by the league (not the registry). */
 export const learnerAgentSpec = (id: string) => `learner:${id}`;
@@ -36,6 +37,8 @@ interface LeagueLearner {
   lastSnapshot: string | null;
   /** Its snapshot players, in the order they joined (committed ones only). */
   snapshots: PlayerRecord[];
+  /** A main exploiter's reset rule and its state (exploiter-reset-rule.ts). */
+  judge?: ExploiterResetJudge;
 }
 
 /** What the league needs to run its learners. */
@@ -59,8 +62,9 @@ export interface LeagueLearnersOptions {
  * with their current policy; every `training.every` matches the learners whose turn it is
  * (`together`, or `alternate:K` rounds) train one iteration; a frozen snapshot joins the league
  * every `snapshotEvery` iterations of a learner, or earlier when the learner beats its last
- * snapshot at least `beatParent` of the time in league matches; a main exploiter then starts
- * again from its initial weights.
+ * snapshot at least `beatParent` of the time in league matches. A main exploiter starts again
+ * from its initial weights by AlphaStar's rule (its `reset`): once it beats the main learners
+ * it trains against more than 70 % of the time, or after a timeout; it snapshots then too.
  */
 export class LeagueLearners {
   private readonly learners: LeagueLearner[] = [];
@@ -120,12 +124,34 @@ export class LeagueLearners {
         init: spec.init,
         sources: sources && (() => sources.sources(l.h2h!)),
       });
-      if (spec.type === 'main-exploiter') keepInitialWeights(trainer, outDir);
+      const judge = spec.type === 'main-exploiter' ? l.resetJudge(spec, trained.get(spec.id) ?? 0) : undefined;
+      if (judge) keepInitialWeights(trainer, outDir);
       const mine = stored.filter((p) => learnerOf(p.id, byId) === spec.id);
-      l.learners.push({ spec, trainer, lastSnapshot: mine.length ? mine[mine.length - 1].id : null, snapshots: mine });
+      l.learners.push({ spec, trainer, lastSnapshot: mine.length ? mine[mine.length - 1].id : null, snapshots: mine, judge });
     }
     l.round = l.completedRounds();
     return l;
+  }
+
+  /**
+   * A main exploiter's reset judge, its targets the main learners of its `learner` sources, its
+   * state replayed from the iterations the store holds (up to `resumeAt`), so a resumed league
+   * resets where an uninterrupted one did.
+   */
+  private resetJudge(spec: LearnerSpec, resumeAt: number): ExploiterResetJudge {
+    const mains = new Set(this.o.config.learners.filter((x) => x.type === 'main').map((x) => x.id));
+    const targets = [...new Set((spec.sources ?? []).flatMap((s) => (s.kind === 'learner' && mains.has(s.of) ? [s.of] : [])))];
+    if (!targets.length) this.o.log?.(`league ${this.o.config.name}: main exploiter ${spec.id} has no "learner" source of a main learner: it resets by its timeout only`);
+    const judge = new ExploiterResetJudge(spec.reset ?? DEFAULT_RESET_RULE, targets);
+    if (resumeAt === 0) return judge;
+    type Row = { learners: Parameters<typeof targetGames>[0]['learners']; exploiterReset?: ResetDecision };
+    for (const r of this.o.store.trainingMetrics(this.o.config.name)) {
+      if (r.role !== spec.id || r.iteration > resumeAt) continue;
+      const m = r.metrics as unknown as Row;
+      judge.add(r.iteration, targetGames(m, targets));
+      if (m.exploiterReset) judge.markReset(r.iteration);
+    }
+    return judge;
   }
 
   /** What the learners' episode sources read: the other learners, their snapshots, the baselines. */
@@ -256,15 +282,24 @@ export class LeagueLearners {
       if (!metrics) return null;
       l.trainer.saveCheckpoints();
       const it = l.trainer.iteration;
-      rows.push({ iteration: it, role: l.spec.id, metrics: metrics as unknown as JsonValue });
+      let reset: ResetDecision | null = null;
+      if (l.judge) {
+        l.judge.add(it, targetGames(metrics, l.judge.targets));
+        reset = l.judge.decide(it);
+      }
+      rows.push({ iteration: it, role: l.spec.id, metrics: (reset ? { ...metrics, exploiterReset: reset } : metrics) as unknown as JsonValue });
       const last = lastSnapshot.get(l)!;
       const beatsParent = last !== null && h2h.results(l.spec.id, last).games >= 10 && h2h.winProbability(l.spec.id, last) >= t.beatParent;
-      if (it % (l.spec.snapshotEvery ?? t.snapshotEvery) === 0 || beatsParent) {
+      if (it % (l.spec.snapshotEvery ?? t.snapshotEvery) === 0 || beatsParent || reset) {
         const record = this.snapshotFile(l, it, last);
         snaps.push({ l, record });
         lastSnapshot.set(l, record.id);
-        // AlphaStar: a main exploiter starts again after each snapshot (its snapshot keeps what it learned)
-        if (l.spec.type === 'main-exploiter') resetToInitial(l.trainer, join(this.o.workDir, l.spec.id));
+      }
+      if (reset) {
+        // AlphaStar: a main exploiter that beats the mains (or timed out) starts again; its snapshot keeps what it learned
+        resetToInitial(l.trainer, join(this.o.workDir, l.spec.id));
+        l.judge!.markReset(it);
+        this.o.log?.(`league ${this.o.config.name}: main exploiter ${l.spec.id} reset after iteration ${it} (${reset.reason}: ${JSON.stringify(reset.winRates)} over ${JSON.stringify(reset.games)} games, ${reset.iterations} iterations)`);
       }
     }
     const probes = await runProbes(this.probeSetup(), round + 1, signal);

@@ -11,6 +11,7 @@ import { armConfig, episodesPerRound } from '../../bench/learning/payoff/arms';
 import { payoffSteps, runPayoff, runStep, type ArmResult, type PayoffEnvSpec, type PayoffRun, type PayoffScale } from '../../bench/learning/payoff/experiment';
 import { parseLeagueConfig } from '../../league/config';
 import { checkScale, exampleFlag } from '../../bench/learning/payoff/index';
+import { exploiterCurves } from '../../bench/learning/payoff/exploiter-curve';
 
 const RPS = resolve(__dirname, '..', '..', 'examples', 'rock-paper-scissors.js');
 const example = {
@@ -30,7 +31,7 @@ const example = {
         { kind: 'snapshots', of: 'exploiter', weight: 1 },
       ],
     },
-    { id: 'exploiter', roles: ['player'], type: 'main-exploiter', snapshotEvery: 2, options: { hidden: [8], episodesPerIteration: 4 }, sources: [{ kind: 'learner', of: 'main', weight: 1 }] },
+    { id: 'exploiter', roles: ['player'], type: 'main-exploiter', snapshotEvery: 2, reset: { winRate: 1, timeout: 2 }, options: { hidden: [8], episodesPerIteration: 4 }, sources: [{ kind: 'learner', of: 'main', weight: 1 }] },
   ],
   training: { every: 3, episodes: 16, snapshotEvery: 2 },
   probes: [{ id: 'x', players: { player: 'main' } }],
@@ -94,7 +95,8 @@ describe('a payoff run', () => {
   test('killed during a league and during an exploiter, rerun twice: it resumes, skips finished steps, and ends with the uninterrupted results', async () => {
     const registry = createRegistry();
     const base = (dir: string, signal?: AbortSignal, log?: (l: string) => void): PayoffRun => ({ spec: spec(), scale, seeds: [1, 2], dir, registry, backend: 'cpu', signal, log });
-    const whole = (await runPayoff(base(mkdtempSync(join(tmpdir(), 'arena-payoff-whole-')))))!;
+    const wholeDir = mkdtempSync(join(tmpdir(), 'arena-payoff-whole-'));
+    const whole = (await runPayoff(base(wholeDir)))!;
     expect(whole.map((r) => `${r.arm}-${r.seed}`)).toEqual(['fixed-1', 'self-play-1', 'league-1', 'fixed-2', 'self-play-2', 'league-2']);
     for (const r of whole) {
       expect(r.train.episodes).toEqual(r.arm === 'league' ? { main: 48, total: 64 } : { main: 64, total: 64 });
@@ -117,6 +119,16 @@ describe('a payoff run', () => {
     expect(ran).not.toContain('train-fixed-1'); // finished before the first kill
     expect(ran).toContain('exploit-self-play-1');
     expect(strip(resumed)).toEqual(strip(whole));
+
+    // the league arm's exploiter, read back from the league databases: reset by its timeout (2) at iterations 2 and 4
+    const curves = exploiterCurves(wholeDir, (seed) => `rps-payoff-league-${seed}`, [1, 2, 3], [{ id: 'exploiter', targets: ['main'] }], 2);
+    expect(curves.map((c) => c.seed)).toEqual([1, 2]); // seed 3 has no database
+    for (const c of curves) {
+      expect(c.resets).toEqual([{ iteration: 2, reason: 'timeout', winRate: expect.any(Number) }, { iteration: 4, reason: 'timeout', winRate: expect.any(Number) }]);
+      expect(c.means).toHaveLength(2);
+      for (const x of [...c.means, ...c.resets.map((r) => r.winRate)]) expect(x >= 0 && x <= 1).toBe(true);
+    }
+    expect(exploiterCurves(wholeDir, (seed) => `rps-payoff-league-${seed}`, [1], [{ id: 'nobody', targets: ['main'] }])).toEqual([]);
   });
 });
 

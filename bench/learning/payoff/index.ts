@@ -16,7 +16,8 @@ import { join, resolve } from 'node:path';
 import { createRegistry } from '../../../app/catalog';
 import { arg, num } from '../flags';
 import { cpuSeconds, type TaskReport } from '../common';
-import { runPayoff, runStep, type PayoffRun, type PayoffScale } from './experiment';
+import { exampleOf, runPayoff, runStep, type PayoffRun, type PayoffScale } from './experiment';
+import { exploiterCurves, printExploiterCurves } from './exploiter-curve';
 import { PAYOFF_SPECS } from './specs';
 import { childStep } from './steps';
 import { goalMet, printPayoff } from './table';
@@ -99,6 +100,11 @@ export async function payoffTask(quick: boolean): Promise<TaskReport> {
     }
     const load = loadavg().map((x) => x.toFixed(1)).join(' ');
     printPayoff(run.spec, scale, results, load);
+    const league = (await exampleOf(run)).example;
+    const learners = league.learners as { id: string; type?: string; sources?: { kind: string; of?: string }[] }[];
+    const mains = new Set(learners.filter((l) => (l.type ?? 'main') === 'main').map((l) => l.id));
+    const exploiters = learners.filter((l) => l.type === 'main-exploiter').map((l) => ({ id: l.id, targets: (l.sources ?? []).flatMap((s) => (s.kind === 'learner' && s.of && mains.has(s.of) ? [s.of] : [])) }));
+    printExploiterCurves(exploiterCurves(dir, (seed) => `${league.name as string}-league-${seed}`, seeds, exploiters));
     const g = goalMet(results);
     targets.push({ name: `${key}: league arm less exploitable than both others (paired 95% excludes 0)`, value: g.exploit ? 1 : 0, goal: 'met', pass: g.exploit });
     targets.push({ name: `${key}: league arm not worse on the held-out panel`, value: g.panel ? 1 : 0, goal: 'met', pass: g.panel });
