@@ -155,8 +155,8 @@ const RULES: Rule[] = [
   },
   {
     from: 'src/rollouts',
-    reason: "rollouts for LLM trainers play matches and read the LLM agent's records through agents/llm's public index, nothing of leagues, storage or servers",
-    may: (t) => under(t, 'src/core', 'src/match', 'src/train', 'src/rollouts', 'src/package-root') || t === 'agents/llm' || t === 'agents/llm/index',
+    reason: "rollouts for LLM trainers play matches and read a talking agent's records through the core's contract (src/core/chat-records.ts), nothing of agents, leagues, storage or servers",
+    may: (t) => under(t, 'src/core', 'src/match', 'src/train', 'src/rollouts', 'src/package-root'),
     packages: lightBut(),
   },
   {

@@ -5,9 +5,8 @@
  * the key, when the server needs one, comes from the environment variable named by `apiKeyEnv`.
  * See docs/llm.md.
  */
-import type { Agent, AgentFactory } from '../../src/core/agent';
+import type { AgentFactory } from '../../src/core/agent';
 import { RegistryError } from '../../src/core/registry';
-import type { LlmDecisionRecord } from './llm-agent';
 
 /** The `llm` agent kind (plays any env; prompts from the env's template). */
 export const llmAgent: AgentFactory = {
@@ -27,13 +26,8 @@ export const llmAgent: AgentFactory = {
   },
 };
 
-/** The per-decision records (messages, completion, action) of an LLM agent's current episode; null for other agents. */
-export function llmRecordsOf(agent: Agent): LlmDecisionRecord[] | null {
-  const records = (agent as { records?: unknown }).records;
-  return agent.name && Array.isArray(records) && typeof (agent as { snapshot?: unknown }).snapshot === 'object' ? (records as LlmDecisionRecord[]) : null;
-}
 
 export type { LlmDecisionRecord } from './llm-agent';
 export type { LlmOptions } from './options';
-export { answerFormat, parseAnswer, extractJsonObject, type AnswerFormat } from './answer';
-export { SyntheticTranscript, type ChatMessage } from './transcript';
+export { answerFormat, parseAnswer, extractJsonObject, type AnswerFormat } from '../../src/core/answer-format';
+export { SyntheticTranscript, type ChatMessage } from '../../src/core/transcript';

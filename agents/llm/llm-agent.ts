@@ -12,8 +12,9 @@ import type { Agent, AgentContext, AgentReport } from '../../src/core/agent';
 import type { Env } from '../../src/core/env';
 import type { JsonObject } from '../../src/core/json';
 import { systemPrompt, type PromptContext, type PromptOverrides } from '../../src/core/prompt';
-import { isStrictSchema, parseAnswer, type AnswerFormat } from './answer';
-import { decisionPrompt } from './transcript';
+import { isStrictSchema, parseAnswer, type AnswerFormat } from '../../src/core/answer-format';
+import type { ChatDecisionRecord } from '../../src/core/chat-records';
+import { decisionPrompt } from '../../src/core/transcript';
 import { CompletionError, Endpoint, type Completion } from './endpoint';
 import type { LlmOptions } from './options';
 import { Usage } from './usage';
@@ -21,20 +22,8 @@ import { Usage } from './usage';
 type Message = OpenAI.Chat.ChatCompletionMessageParam;
 type Structured = 'json_schema' | 'json_object' | 'none';
 
-/** What the agent saw and answered at one decision (the last request of the decision). */
-export interface LlmDecisionRecord {
-  step: number;
-  seat: number;
-  /** The messages of the final request (system, history, this decision's user message and re-asks). */
-  messages: { role: string; content: string }[];
-  /** The final completion text. */
-  completion: string;
-  /** The action it answered (undefined when no valid answer came). */
-  action: unknown;
-  /** Requests made for this decision (1 + re-asks). */
-  attempts: number;
-  ok: boolean;
-}
+/** What the agent saw and answered at one decision: the core's record of a talking agent. */
+export type LlmDecisionRecord = ChatDecisionRecord;
 
 /** Structured-output support learned per endpoint and model (auto mode falls back once refused). */
 const support = new Map<string, Structured>();

@@ -14,7 +14,8 @@ import type { PromptContext } from '../core/prompt';
 import type { FaultPolicy } from '../match/fault-policy';
 import { runMatch, type Decision, type MatchResult } from '../match/runner';
 import { snapshotOf } from '../match/usage';
-import { llmRecordsOf, SyntheticTranscript, type ChatMessage } from '../../agents/llm';
+import { chatRecordsOf } from '../core/chat-records';
+import { SyntheticTranscript, type ChatMessage } from '../core/transcript';
 import { advantagesOf, stepReward, trajectoriesOf, type DecisionRef } from './credit';
 import { groupMember } from './group-member';
 import { provenanceOf, type RolloutProvenance } from './provenance';
@@ -101,7 +102,7 @@ async function episode(o: RolloutOptions, k: number, member: number, seed: numbe
   const wanted = (seat: number) => !o.roles || o.roles.includes(seatsInfo[seat]?.role);
   const onDecision = (d: Decision) => {
     if (!wanted(d.seat)) return;
-    if (llmRecordsOf(o.agents[d.seat])) {
+    if (chatRecordsOf(o.agents[d.seat])) {
       llmSeats.add(d.seat);
       captured.push({ ref: { seat: d.seat, step: d.step }, messages: [], completion: '', action: d.action as JsonValue });
       return;
@@ -132,7 +133,7 @@ async function episode(o: RolloutOptions, k: number, member: number, seed: numbe
   });
   // LLM seats: their own conversation and completion per step.
   for (const seat of llmSeats) {
-    const records = new Map(llmRecordsOf(o.agents[seat])!.map((r) => [r.step, r]));
+    const records = new Map(chatRecordsOf(o.agents[seat])!.map((r) => [r.step, r]));
     for (const c of captured) {
       if (c.ref.seat !== seat) continue;
       const r = records.get(c.ref.step);

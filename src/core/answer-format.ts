@@ -12,9 +12,9 @@
  * 3. else, for open action sets only, the bare answer: the whole text, trimmed (a JSON value when
  *    it parses as one, e.g. `true`, else the text).
  */
-import type { Env } from '../../src/core/env';
-import { jsonEqual, type JsonObject, type JsonValue } from '../../src/core/json';
-import { labelActions, openAnswer, parseOpenAnswer, type LabelledAction, type PromptContext } from '../../src/core/prompt';
+import type { Env } from './env';
+import { jsonEqual, type JsonObject, type JsonValue } from './json';
+import { labelActions, openAnswer, parseOpenAnswer, type LabelledAction, type PromptContext } from './prompt';
 
 /** How one decision is to be answered. */
 export interface AnswerFormat {

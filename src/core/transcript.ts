@@ -4,11 +4,11 @@
  * system message, then per decision the observation with its answer format, and the answer in
  * the answer protocol (`{"action": "<name>"}` or `{"action": <value>}`).
  */
-import type { Env } from '../../src/core/env';
-import { jsonEqual } from '../../src/core/json';
-import { observationText, systemPrompt, type PromptContext, type PromptOverrides } from '../../src/core/prompt';
-import { neutralizeControlTokens } from '../../src/core/quote-text';
-import { answerFormat, type AnswerFormat } from './answer';
+import type { Env } from './env';
+import { jsonEqual } from './json';
+import { observationText, systemPrompt, type PromptContext, type PromptOverrides } from './prompt';
+import { neutralizeControlTokens } from './quote-text';
+import { answerFormat, type AnswerFormat } from './answer-format';
 
 /** A chat message. */
 export interface ChatMessage {

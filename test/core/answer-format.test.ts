@@ -1,7 +1,7 @@
 /** The strict answer parser, structured-output schemas and the endpoint's back-off and limiter. */
-import { defaultRegistry } from '../../../app/catalog';
-import { answerFormat, extractJsonObject, isStrictSchema, parseAnswer } from '../../../agents/llm/answer';
-import { Limiter, backoffDelay } from '../../../agents/llm/endpoint';
+import { defaultRegistry } from '../../app/catalog';
+import { answerFormat, extractJsonObject, isStrictSchema, parseAnswer } from '../../src/core/answer-format';
+import { Limiter, backoffDelay } from '../../agents/llm/endpoint';
 
 const dond = defaultRegistry.env('deal-or-no-deal-v1');
 const params = dond.resolveParams({});
