@@ -55,7 +55,12 @@ async function dondAgainst(slotLabel: string, start: (token: string) => ReturnTy
   const params = env.resolveParams({});
   const { slot, token } = server.play!.issue(slotLabel, 'remote');
   const bot = start(token);
-  await server.play!.whenConnected(slot);
+  // a bot that ends before it connects fails the test at once, with what it printed
+  const exited = bot.done.then((r) => {
+    throw new Error(`the bot exited (status ${r.code}) before it connected: ${r.stderr.slice(-800)}`);
+  });
+  exited.catch(() => undefined);
+  await Promise.race([server.play!.whenConnected(slot), exited]);
   const results = [];
   for (let k = 0; k < 2; k++) {
     results.push(await runMatch({ env, params, seed: k, bus, matchId: `${slotLabel}-${k}`, deadlineMs: 30_000, agents: [new RemoteAgent(server.play!, slot, 'remote', slotLabel), randomAgent.create({ env, params, seed: k })] }));

@@ -145,8 +145,9 @@ function faultText(f: { seat: number; reason: string }, agents: readonly string[
 async function keepServing(server: ArenaServer, lastMatch: string | null): Promise<void> {
   if (lastMatch === null || !server.play?.slotsInfo().some((s) => s.kind === 'human')) return server.close();
   const base = server.url.replace(/\/$/, '');
-  process.stderr.write(`arena: games over; the page keeps serving them until Ctrl-C: replay at ${base}/#/match/${encodeURIComponent(lastMatch)}, lobby at ${base}/\n`);
+  // listening before saying so: a Ctrl-C that follows the line at once must find the command stoppable
   const stop = stopOnSignals('closing the server');
+  process.stderr.write(`arena: games over; the page keeps serving them until Ctrl-C: replay at ${base}/#/match/${encodeURIComponent(lastMatch)}, lobby at ${base}/\n`);
   await new Promise<void>((resolve) => stop.signal.addEventListener('abort', () => resolve(), { once: true }));
   stop.dispose();
   await server.close();
