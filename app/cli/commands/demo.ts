@@ -61,9 +61,10 @@ export async function demoCommand(registry: Registry, root: string, args: DemoAr
     store.close();
     throw listenError(e, args.port);
   }
+  // listening for Ctrl-C before the ready line: a signal sent on seeing it must find the command stoppable
+  const stop = stopOnSignals('stopping after the current matches');
   process.stdout.write(`selfplay-arena demo: watch live at ${server.url}\n`);
   process.stdout.write(`  leagues ${DEMO_LEAGUES.map((l) => `demo-${l}`).join(', ')} on ${args.db}; Ctrl-C to stop (rerun to resume)\n${lobbyPlayNote(lobbyPlay)}`);
-  const stop = stopOnSignals('stopping after the current matches');
   let matches = 0;
   const timer = setInterval(() => process.stderr.write(`demo: ${matches} matches played\n`), 30_000);
   try {

@@ -75,8 +75,9 @@ export async function envServeCommand(registry: Registry, ref: string, args: Env
     throw e;
   }
   const others = [...new Set([...agents, ...clientAgents])];
-  process.stdout.write(`arena: serving ${env.meta.id} at ${server.url} (OpenEnv: POST /reset, POST /step, GET /state, WebSocket /ws; other seats: ${agents.join(', ')}; clients may choose: ${others.join(', ')})\n`);
+  // listening for Ctrl-C before the ready line: a signal sent on seeing it must find the command stoppable
   const stop = stopOnSignals('closing the sessions');
+  process.stdout.write(`arena: serving ${env.meta.id} at ${server.url} (OpenEnv: POST /reset, POST /step, GET /state, WebSocket /ws; other seats: ${agents.join(', ')}; clients may choose: ${others.join(', ')})\n`);
   try {
     options.onListening?.(server);
     await new Promise<void>((resolve) => (stop.signal.aborted ? resolve() : stop.signal.addEventListener('abort', () => resolve(), { once: true })));

@@ -64,9 +64,10 @@ export async function serveCommand(args: ServeArgs, options: { onListening?: (se
     await feed.start();
   }
   const what = store ? `serving ${args.db} at ${server.url}` : `serving a play-only page at ${server.url} (no database at ${args.db}: the lobby's games, live and replayed from memory until the server stops; no stored matches, leagues or tournaments)`;
+  // listening for Ctrl-C before the ready line: a signal sent on seeing it must find the command stoppable
+  const stop = stopOnSignals('closing the server');
   process.stdout.write(`arena: ${what}${args.allowOmniscient ? ' (omniscient views allowed)' : ''}${target ? `; live matches from ${target.shown}` : ''}\n${lobbyPlayNote(lobbyPlay)}`);
   options.onListening?.(server);
-  const stop = stopOnSignals('closing the server');
   await new Promise<void>((resolve) => stop.signal.addEventListener('abort', () => resolve(), { once: true }));
   stop.dispose();
   await feed?.stop();
