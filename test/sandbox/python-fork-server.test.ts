@@ -120,8 +120,12 @@ def f():
     const [px, ux, nx] = x.tests[0].actual as [number, string, string];
     const [py2, uy, ny] = y.tests[0].actual as [number, string, string];
     expect(px).toBe(2); // the namespace's init is 1, the program 2: a namespace of its own
-    expect(py2).toBe(2);
-    expect(ux).not.toBe(uy);
-    expect(nx).not.toBe(ny);
+    expect(py2).toBe(2); // in a shared pid namespace the second program would have a later pid
+    // Namespace inode numbers are no evidence across runs: the kernel hands a freed namespace's
+    // number to the next one (the first program's namespaces are gone when the second starts), so
+    // equal numbers are allowed here. That the user namespace is the program's own is shown by the
+    // test above (keyrings, SysV IPC: state scoped to the user and IPC namespaces does not carry).
+    for (const ns of [ux, uy]) expect(ns).toMatch(/^user:\[\d+\]$/);
+    for (const ns of [nx, ny]) expect(ns).toMatch(/^pid:\[\d+\]$/);
   });
 });
