@@ -54,6 +54,7 @@ describe('big-integer tags', () => {
   test('only an object with the one key $bigint holding digits beyond 2^53 is a tag', () => {
     expect(isBigIntTag({ $bigint: BIG })).toBe(true);
     expect(isBigIntTag({ $bigint: '5' })).toBe(false);
+    expect(isBigIntTag({ $bigint: '95' })).toBe(false); // shorter than 2^53's digits, though it sorts after them as text
     expect(isBigIntTag({ $bigint: '9007199254740991' })).toBe(false);
     expect(isBigIntTag({ $bigint: '9007199254740992' })).toBe(true);
     expect(isBigIntTag({ $bigint: BIG, x: 1 })).toBe(false);
