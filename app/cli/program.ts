@@ -14,6 +14,9 @@ import { registerTrainCommand } from './train-options';
 import { DEFAULT_TOURNAMENT_IN_FLIGHT } from '../../league/tournament/defaults';
 import { EXPLOIT_DEFAULTS } from '../../league/exploit/defaults';
 
+/** The help of `--batch`, the same for every scheduled command that takes --redis. */
+const BATCH_HELP = 'with --redis: plans per job, folded in one transaction (default: half of --in-flight, at most 16; 1 for slow matches spread over many workers)';
+
 /* eslint-disable @typescript-eslint/no-require-imports */
 /** The command modules, each loaded when its command runs. */
 const cmd = {
@@ -150,7 +153,7 @@ export function buildProgram(exit: (code: number) => void): Command {
     .option('--redis <url>', 'schedule the matches on `arena worker` processes through this Redis (redis://HOST:PORT; the config needs a "window"; docs/scale-out.md)')
     .option('--in-flight <n>', 'with --redis: most match jobs queued or playing at once (default: the config\'s window)', countOpt('--in-flight'))
     .option('--attempts <n>', 'with --redis: tries of a job that fails with an error before it is recorded as a failed match (default 3)', countOpt('--attempts'))
-    .option('--batch <n>', 'with --redis: plans per job, folded in one transaction (default: half of --in-flight, at most 16; 1 for slow matches spread over many workers)', countOpt('--batch'))
+    .option('--batch <n>', BATCH_HELP, countOpt('--batch'))
     .action(async (o) => exit(await cmd.league().leagueRunCommand(registry(), o)));
   league
     .command('status')
@@ -196,7 +199,7 @@ export function buildProgram(exit: (code: number) => void): Command {
     .option('--redis <url>', 'play the games on `arena worker` processes through this Redis (redis://HOST:PORT; docs/scale-out.md)')
     .option('--in-flight <n>', `with --redis: most game jobs queued or playing at once (default ${DEFAULT_TOURNAMENT_IN_FLIGHT})`, countOpt('--in-flight'))
     .option('--attempts <n>', 'with --redis: tries of a job that fails with an error before it is recorded as a failed game (default 3)', countOpt('--attempts'))
-    .option('--batch <n>', 'with --redis: plans per job, folded in one transaction (default: half of --in-flight, at most 16; 1 for slow matches spread over many workers)', countOpt('--batch'))
+    .option('--batch <n>', BATCH_HELP, countOpt('--batch'))
     .action(async (o) => exit(await cmd.tournament().tournamentRunCommand(registry(), o)));
   tournament
     .command('show')
@@ -239,7 +242,7 @@ export function buildProgram(exit: (code: number) => void): Command {
     .option('--redis <url>', 'play the games on `arena worker` processes through this Redis (games past the decision may be played, never counted)')
     .option('--in-flight <n>', `with --redis: most game jobs queued or playing at once (default ${DEFAULT_TOURNAMENT_IN_FLIGHT})`, countOpt('--in-flight'))
     .option('--attempts <n>', 'with --redis: tries of a job that fails with an error before it is recorded as a failed game (default 3)', countOpt('--attempts'))
-    .option('--batch <n>', 'with --redis: plans per job, folded in one transaction (default: half of --in-flight, at most 16; 1 for slow matches spread over many workers)', countOpt('--batch'))
+    .option('--batch <n>', BATCH_HELP, countOpt('--batch'))
     .action(async (o) => exit(await cmd.sprt().sprtCommand(registry(), o)));
 
   const atLeast = (name: string, min: number) => (v: string) => {
