@@ -21,6 +21,7 @@ import {
   type ObsMessage,
   type SubscribedMessage,
 } from './protocol';
+import { admitMessage } from './message-admission';
 import { TokenBucket, type RateLimit } from './rate-limiter';
 import { internalError, MAX_JSON_DEPTH, nestedDeeperThan } from './http-kit';
 import type { EnvResolver, ObservationPoint } from './state-tracker';
@@ -160,18 +161,7 @@ export class SpectatorHub implements LiveMatchListener {
       if (ack) ack(err);
       else socket.emit('error', err);
     };
-    if (!conn.bucket.take()) {
-      if (conn.bucket.abusive) socket.disconnect(true);
-      else if (ack || conn.bucket.shouldNotify()) fail('rate-limited', 'too many messages; slow down');
-      return;
-    }
-    let size: number;
-    try {
-      size = JSON.stringify(args)?.length ?? 0;
-    } catch {
-      size = Infinity;
-    }
-    if (size > MAX_MESSAGE_BYTES) return fail('too-large', `message larger than ${MAX_MESSAGE_BYTES} bytes`);
+    if (!admitMessage(socket, conn.bucket, args, MAX_MESSAGE_BYTES, ack !== undefined, fail)) return;
     if (typeof name !== 'string' || !KNOWN.has(name)) {
       if (typeof name === 'string' && ACT_NAMES.has(name)) return fail('forbidden', 'spectators cannot act in games');
       return fail('unknown-message', `unknown message; expected one of ${CLIENT_MESSAGES.join(', ')}`);

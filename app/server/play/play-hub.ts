@@ -23,6 +23,7 @@ import type { JsonValue } from '../../../src/core/json';
 import { actionNote, labelActions, observationText, openAnswer, type LabelledAction, type PromptContext } from '../../../src/core/prompt';
 import { ViewSequence } from '../../../src/core/view-stream';
 import type { LiveMatch, LiveMatches, LiveMatchListener } from '../live-matches';
+import { admitMessage } from '../message-admission';
 import { TokenBucket, type RateLimit } from '../rate-limiter';
 import { internalError, MAX_JSON_DEPTH, nestedDeeperThan } from '../http-kit';
 import {
@@ -367,19 +368,10 @@ export class PlayHub implements LiveMatchListener {
       if (ack) ack(err);
       else socket.emit('error', err);
     };
-    if (name === 'act' && s.credits > 0) s.credits--;
-    else if (!bucket.take()) {
-      if (bucket.abusive) socket.disconnect(true);
-      else if (ack || bucket.shouldNotify()) fail('rate-limited', 'too many messages; slow down');
-      return;
-    }
-    let size: number;
-    try {
-      size = JSON.stringify(args)?.length ?? 0;
-    } catch {
-      size = Infinity;
-    }
-    if (size > MAX_PLAY_MESSAGE_BYTES) return fail('too-large', `message larger than ${MAX_PLAY_MESSAGE_BYTES} bytes`);
+    // an expected `act` spends one of the seat's credits instead of a token (see sendDecide)
+    const free = name === 'act' && s.credits > 0;
+    if (free) s.credits--;
+    if (!admitMessage(socket, free ? null : bucket, args, MAX_PLAY_MESSAGE_BYTES, ack !== undefined, fail)) return;
     if (name !== 'act') return fail('unknown-message', 'unknown message; the only message a seat sends is "act"');
     if (args.length !== 1) return fail('bad-request', 'act: expected exactly one argument (an object)');
     if (nestedDeeperThan(args[0])) return fail('bad-request', `act: nested deeper than ${MAX_JSON_DEPTH} levels`);
