@@ -4,6 +4,8 @@
  * (CURE); an optional evaluator predicts pass/fail. Programs run only in the sandbox, as the
  * env's effects; their results are recorded data. See README.md in this folder.
  */
+import type { BuiltinEnv } from '../../src/core/builtin-env';
+import { codeRepairAgents } from './agents';
 import type { EnvDefinition } from '../../src/core/env';
 import { keepReturnsSoFar } from '../../src/core/forfeit';
 import { ENV_ID, PARAMS, maxLength } from './config';
@@ -71,3 +73,6 @@ export { parseTaskLines, parseTask, humanEvalTask, TaskFormatError, type TaskFil
 export { bundledTasks, fileTasks } from './task-store';
 export { checkTask, type TaskVerdict } from './task-check';
 export { readTests, readProgram } from './actions';
+
+/** code-repair-v1 as it ships: the definition and its baselines, registered by envs/index.ts (one line). */
+export const codeRepair: BuiltinEnv = { env: codeRepairEnv, agents: codeRepairAgents };

@@ -3,6 +3,8 @@
  * scoring rule sets (uk, tinyzero, reasoning-gym), text or step-index answers and an exact
  * verifier. See README.md in this folder for the rules, the reward formulas and the sources.
  */
+import type { BuiltinEnv } from '../../src/core/builtin-env';
+import { countdownAgents } from './agents';
 import type { EnvDefinition } from '../../src/core/env';
 import { keepReturnsSoFar } from '../../src/core/forfeit';
 import { ENV_ID, PARAMS, maxLength, seatOf } from './config';
@@ -85,3 +87,6 @@ export { solveAllNumbers } from './solver-rational';
 export { solveUk } from './solver-uk';
 export type { CountdownAction, CountdownObservation, CountdownState, Proposal } from './types';
 export { verdictFor } from './verdict';
+
+/** countdown-v1 as it ships: the definition and its baselines, registered by envs/index.ts (one line). */
+export const countdown: BuiltinEnv = { env: countdownEnv, agents: countdownAgents };

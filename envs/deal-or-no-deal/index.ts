@@ -1,4 +1,7 @@
 /** deal-or-no-deal-v1: public exports (the env definition and the helpers its agents use). */
+import type { BuiltinEnv } from '../../src/core/builtin-env';
+import { dealOrNoDealAgents } from './agents';
+import { dealOrNoDealEnv } from './env';
 export { dealOrNoDealEnv, legalActionIds, mixRewards, sampleAction } from './env';
 export { ENV_ID, PARAM_SCHEMA, utilityOf, type Protocol } from './params';
 export { AGREE, NUM_OFFERS, OFFERS, offerId, legalIds, restOf, valueOf, describeShare, ITEM_NAMES } from './offers';
@@ -11,3 +14,6 @@ export type { DondState, OpenSpielState, DialogueState } from './state';
 export type { DialogueAction } from './dialogue-protocol';
 export { episodeSummary, aggregate, type EpisodeSummary } from './summary';
 export { dealOrNoDealPrompt, offerLabel } from './prompt';
+
+/** deal-or-no-deal-v1 as it ships: the definition and its baselines, registered by envs/index.ts (one line). */
+export const dealOrNoDeal: BuiltinEnv = { env: dealOrNoDealEnv, agents: dealOrNoDealAgents };

@@ -6,6 +6,9 @@
  * in the sandbox, as the env's "kernel-measure" effects (or are looked up in the recorded table);
  * measurements are recorded data. See README.md in this folder.
  */
+import type { BuiltinEnv } from '../../src/core/builtin-env';
+import { kernelSpeedupAgents } from './agents';
+import { KERNEL_MEASURE_EFFECT, kernelMeasureHandler } from './measure/handler';
 import type { EnvDefinition } from '../../src/core/env';
 import { keepReturnsSoFar } from '../../src/core/forfeit';
 import { ENV_ID, PARAMS, maxLength, resolveConfig } from './config';
@@ -78,3 +81,13 @@ export type { KernelTask, Dims, Schedule } from './tasks/task';
 export * from './measure';
 export { kernelExploits, seedOracleKernel, AA_TOLERANCE } from './exploits';
 export type { KernelObservation, KernelState, RevisionView, CandidateView, PublicTask, Role } from './types';
+
+/**
+ * kernel-speedup-v1 as it ships: the definition, its baselines and the handler of its kernel measurements
+ * (built on the lab the catalog lends), registered by envs/index.ts (one line).
+ */
+export const kernelSpeedup: BuiltinEnv = {
+  env: kernelSpeedupEnv,
+  agents: kernelSpeedupAgents,
+  effects: ({ kernels }) => ({ [KERNEL_MEASURE_EFFECT]: kernelMeasureHandler(kernels) }),
+};

@@ -7,6 +7,8 @@
  * seat of the losing team (0 for all on a draw at the round cap); with unequal team sizes the
  * sum is not constant.
  */
+import type { BuiltinEnv } from '../../src/core/builtin-env';
+import { werewolfAgents } from './agents';
 import type { EnvDefinition, SeatInfo, StepResult } from '../../src/core/env';
 import type { Params } from '../../src/core/params';
 import { Rng, type Seed } from '../../src/core/rng';
@@ -226,3 +228,6 @@ export type { WerewolfState, WerewolfObservation, WerewolfAction };
 
 // The public API of the env for agents (agents import only this file).
 export { ACCUSE, AGREE, ANTIDOTE, BID, NONE, POISON, REVEAL_WOLF, SILENT, TARGET } from './actions';
+
+/** werewolf-v1 as it ships: the definition and its baselines, registered by envs/index.ts (one line). */
+export const werewolf: BuiltinEnv = { env: werewolfEnv, agents: werewolfAgents };

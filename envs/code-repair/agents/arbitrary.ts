@@ -3,8 +3,8 @@
  * arbitraries. Unknown kinds are an error naming the kind and where it is.
  */
 import fc from 'fast-check';
-import type { JsonValue } from '../../src/core/json';
-import type { ArbitraryDescription } from '../../envs/code-repair';
+import type { JsonValue } from '../../../src/core/json';
+import type { ArbitraryDescription } from '../task-format';
 
 const PRINTABLE = Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i)).join('');
 

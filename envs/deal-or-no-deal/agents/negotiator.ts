@@ -9,8 +9,10 @@
  * In the selection, choose the split agreed in talk; without one, walk away (no-agreement) when
  * allowed, else choose our own proposal.
  */
-import type { Agent, AgentContext } from '../../src/core/agent';
-import { AGREE, canonicalProposal, DEAL_TEXT, OFFERS, restOf, type DondObservation } from '../../envs/deal-or-no-deal';
+import type { Agent, AgentContext } from '../../../src/core/agent';
+import { canonicalProposal, DEAL_TEXT } from '../messages';
+import type { DondObservation } from '../observation';
+import { AGREE, OFFERS, restOf } from '../offers';
 
 /** What a strategy knows when it decides. */
 export interface NegotiationView {

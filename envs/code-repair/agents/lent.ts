@@ -1,6 +1,6 @@
 /** What the code-repair baselines take from their creation: the lent code runner and numeric options. */
-import type { AgentServices } from '../../src/core/agent';
-import type { CodeRunner } from '../../src/core/sandbox';
+import type { AgentServices } from '../../../src/core/agent';
+import type { CodeRunner } from '../../../src/core/sandbox';
 
 /** The code runner the host lends; a clear error naming the agent when there is none. */
 export function runnerOf(services: AgentServices | undefined, agent: string): CodeRunner {

@@ -1,5 +1,8 @@
-import type { AgentFactory } from '../../src/core/agent';
-import { ENV_ID, formatLine, nashSplit, offerId, OFFERS, restOf, valueOf, type Instance } from '../../envs/deal-or-no-deal';
+import type { AgentFactory } from '../../../src/core/agent';
+import { nashSplit } from '../analysis';
+import { formatLine, type Instance } from '../instance';
+import { offerId, OFFERS, restOf, valueOf } from '../offers';
+import { ENV_ID } from '../params';
 import { negotiatorAgent, type NegotiationView, type Strategy } from './negotiator';
 
 function instanceOf(v: NegotiationView): Instance {

@@ -4,8 +4,8 @@
  * JSON — or, with option `answer: "steps"`, planned at the first decision and then composed
  * index by index (numbers, then the target).
  */
-import type { Agent, AgentFactory } from '../../src/core/agent';
-import type { CountdownAction, CountdownObservation, Proposal } from '../../envs/countdown/index';
+import type { Agent, AgentFactory } from '../../../src/core/agent';
+import type { CountdownAction, CountdownObservation, Proposal } from '../types';
 import { ANSWER_OPTION, COUNTDOWN, formOption, proposalAction, solvablePuzzle } from './common';
 
 export const randomValidAgent: AgentFactory = {

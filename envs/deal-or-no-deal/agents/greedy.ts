@@ -1,5 +1,6 @@
-import type { AgentFactory } from '../../src/core/agent';
-import { ENV_ID, offerId, valueOf } from '../../envs/deal-or-no-deal';
+import type { AgentFactory } from '../../../src/core/agent';
+import { offerId, valueOf } from '../offers';
+import { ENV_ID } from '../params';
 import { negotiatorAgent, type Strategy } from './negotiator';
 
 /**

@@ -5,9 +5,11 @@
  * (the timing shape only, fewer trials: the template's schedules are correct by construction,
  * and only their order matters here). The env measures the chosen schedule with the full protocol.
  */
-import { Rng } from '../../src/core/rng';
-import type { KernelLab } from '../../src/core/sandbox';
-import { legalScheduleIndices, measureKernel, scheduleAt, scheduleIndex, isLegalSchedule, type Dims, type KernelTask } from '../../envs/kernel-speedup';
+import { Rng } from '../../../src/core/rng';
+import type { KernelLab } from '../../../src/core/sandbox';
+import { measureKernel } from '../measure/measure';
+import { legalScheduleIndices, scheduleAt, scheduleIndex, isLegalSchedule } from '../tasks/schedule';
+import type { Dims, KernelTask } from '../tasks/task';
 
 /** One measured schedule. */
 export interface Tried {

@@ -8,12 +8,12 @@
  *   violates one of the task's public properties; random inputs fill the rest.
  */
 import fc from 'fast-check';
-import type { AgentFactory } from '../../src/core/agent';
+import type { AgentFactory } from '../../../src/core/agent';
 import { countOption, runnerOf } from './lent';
-import type { JsonValue } from '../../src/core/json';
-import type { Rng } from '../../src/core/rng';
-import type { CodeRunner } from '../../src/core/sandbox';
-import type { CodeRepairObservation } from '../../envs/code-repair';
+import type { JsonValue } from '../../../src/core/json';
+import type { Rng } from '../../../src/core/rng';
+import type { CodeRunner } from '../../../src/core/sandbox';
+import type { CodeRepairObservation } from '../types';
 import { argumentsArbitrary } from './arbitrary';
 
 const ENVS = ['code-repair-v1'];

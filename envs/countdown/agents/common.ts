@@ -2,8 +2,16 @@
  * Shared pieces of the countdown-v1 baselines: reading the pool from an observation, turning
  * a solver's expression tree into step indices, greedy play, and drawing solvable puzzles.
  */
-import type { Rng } from '../../src/core/rng';
-import { applyMove, attemptAnswer, ENV_ID, generatePuzzle, initialPool, legalMoves, NUMBER_BASE, PAIRS, qValue, slotValue, STEP_OPS, stepIndex, STOP, TARGET_BASE, verdictFor, type Contract, type CountdownObservation, type Proposal, type Q, type Rules, type Tree } from '../../envs/countdown/index';
+import type { Rng } from '../../../src/core/rng';
+import { applyMove, attemptAnswer, initialPool, legalMoves, NUMBER_BASE, PAIRS, slotValue, STEP_OPS, stepIndex, STOP, TARGET_BASE } from '../actions';
+import { ENV_ID } from '../config';
+import type { Contract } from '../contract';
+import { generatePuzzle } from '../generator';
+import type { Tree } from '../infix';
+import { qValue, type Q } from '../rational';
+import type { Rules } from '../scoring';
+import type { CountdownObservation, Proposal } from '../types';
+import { verdictFor } from '../verdict';
 
 /** Env id the baselines play. */
 export const COUNTDOWN = ENV_ID;

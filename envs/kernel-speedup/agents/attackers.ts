@@ -5,8 +5,10 @@
  * hold), values cycling through the range's extremes (large magnitudes for softmax, the top bin
  * for histograms), and subnormals where the contract allows them.
  */
-import type { AgentFactory } from '../../src/core/agent';
-import type { Dims, KernelObservation, TensorFill } from '../../envs/kernel-speedup';
+import type { AgentFactory } from '../../../src/core/agent';
+import type { TensorFill } from '../measure/attack';
+import type { Dims } from '../tasks/task';
+import type { KernelObservation } from '../types';
 
 const MIN_SUBNORMAL = 2 ** -149;
 

@@ -1,11 +1,11 @@
 import fc from 'fast-check';
-import { argumentsArbitrary, toArbitrary } from '../../agents/code-repair/arbitrary';
-import { mutants } from '../../agents/code-repair/mutations';
-import { mutationFixer } from '../../agents/code-repair/fixers';
-import { fuzzAuditor } from '../../agents/code-repair/auditors';
-import { countOption } from '../../agents/code-repair/lent';
-import { bundledTasks } from '../../envs/code-repair';
-import type { JsonValue } from '../../src/core/json';
+import { argumentsArbitrary, toArbitrary } from '../../../envs/code-repair/agents/arbitrary';
+import { mutants } from '../../../envs/code-repair/agents/mutations';
+import { mutationFixer } from '../../../envs/code-repair/agents/fixers';
+import { fuzzAuditor } from '../../../envs/code-repair/agents/auditors';
+import { countOption } from '../../../envs/code-repair/agents/lent';
+import { bundledTasks } from '../../../envs/code-repair';
+import type { JsonValue } from '../../../src/core/json';
 
 describe('mutations', () => {
   test('each operator family yields its mutants, never the original, and garbage yields none', () => {

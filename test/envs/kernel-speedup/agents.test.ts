@@ -3,13 +3,13 @@
  * neighbours) on a known objective, its moves through revisions, the boundary attacker's inputs
  * (inside every task's contract), the feature evaluator's forecasts; and the autotuner in the lab.
  */
-import { make } from '../../app/catalog';
-import { createSandbox } from '../../src/sandbox';
-import { Rng } from '../../src/core/rng';
-import type { Env } from '../../src/core/env';
-import { attackProblem, isLegalSchedule, kernelTask, kernelTasks, legalScheduleIndices, scheduleAt, scheduleIndex, tableSpeedup, OUTCOMES, type KernelObservation } from '../../envs/kernel-speedup';
-import { autotune, boundaryAttack, forecast, neighbours, searchSchedules } from '../../agents/kernel-speedup';
-import { revisionSearchStep } from '../../agents/kernel-speedup/defenders';
+import { make } from '../../../app/catalog';
+import { createSandbox } from '../../../src/sandbox';
+import { Rng } from '../../../src/core/rng';
+import type { Env } from '../../../src/core/env';
+import { attackProblem, isLegalSchedule, kernelTask, kernelTasks, legalScheduleIndices, scheduleAt, scheduleIndex, tableSpeedup, OUTCOMES, type KernelObservation } from '../../../envs/kernel-speedup';
+import { autotune, boundaryAttack, forecast, neighbours, searchSchedules } from '../../../envs/kernel-speedup/agents';
+import { revisionSearchStep } from '../../../envs/kernel-speedup/agents/defenders';
 
 function firstObservation(params: object, seed = 1): { env: Env; obs: KernelObservation } {
   const { env, params: p } = make('kernel-speedup-v1', params);

@@ -6,8 +6,10 @@
  * reference itself; signs of optimization: independent accumulators, float64 row buffers,
  * transposed copies, WebAssembly).
  */
-import type { AgentFactory } from '../../src/core/agent';
-import { OUTCOMES, TIERS, tableSpeedup, type KernelObservation } from '../../envs/kernel-speedup';
+import type { AgentFactory } from '../../../src/core/agent';
+import { OUTCOMES, TIERS } from '../rewards';
+import { tableSpeedup } from '../table';
+import type { KernelObservation } from '../types';
 
 const N = OUTCOMES.length;
 

@@ -11,10 +11,10 @@
  * - Werewolves kill the claimed seer when there is one, follow a teammate's proposal, never vote
  *   for each other, and accuse whoever revealed one of them.
  */
-import type { AgentContext, AgentFactory } from '../../src/core/agent';
-import type { Rng } from '../../src/core/rng';
-import { scriptedAgent } from '../scripted';
-import { ACCUSE, AGREE, ANTIDOTE, BID, NONE, POISON, REVEAL_WOLF, SILENT, TARGET, type WerewolfObservation } from '../../envs/werewolf/index';
+import type { Agent, AgentContext, AgentFactory } from '../../../src/core/agent';
+import type { Rng } from '../../../src/core/rng';
+import { ACCUSE, AGREE, ANTIDOTE, BID, NONE, POISON, REVEAL_WOLF, SILENT, TARGET } from '../actions';
+import type { WerewolfObservation } from '../observation';
 
 /** What the public talk says, as this baseline reads it. */
 interface Beliefs {
@@ -180,9 +180,10 @@ export const ruleBasedAgent: AgentFactory = {
   options: { epsilon: { type: 'number', min: 0, max: 1, default: 0, description: 'share of decisions taken uniformly at random among the legal ones' } },
   create: ({ options }) => {
     const epsilon = typeof options?.epsilon === 'number' ? options.epsilon : 0;
-    if (!epsilon) return scriptedAgent<WerewolfObservation, number>('rule-based', ruleBasedPolicy);
-    return scriptedAgent<WerewolfObservation, number>(`rule-based(epsilon ${epsilon})`, (obs, legal, ctx) =>
-      legal && legal.length > 1 && ctx.rng.next() < epsilon ? legal[ctx.rng.int(legal.length)] : ruleBasedPolicy(obs, legal, ctx),
-    );
+    if (!epsilon) return { name: 'rule-based', act: ruleBasedPolicy } satisfies Agent<WerewolfObservation, number>;
+    return {
+      name: `rule-based(epsilon ${epsilon})`,
+      act: (obs, legal, ctx) => (legal && legal.length > 1 && ctx.rng.next() < epsilon ? legal[ctx.rng.int(legal.length)] : ruleBasedPolicy(obs, legal, ctx)),
+    } satisfies Agent<WerewolfObservation, number>;
   },
 };

@@ -4,10 +4,10 @@
  * the tests it can see — public tests and the auditor's valid tests — in the sandbox lent by the
  * host, keeps the first mutant that passes them all, else climbs on the best one).
  */
-import type { AgentFactory } from '../../src/core/agent';
+import type { AgentFactory } from '../../../src/core/agent';
 import { countOption, runnerOf } from './lent';
-import type { CodeRunRequest, CodeRunner, CodeTestCase } from '../../src/core/sandbox';
-import type { CodeRepairObservation } from '../../envs/code-repair';
+import type { CodeRunRequest, CodeRunner, CodeTestCase } from '../../../src/core/sandbox';
+import type { CodeRepairObservation } from '../types';
 import { mutants } from './mutations';
 
 const ENVS = ['code-repair-v1'];

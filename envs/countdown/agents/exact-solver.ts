@@ -9,8 +9,12 @@
  * only what it observes). Challenger: random in-contract puzzles the exact solver can solve
  * (the same as `random-valid`).
  */
-import type { Agent, AgentFactory } from '../../src/core/agent';
-import { PREDICT_RIGHT, PREDICT_WRONG, scoreAnswer, solveAllNumbers, solveUk, STOP, type CountdownAction, type CountdownObservation, type Proposal } from '../../envs/countdown/index';
+import type { Agent, AgentFactory } from '../../../src/core/agent';
+import { PREDICT_RIGHT, PREDICT_WRONG, STOP } from '../actions';
+import { scoreAnswer } from '../scoring';
+import { solveAllNumbers } from '../solver-rational';
+import { solveUk } from '../solver-uk';
+import type { CountdownAction, CountdownObservation, Proposal } from '../types';
 import { ANSWER_OPTION, COUNTDOWN, formOption, greedyExpression, greedyMoves, poolOf, proposalAction, slots, solvablePuzzle, treeMoves, wrapAnswer } from './common';
 
 /** The exact solver's text answer for an observation's puzzle. */

@@ -20,8 +20,9 @@
  * Options (`difficulty-targeting:{"aim":0.5,"candidates":12,"explore":0.1,"rate":0.5,"answer":"text"}`;
  * `answer: "steps"` composes the puzzle by index).
  */
-import type { Agent, AgentFactory } from '../../src/core/agent';
-import { maxScore, type CountdownAction, type CountdownObservation, type Proposal, type Rules } from '../../envs/countdown/index';
+import type { Agent, AgentFactory } from '../../../src/core/agent';
+import { maxScore, type Rules } from '../scoring';
+import type { CountdownAction, CountdownObservation, Proposal } from '../types';
 import { ANSWER_OPTION, COUNTDOWN, formOption, proposalAction, solvablePuzzle, type Candidate } from './common';
 
 /** Model state of a difficulty-targeting agent (exposed for tests and reports). */

@@ -1,4 +1,4 @@
-import type { AgentFactory } from '../../src/core/agent';
+import type { AgentFactory } from '../../../src/core/agent';
 import { boundaryAttacker } from './attackers';
 import { autotunerDefender, expertDefender, referenceDefender } from './defenders';
 import { featureEvaluator } from './evaluator';

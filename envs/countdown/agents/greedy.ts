@@ -9,8 +9,9 @@
  * (seeded by the match), which makes the K attempts differ — the challenger's reward needs a
  * solver that sometimes succeeds and sometimes fails: `greedy:{"epsilon":0.3}`.
  */
-import type { Agent, AgentFactory } from '../../src/core/agent';
-import { STOP, type CountdownAction, type CountdownObservation } from '../../envs/countdown/index';
+import type { Agent, AgentFactory } from '../../../src/core/agent';
+import { STOP } from '../actions';
+import type { CountdownAction, CountdownObservation } from '../types';
 import { ANSWER_OPTION, COUNTDOWN, formOption, greedyExpression, greedyMoves, poolOf, wrapAnswer } from './common';
 
 export const greedyAgent: AgentFactory = {

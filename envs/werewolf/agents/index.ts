@@ -1,4 +1,4 @@
-import type { AgentFactory } from '../../src/core/agent';
+import type { AgentFactory } from '../../../src/core/agent';
 import { ruleBasedAgent } from './rule-based';
 
 /** werewolf-v1 baselines (the generic `random` agent plays it too, speech acts included). */

@@ -1,5 +1,5 @@
-import type { AgentFactory } from '../../src/core/agent';
-import type { CodeRepairObservation } from '../../envs/code-repair';
+import type { AgentFactory } from '../../../src/core/agent';
+import type { CodeRepairObservation } from '../types';
 import { fuzzAuditor, randomAuditor } from './auditors';
 import { echoFixer, mutationFixer } from './fixers';
 

@@ -9,9 +9,13 @@
  * - reference-defender: submits the reference itself (a speedup of 1: the floor).
  * Where the episode takes code only, schedules are submitted as their rendered JavaScript.
  */
-import type { AgentFactory, AgentServices } from '../../src/core/agent';
-import type { Rng } from '../../src/core/rng';
-import { STOP, kernelTask, legalScheduleIndices, scheduleAt, tableShape, type KernelObservation } from '../../envs/kernel-speedup';
+import type { AgentFactory, AgentServices } from '../../../src/core/agent';
+import type { Rng } from '../../../src/core/rng';
+import { STOP } from '../actions';
+import { tableShape } from '../table';
+import { kernelTask } from '../tasks';
+import { legalScheduleIndices, scheduleAt } from '../tasks/schedule';
+import type { KernelObservation } from '../types';
 import { autotune, neighbours } from './autotune';
 
 const ENVS = ['kernel-speedup-v1'];

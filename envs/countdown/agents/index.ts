@@ -3,7 +3,7 @@
  * sampleAction): exact-solver, greedy (solvers), random-valid, difficulty-targeting
  * (challengers). exact-solver also plays the evaluator (an exact judge) and the challenger.
  */
-import type { AgentFactory } from '../../src/core/agent';
+import type { AgentFactory } from '../../../src/core/agent';
 import { difficultyTargetingAgent } from './difficulty-targeting';
 import { exactSolverAgent } from './exact-solver';
 import { greedyAgent } from './greedy';

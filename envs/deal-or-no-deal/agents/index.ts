@@ -1,5 +1,5 @@
 /** Baselines for deal-or-no-deal-v1 (`random` is the generic agent of agents/random.ts). */
-import type { AgentFactory } from '../../src/core/agent';
+import type { AgentFactory } from '../../../src/core/agent';
 import { fairSplitAgent } from './fair-split';
 import { greedyAgent } from './greedy';
 import { nashOracleAgent } from './nash-oracle';
