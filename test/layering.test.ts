@@ -293,7 +293,7 @@ describe('layering: the whole table', () => {
         .filter((t) => (isPackage(t) ? !BROWSER.includes(t) : !under(t, 'web')))
         .map((t) => `${f} imports ${t}: ${reason}`),
       ...typeImports(f)
-        .filter((t) => (isPackage(t) ? !BROWSER.includes(t) : !under(t, 'web', 'src/core', 'app/server', 'league') && !/^envs\/[^/]+\/(.*\/)?(types|observation)$/.test(t) && t !== 'src/train/metrics-log'))
+        .filter((t) => (isPackage(t) ? !BROWSER.includes(t) : !under(t, 'web', 'src/core', 'app/server', 'league') && !/^envs\/[^/]+\/(.*\/)?(types|observe)$/.test(t) && t !== 'src/train/metrics-log'))
         .map((t) => `${f} takes types from ${t}: ${reason}`),
       // a renderer draws its own env only: another env's files are not its to import
       ...(f.startsWith('envs/') ? [...imports(f), ...typeImports(f)].filter((t) => under(t, 'envs') && !under(t, f.split('/').slice(0, 2).join('/'))).map((t) => `${f} imports ${t}: a renderer sees its own env's types only`) : []),

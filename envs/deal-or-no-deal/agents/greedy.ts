@@ -1,6 +1,6 @@
 import type { AgentFactory } from '../../../src/core/agent';
 import { offerId, valueOf } from '../offers';
-import { ENV_ID } from '../params';
+import { ENV_ID } from '../config';
 import { negotiatorAgent, type Strategy } from './negotiator';
 
 /**

@@ -2,7 +2,7 @@ import type { AgentFactory } from '../../../src/core/agent';
 import { nashSplit } from '../analysis';
 import { formatLine, type Instance } from '../instance';
 import { offerId, OFFERS, restOf, valueOf } from '../offers';
-import { ENV_ID } from '../params';
+import { ENV_ID } from '../config';
 import { negotiatorAgent, type NegotiationView, type Strategy } from './negotiator';
 
 function instanceOf(v: NegotiationView): Instance {

@@ -11,7 +11,7 @@
  */
 import type { Agent, AgentContext } from '../../../src/core/agent';
 import { canonicalProposal, DEAL_TEXT } from '../messages';
-import type { DondObservation } from '../observation';
+import type { DondObservation } from '../observe';
 import { AGREE, OFFERS, restOf } from '../offers';
 
 /** What a strategy knows when it decides. */

@@ -14,7 +14,7 @@
 import type { Agent, AgentContext, AgentFactory } from '../../../src/core/agent';
 import type { Rng } from '../../../src/core/rng';
 import { ACCUSE, AGREE, ANTIDOTE, BID, NONE, POISON, REVEAL_WOLF, SILENT, TARGET } from '../actions';
-import type { WerewolfObservation } from '../observation';
+import type { WerewolfObservation } from '../observe';
 
 /** What the public talk says, as this baseline reads it. */
 interface Beliefs {

@@ -10,7 +10,7 @@
 import type { Viewer } from '../../src/core/visibility';
 import { askOf, type AskName } from './legal';
 import { ROLE_NAMES, WEREWOLF, WITCH, WOLVES, VILLAGERS, type RoleName, type TeamName } from './roles';
-import type { Rules } from './rules';
+import type { Rules } from './config';
 import { EMPTY, type NightChoices, type PrivateEvent, type PublicInfo, type WerewolfState } from './state';
 
 /** Hidden state shown to omniscient viewers only. */
