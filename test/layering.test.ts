@@ -309,8 +309,8 @@ describe('layering: the whole table', () => {
     expect(match.may('league/config', 'src/match/runner.ts')).toBe(false);
     expect(ruleOf('src/train/fused/layout.ts')?.from).toBe('src/train');
     const envs = RULES.find((r) => r.from === 'envs')!;
-    expect(envs.may('envs/countdown/state', 'envs/werewolf/rules.ts')).toBe(false);
-    expect(envs.may('envs/werewolf/state', 'envs/werewolf/rules.ts')).toBe(true);
+    expect(envs.may('envs/countdown/state', 'envs/werewolf/voting.ts')).toBe(false);
+    expect(envs.may('envs/werewolf/state', 'envs/werewolf/voting.ts')).toBe(true);
     expect(RULES.find((r) => r.from === 'app/cli')!.may('envs/code-repair/task-check', 'app/cli/commands/tasks.ts')).toBe(false);
   });
 
