@@ -1,15 +1,11 @@
 import type { AgentFactory } from '../src/core/agent';
 import { randomAgent } from './random';
-import { codeRepairAgents } from './code-repair';
-import { countdownAgents } from './countdown';
-import { dealOrNoDealAgents } from './deal-or-no-deal';
-import { kernelSpeedupAgents } from './kernel-speedup';
-import { werewolfAgents } from './werewolf';
 import { llmAgent } from './llm';
 
 /**
- * Built-in agent kinds (generic ones here; env-specific baselines are added by each env's
- * agents module). The `neural` agent lives with the trainer (src/train/neural-agent.ts) and is
- * registered by the catalog.
+ * The generic built-in agent kinds: they play every env (`random` through the env's legal
+ * actions or sampleAction, `llm` through its prompt). Each env's own baselines live in its folder
+ * (envs/<env>/agents/) and come with its registration (envs/index.ts); the `neural` agent lives
+ * with the trainer (src/train/neural-agent.ts). The catalog (app/catalog.ts) registers all three.
  */
-export const builtinAgents: AgentFactory[] = [randomAgent, ...countdownAgents, ...dealOrNoDealAgents, ...werewolfAgents, ...codeRepairAgents, ...kernelSpeedupAgents, llmAgent];
+export const builtinAgents: AgentFactory[] = [randomAgent, llmAgent];

@@ -1,8 +1,8 @@
 import { builtinAgents } from '../agents/index';
-import { builtinEnvs } from '../envs/index';
+import * as envIndex from '../envs/index';
+import type { BuiltinEnv, BuiltinServices } from '../src/core/builtin-env';
 import { Registry, type EnvHandle } from '../src/core/registry';
 import { CODE_RUNS_EFFECT, type CodeRunner, type KernelLab } from '../src/core/sandbox';
-import { KERNEL_MEASURE_EFFECT, kernelMeasureHandler } from '../envs/kernel-speedup';
 import { createSandbox, type Sandbox } from '../src/sandbox';
 import { codeRunsHandler } from '../src/sandbox/effects';
 import { neuralAgent } from '../src/train/neural-agent';
@@ -30,14 +30,21 @@ const lazyLab: KernelLab = {
   compileAssemblyScript: (source, signal) => sharedSandbox().lab.compileAssemblyScript!(source, signal),
 };
 
+/** The built-in envs in envs/index.ts's order (each export of it is one env's registration; the type check holds every export to BuiltinEnv). */
+export const builtinEnvs: readonly BuiltinEnv[] = Object.values(envIndex satisfies Record<string, BuiltinEnv>);
+
 /** A registry holding every built-in env, agent kind and effect handler (the sandbox for code). */
 export function createRegistry(): Registry {
   const registry = new Registry();
-  for (const def of builtinEnvs) registry.registerEnv(def);
+  const services: BuiltinServices = { code: lazyRunner, kernels: lazyLab };
+  registry.registerEffect(CODE_RUNS_EFFECT, codeRunsHandler(lazyRunner)); // every env that runs programs asks for it
   for (const agent of builtinAgents) registry.registerAgent(agent);
-  registry.registerEffect(CODE_RUNS_EFFECT, codeRunsHandler(lazyRunner));
-  registry.registerEffect(KERNEL_MEASURE_EFFECT, kernelMeasureHandler(lazyLab));
-  registry.services = { code: lazyRunner, kernels: lazyLab };
+  for (const builtin of builtinEnvs) {
+    registry.registerEnv(builtin.env);
+    for (const agent of builtin.agents) registry.registerAgent(agent);
+    for (const [kind, handler] of Object.entries(builtin.effects?.(services) ?? {})) registry.registerEffect(kind, handler);
+  }
+  registry.services = services;
   registry.registerAgent(neuralAgent); // plays checkpoints; it belongs to src/train
   return registry;
 }

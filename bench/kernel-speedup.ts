@@ -13,7 +13,7 @@
  */
 import { createSandbox } from '../src/sandbox';
 import { kernelTasks, measureKernel, scheduleAt, scheduleText, type Measurement } from '../envs/kernel-speedup';
-import { autotune } from '../agents/kernel-speedup';
+import { autotune } from '../envs/kernel-speedup/agents';
 
 function option(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);

@@ -8,8 +8,8 @@
  * Usage: npm run bench:sandbox [-- --seconds 5] [-- --quick]
  */
 import { availableParallelism } from 'node:os';
-import { mutationSearch } from '../agents/code-repair/fixers';
-import { fuzz } from '../agents/code-repair/auditors';
+import { mutationSearch } from '../envs/code-repair/agents/fixers';
+import { fuzz } from '../envs/code-repair/agents/auditors';
 import { bundledTasks, type CodeRepairObservation } from '../envs/code-repair';
 import { createRegistry, closeSharedSandbox, sharedSandbox } from '../app/catalog';
 import type { CodeRunRequest } from '../src/core/sandbox';

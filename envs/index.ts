@@ -1,9 +1,11 @@
-import type { EnvDefinition } from '../src/core/env';
-import { codeRepairEnv } from './code-repair';
-import { countdownEnv } from './countdown';
-import { dealOrNoDealEnv } from './deal-or-no-deal';
-import { kernelSpeedupEnv } from './kernel-speedup';
-import { werewolfEnv } from './werewolf';
-
-/** Built-in environments, registered by the package entry point. */
-export const builtinEnvs: EnvDefinition[] = [countdownEnv, dealOrNoDealEnv, werewolfEnv, codeRepairEnv, kernelSpeedupEnv];
+/**
+ * The built-in envs, one line each: every export of this file is one env's registration object
+ * (a `BuiltinEnv` of src/core/builtin-env.ts: definition, baselines, effect handlers), exported
+ * by the env folder's public index. The catalog (app/catalog.ts) registers them in this order;
+ * test/envs/env-folders.test.ts checks that every folder of envs/ has its line here.
+ */
+export { countdown } from './countdown';
+export { dealOrNoDeal } from './deal-or-no-deal';
+export { werewolf } from './werewolf';
+export { codeRepair } from './code-repair';
+export { kernelSpeedup } from './kernel-speedup';

@@ -3,10 +3,13 @@
  * import statements of every source file: each folder of src/, envs/, agents/, league/, app/,
  * bench/ and web/ has one rule naming the folders and packages it may import and why, so a wrong
  * arrow fails with the rule's reason; a folder without a rule fails too. Above the rules stands
- * the table of floors (FLOORS), from the ground up: src/core; envs; agents; the engine (the rest
- * of src/); league; the applications (app/: catalog, server, client, cli, the package entry);
- * bench. No import runs from a floor to a higher one. web/ stands apart (the browser page: it
- * shares the server's types, never its code). A second test finds import circles between files.
+ * the table of floors (FLOORS), from the ground up: src/core; envs (each env's definition, its
+ * agents and its registration); the generic agents; the engine (the rest of src/); league; the
+ * applications (app/: catalog, server, client, cli, the package entry); bench. No import runs
+ * from a floor to a higher one. Inside an env folder the arrows run one way too: definition <-
+ * agents/ <- index.ts (the public index and registration) <- envs/index.ts. web/ stands apart
+ * (the browser page: it shares the server's types, never its code). A second test finds import
+ * circles between files.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -48,6 +51,15 @@ function typeImports(file: string): string[] {
 
 const isPackage = (t: string) => !t.startsWith('src/') && !/^(envs|agents|league|app|bench|web|test|examples)(\/|$)/.test(t);
 const under = (t: string, ...dirs: string[]) => dirs.some((d) => t === d || t.startsWith(`${d}/`));
+/** `under` for a rule's `from`, where a `*` segment stands for any one folder name (the agents of every env: envs, any env, agents). */
+const within = (t: string, from: string) => {
+  const [ts, fs] = [t.split('/'), from.split('/')];
+  return ts.length >= fs.length && fs.every((seg, i) => seg === '*' || seg === ts[i]);
+};
+/** The env folder (`envs/<env>`) a project path lies in. */
+const envOf = (t: string) => t.split('/').slice(0, 2).join('/');
+/** An env's public index, as its own files name it: the folder itself or its index.ts. */
+const isIndexOf = (env: string, t: string) => t === env || t === `${env}/index`;
 /** An env's public index (`envs/<id>` or `envs/<id>/index`): what agents, the catalog and the CLI may import of an env. */
 const envIndex = (t: string) => /^envs\/[^/]+(\/index)?$/.test(t);
 /** Packages that cost seconds to load or need a service: only the floors that use them may import them. */
@@ -67,8 +79,8 @@ const ENGINE = ['src/bus', 'src/store', 'src/sandbox', 'src/match', 'src/train',
 const FLOORS: [folder: string, floor: number, why: string][] = [
   ['src/core', 0, 'the contracts: the ground every other floor stands on'],
   ['src/package-root', 0, 'finds the package folder from any floor'],
-  ['envs', 1, 'the envs, on the contracts alone'],
-  ['agents', 2, 'agents play envs through their public index'],
+  ['envs', 1, 'the envs, on the contracts alone: each env folder holds its definition, its agents and its registration'],
+  ['agents', 2, 'the generic agents play every env through the contracts'],
   ...ENGINE.map((d): [string, number, string] => [d, 3, 'the engine plays, stores, trains and sandboxes matches of any env']),
   ['league', 4, 'leagues and tournaments schedule matches on the engine'],
   ['app/catalog', 5, 'the applications: the built-in catalog'],
@@ -107,14 +119,32 @@ const RULES: Rule[] = [
   },
   {
     from: 'envs',
-    reason: "an env sees the contracts and its own folder only (envs/index.ts lists each env's public index), so it can be read, tested and published alone",
-    may: (t, f) => under(t, 'src/core') || (f.split('/').length === 2 ? envIndex(t) : under(t, f.split('/').slice(0, 2).join('/'))),
+    reason: "an env's definition sees the contracts and its own folder, never its agents (agents/) or its public index (index.ts imports both), so it can be read, tested and published alone",
+    may: (t, f) => under(t, 'src/core') || (under(t, envOf(f)) && !under(t, `${envOf(f)}/agents`) && !isIndexOf(envOf(f), t)),
     packages: lightBut(),
   },
   {
+    from: 'envs/*/agents',
+    reason: "an env's agents see the contracts and their own env's modules, never its public index (it imports them: a circle), another env, the generic agents or the engine",
+    may: (t, f) => under(t, 'src/core') || (under(t, envOf(f)) && !isIndexOf(envOf(f), t)),
+    packages: lightBut(),
+  },
+  {
+    from: 'envs/*/index',
+    reason: "an env's public index re-exports what tools and tests may use of its own folder and exports the env's one registration object (definition, agents, effect handlers)",
+    may: (t, f) => under(t, 'src/core', envOf(f)),
+    packages: lightBut(),
+  },
+  {
+    from: 'envs/index',
+    reason: "the list of built-in envs: one line per env, each naming the env's public index (envs/<env>/index.ts)",
+    may: (t) => envIndex(t) && t !== 'envs/index',
+    packages: () => false,
+  },
+  {
     from: 'agents',
-    reason: "an agent sees the contracts, other agents and an env's public index, never an env's internals or the engine",
-    may: (t) => under(t, 'src/core', 'agents') || envIndex(t),
+    reason: 'a generic agent plays every env through the contracts: it sees src/core and the other generic agents, never an env (env baselines live in envs/<env>/agents/) or the engine',
+    may: (t) => under(t, 'src/core', 'agents'),
     packages: (t) => lightBut()(t) || t === 'openai',
   },
   {
@@ -167,8 +197,8 @@ const RULES: Rule[] = [
   },
   {
     from: 'app/catalog',
-    reason: 'the catalog registers the built-in envs and agents and their effect handlers: env and agent indexes, the sandbox and the neural agent',
-    may: (t) => under(t, 'src/core', 'src/sandbox', 'src/train', 'agents/index') || envIndex(t),
+    reason: "the catalog registers the built-ins: the envs of envs/index.ts (each with its agents and effect handlers), the generic agents of agents/index.ts, the sandbox and the neural agent; never one env's folder",
+    may: (t) => under(t, 'src/core', 'src/sandbox', 'src/train', 'agents/index', 'envs/index'),
     packages: lightBut(),
   },
   {
@@ -206,7 +236,7 @@ const RULES: Rule[] = [
 /** The rule of a file: the longest `from` it lies under. */
 function ruleOf(file: string): Rule | undefined {
   const f = file.replace(/\.ts$/, '');
-  return RULES.filter((r) => under(f, r.from)).sort((a, b) => b.from.length - a.from.length)[0];
+  return RULES.filter((r) => within(f, r.from)).sort((a, b) => b.from.length - a.from.length)[0];
 }
 
 /** Every import of one file (`text`: its code) that its rule forbids, each with the rule's reason. */
@@ -263,7 +293,7 @@ describe('layering: the whole table', () => {
         .filter((t) => (isPackage(t) ? !BROWSER.includes(t) : !under(t, 'web')))
         .map((t) => `${f} imports ${t}: ${reason}`),
       ...typeImports(f)
-        .filter((t) => (isPackage(t) ? !BROWSER.includes(t) : !under(t, 'web', 'src/core', 'app/server', 'league') && !/^envs\/[^/]+\/(.*\/)?(types|observation)$/.test(t) && t !== 'src/train/metrics-log'))
+        .filter((t) => (isPackage(t) ? !BROWSER.includes(t) : !under(t, 'web', 'src/core', 'app/server', 'league') && !/^envs\/[^/]+\/(.*\/)?(types|observe)$/.test(t) && t !== 'src/train/metrics-log'))
         .map((t) => `${f} takes types from ${t}: ${reason}`),
       // a renderer draws its own env only: another env's files are not its to import
       ...(f.startsWith('envs/') ? [...imports(f), ...typeImports(f)].filter((t) => under(t, 'envs') && !under(t, f.split('/').slice(0, 2).join('/'))).map((t) => `${f} imports ${t}: a renderer sees its own env's types only`) : []),
@@ -279,9 +309,52 @@ describe('layering: the whole table', () => {
     expect(match.may('league/config', 'src/match/runner.ts')).toBe(false);
     expect(ruleOf('src/train/fused/layout.ts')?.from).toBe('src/train');
     const envs = RULES.find((r) => r.from === 'envs')!;
-    expect(envs.may('envs/countdown/state', 'envs/werewolf/rules.ts')).toBe(false);
-    expect(envs.may('envs/werewolf/state', 'envs/werewolf/rules.ts')).toBe(true);
+    expect(envs.may('envs/countdown/state', 'envs/werewolf/voting.ts')).toBe(false);
+    expect(envs.may('envs/werewolf/state', 'envs/werewolf/voting.ts')).toBe(true);
     expect(RULES.find((r) => r.from === 'app/cli')!.may('envs/code-repair/task-check', 'app/cli/commands/tasks.ts')).toBe(false);
+  });
+
+  test('inside an env folder the arrows run definition <- agents/ <- index.ts <- envs/index.ts, and each wrong one fails with its rule\'s reason', () => {
+    const reason = (from: string) => RULES.find((r) => r.from === from)!.reason;
+    expect(['envs/werewolf/voting.ts', 'envs/werewolf/agents/rule-based.ts', 'envs/werewolf/index.ts', 'envs/index.ts', 'envs/kernel-speedup/measure/index.ts'].map((f) => ruleOf(f)?.from)).toEqual([
+      'envs',
+      'envs/*/agents',
+      'envs/*/index',
+      'envs/index',
+      'envs',
+    ]);
+    // an env's agent: another env's module, its own env's public index (a circle: the index imports the agents), a generic agent, the engine
+    const agent = [
+      "import { STOP } from '../../countdown/actions';",
+      "import { werewolf } from '..';",
+      "import type { WerewolfObservation } from '../index';",
+      "import { scriptedAgent } from '../../../agents/scripted';",
+      "import { runMatch } from '../../../src/match/runner';",
+      "import { ACCUSE } from '../actions';",
+      "import type { Agent } from '../../../src/core/agent';",
+    ].join('\n');
+    expect(violationsOf('envs/werewolf/agents/planted.ts', agent)).toEqual(
+      ['envs/countdown/actions', 'envs/werewolf', 'envs/werewolf/index', 'agents/scripted', 'src/match/runner'].map((t) => `envs/werewolf/agents/planted.ts imports ${t}: envs/*/agents — ${reason('envs/*/agents')}`),
+    );
+    expect(upArrowsOf('envs/werewolf/agents/planted.ts', agent)).toEqual([
+      'envs/werewolf/agents/planted.ts imports agents/scripted: floor 1 (envs: the envs, on the contracts alone: each env folder holds its definition, its agents and its registration) may not import floor 2 (agents: the generic agents play every env through the contracts)',
+      'envs/werewolf/agents/planted.ts imports src/match/runner: floor 1 (envs: the envs, on the contracts alone: each env folder holds its definition, its agents and its registration) may not import floor 3 (src/match: the engine plays, stores, trains and sandboxes matches of any env)',
+    ]);
+    // the definition: its own agents, its public index, another env
+    const definition = "import { ruleBasedAgent } from './agents/rule-based';\nimport { werewolf } from './index';\nimport { ENV_ID } from '../countdown/config';\nimport { NONE } from './actions';\n";
+    expect(violationsOf('envs/werewolf/planted.ts', definition)).toEqual(
+      ['envs/werewolf/agents/rule-based', 'envs/werewolf/index', 'envs/countdown/config'].map((t) => `envs/werewolf/planted.ts imports ${t}: envs — ${reason('envs')}`),
+    );
+    // the public index: its own folder only; envs/index.ts: public indexes only
+    expect(violationsOf('envs/werewolf/index.ts', "export { STOP } from '../countdown/actions';\nexport { ruleBasedAgent } from './agents/rule-based';\n")).toEqual([
+      `envs/werewolf/index.ts imports envs/countdown/actions: envs/*/index — ${reason('envs/*/index')}`,
+    ]);
+    expect(violationsOf('envs/index.ts', "export { werewolf } from './werewolf';\nexport { werewolfEnv } from './werewolf/env';\n")).toEqual([
+      `envs/index.ts imports envs/werewolf/env: envs/index — ${reason('envs/index')}`,
+    ]);
+    // the catalog reads the envs from envs/index.ts only, and a generic agent sees no env
+    expect(violationsOf('app/catalog.ts', "import { kernelMeasureHandler } from '../envs/kernel-speedup';\n")).toHaveLength(1);
+    expect(violationsOf('agents/planted.ts', "import { STOP } from '../envs/countdown';\n")).toEqual([`agents/planted.ts imports envs/countdown: agents — ${reason('agents')}`]);
   });
 
   test('a planted wrong arrow fails with its rule\'s reason and its floors', () => {

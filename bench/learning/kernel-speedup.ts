@@ -12,7 +12,7 @@
 import { createRegistry } from '../../app/catalog';
 import type { JsonValue } from '../../src/core/json';
 import { createSandbox } from '../../src/sandbox';
-import { autotune } from '../../agents/kernel-speedup';
+import { autotune } from '../../envs/kernel-speedup/agents';
 import { kernelTasks, measureKernel, scheduleAt, scheduleText, type KernelObservation } from '../../envs/kernel-speedup';
 import { cpuSeconds, greedyFrom, train, type TaskReport } from './common';
 

@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { io, type Socket } from 'socket.io-client';
-import { ruleBasedAgent } from '../../agents/werewolf/rule-based';
+import { ruleBasedAgent } from '../../envs/werewolf/agents/rule-based';
 import { EventBus } from '../../src/bus/event-bus';
 import { MemoryRecorder } from '../../src/bus/recorder';
 import { defaultRegistry } from '../../app/catalog';

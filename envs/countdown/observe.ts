@@ -13,7 +13,7 @@
 import type { Viewer } from '../../src/core/visibility';
 import { NUMBER_BASE, PREDICT_RIGHT, PREDICT_WRONG, TARGET_BASE, applyMove, initialPool, legalMoves, moveText, slotValue } from './actions';
 import { canAdd } from './contract';
-import { episodeReturns } from './phases';
+import { episodeReturns } from './flow';
 import type { CountdownObservation, CountdownState } from './types';
 import { actingSeats } from './validate';
 

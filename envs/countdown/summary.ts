@@ -3,7 +3,7 @@
  * aggregate.
  */
 import type { JsonValue } from '../../src/core/json';
-import { episodeOutcome, episodeReturns, isUnsolvable, solvedFraction } from './phases';
+import { episodeOutcome, episodeReturns, isUnsolvable, solvedFraction } from './flow';
 import type { CountdownState } from './types';
 
 /** Episode summary: the puzzle, every answer with its judgement and score, the exact verdict. */

@@ -16,7 +16,7 @@ import type { ActionCheck, EnvEvent, StepResult } from '../../src/core/env';
 import type { Instance } from './instance';
 import { isDeal, MAX_MESSAGE_CHARS, parseProposal } from './messages';
 import { offerFits, offerId, OFFERS, restOf, valueOf } from './offers';
-import type { Config } from './params';
+import type { Config } from './config';
 import { NO_AGREEMENT, type DialogueState, type Proposal } from './state';
 
 /** A dialogue action. */

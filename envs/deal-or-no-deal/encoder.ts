@@ -16,7 +16,7 @@ import type { Encoder } from '../../src/core/env';
 import { canonicalProposal, DEAL_TEXT, isDeal, parseProposal } from './messages';
 import { AGREE, offerId, OFFERS } from './offers';
 import { CHOOSE, DEAL, NO_DEAL, NUM_ACTIONS, PROPOSE, SELECTION } from './action-index';
-import type { DondObservation } from './observation';
+import type { DondObservation } from './observe';
 
 export { ACTION_INDEX, dialogueLegalIndices, NUM_ACTIONS } from './action-index';
 

@@ -10,7 +10,7 @@ import type { ActionCheck, EnvEvent, StepResult } from '../../src/core/env';
 import { Rng, type RngState } from '../../src/core/rng';
 import type { Instance } from './instance';
 import { AGREE, legalIds, offerFits, OFFERS, restOf, valueOf } from './offers';
-import type { Config } from './params';
+import type { Config } from './config';
 import type { OpenSpielState } from './state';
 
 /** A fresh game: seat 0 to make the first offer. */

@@ -7,7 +7,7 @@ import type { JsonValue } from '../../src/core/json';
 import { quoteSpeech } from '../../src/core/quote-text';
 import type { OpenAnswer, PromptContext, PromptTemplate } from '../../src/core/prompt';
 import { AGREE, OFFERS, describeShare, restOf, valueOf } from './offers';
-import type { DondObservation } from './observation';
+import type { DondObservation } from './observe';
 import { describeEnvEvent, render, rulesText } from './render';
 
 const GAME =

@@ -6,7 +6,7 @@ import { quoteSpeech } from '../../src/core/quote-text';
 import type { JsonObject } from '../../src/core/json';
 import { canonicalProposal, DEAL_TEXT } from './messages';
 import { AGREE, describeShare, ITEM_NAMES, OFFERS, valueOf } from './offers';
-import type { DialogueObservation, DondObservation, OpenSpielObservation } from './observation';
+import type { DialogueObservation, DondObservation, OpenSpielObservation } from './observe';
 
 function valuesLine(values: readonly number[]): string {
   return values.map((v, i) => `${ITEM_NAMES[i][0]} ${v}`).join(', ');

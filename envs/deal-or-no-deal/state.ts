@@ -4,7 +4,7 @@
  */
 import type { RngState } from '../../src/core/rng';
 import type { Instance } from './instance';
-import type { Config } from './params';
+import type { Config } from './config';
 
 /** How an openspiel episode ended ('' while running). */
 export type OpenSpielOutcome = '' | 'agreement' | 'no-agreement' | 'chance-end';

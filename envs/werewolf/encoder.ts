@@ -32,7 +32,7 @@
 import type { Encoder } from '../../src/core/env';
 import { NUM_ACTIONS, parseAction, type WerewolfAction } from './actions';
 import type { AskName } from './legal';
-import type { WerewolfObservation } from './observation';
+import type { WerewolfObservation } from './observe';
 import { MAX_SEATS as M, NUM_ROLES, WEREWOLF, roleCode } from './roles';
 import { PHASE_NAMES } from './state';
 

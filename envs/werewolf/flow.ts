@@ -8,7 +8,7 @@
  */
 import { filled } from './arrays';
 import { ROLE_NAMES } from './roles';
-import type { Rules } from './rules';
+import type { Rules } from './config';
 import {
   EMPTY,
   PH_BID,

@@ -21,7 +21,7 @@ import {
   parseAction,
 } from './actions';
 import { DOCTOR, GUARD, NUM_ROLES, SEER, WITCH } from './roles';
-import { rolesPresentMask } from './rules';
+import { rolesPresentMask } from './config';
 import { EMPTY, PH_BID, PH_NIGHT, PH_OVER, PH_SPEAK, PH_VOTE, type WerewolfState } from './state';
 
 /** What a seat is asked to do now (part of its observation). */

@@ -5,7 +5,7 @@
  */
 import type { PromptContext, PromptTemplate } from '../../src/core/prompt';
 import { ANTIDOTE, BID, NONE, describeAction, isSpeechAct, parseAction, type WerewolfAction } from './actions';
-import type { WerewolfObservation } from './observation';
+import type { WerewolfObservation } from './observe';
 import { describeEnvEvent, rulesText } from './render';
 
 const GAME =

@@ -2,9 +2,9 @@
 import type { JsonObject } from '../../src/core/json';
 import { quoteSpeech } from '../../src/core/quote-text';
 import type { Visibility } from '../../src/core/visibility';
-import type { WerewolfObservation } from './observation';
+import type { WerewolfObservation } from './observe';
 import { ROLE_NAMES } from './roles';
-import type { Rules } from './rules';
+import type { Rules } from './config';
 import type { PrivateEvent, PublicEvent } from './state';
 
 const seatName = (p: number | null | undefined): string => (p === null || p === undefined ? 'nobody' : `P${p}`);

@@ -13,7 +13,7 @@ import { append } from './arrays';
 import { seatsOf } from './seat-masks';
 import type { SpeechActName } from './actions';
 import { MAX_SEATS, type RoleName } from './roles';
-import type { Rules } from './rules';
+import type { Rules } from './config';
 
 export const PH_NIGHT = 0;
 export const PH_BID = 1;

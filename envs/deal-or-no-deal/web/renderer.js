@@ -11,7 +11,7 @@ import { genericRenderer } from '../../../web/js/renderers/generic.js';
 
 addStylesheet(new URL('./renderer.css', import.meta.url).href);
 
-/** @typedef {import('../observation').DondObservation} DondObservation */
+/** @typedef {import('../observe').DondObservation} DondObservation */
 
 const ITEMS = ['book', 'hat', 'ball'];
 

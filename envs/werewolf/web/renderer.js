@@ -11,7 +11,7 @@ import { genericRenderer } from '../../../web/js/renderers/generic.js';
 
 addStylesheet(new URL('./renderer.css', import.meta.url).href);
 
-/** @typedef {import('../observation').WerewolfObservation} WerewolfObservation */
+/** @typedef {import('../observe').WerewolfObservation} WerewolfObservation */
 /** @typedef {WerewolfObservation['public']['log'][number][number]} PublicEvent */
 /** @typedef {WerewolfObservation['private'][number]} PrivateEvent */
 /** @typedef {import('../../../web/js/renderers/context.js').RenderContext} RenderContext */

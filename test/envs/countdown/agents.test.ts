@@ -1,4 +1,4 @@
-import { recoverRate } from '../../../agents/countdown/difficulty-targeting';
+import { recoverRate } from '../../../envs/countdown/agents/difficulty-targeting';
 import { defaultRegistry, make } from '../../../app/catalog';
 import { agentsForSeats } from '../../../app/cli/options';
 import { runMatch, type MatchResult } from '../../../src/match/runner';

@@ -1,5 +1,5 @@
-import { fairKeep } from '../../../agents/deal-or-no-deal/fair-split';
-import { greedyKeep } from '../../../agents/deal-or-no-deal/greedy';
+import { fairKeep } from '../../../envs/deal-or-no-deal/agents/fair-split';
+import { greedyKeep } from '../../../envs/deal-or-no-deal/agents/greedy';
 import { defaultRegistry } from '../../../app/catalog';
 import type { Agent } from '../../../src/core/agent';
 import { runMatch, type MatchResult } from '../../../src/match/runner';

@@ -1,4 +1,4 @@
-import { ruleBasedAgent, ruleBasedPolicy } from '../../../agents/werewolf/rule-based';
+import { ruleBasedAgent, ruleBasedPolicy } from '../../../envs/werewolf/agents/rule-based';
 import { randomAgent } from '../../../agents/random';
 import type { AgentContext } from '../../../src/core/agent';
 import { Rng } from '../../../src/core/rng';

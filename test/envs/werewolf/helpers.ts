@@ -1,7 +1,7 @@
 import { make } from '../../../app/catalog';
 import type { Env, EnvEvent } from '../../../src/core/env';
 import { ACCUSE, AGREE, ANTIDOTE, BID, CLAIM, DEFEND, NONE, POISON, REVEAL_GOOD, REVEAL_WOLF, SILENT, TARGET, type WerewolfAction } from '../../../envs/werewolf/actions';
-import type { WerewolfObservation } from '../../../envs/werewolf/observation';
+import type { WerewolfObservation } from '../../../envs/werewolf/observe';
 import type { WerewolfState } from '../../../envs/werewolf/state';
 
 export { ACCUSE, AGREE, ANTIDOTE, BID, CLAIM, DEFEND, NONE, POISON, REVEAL_GOOD, REVEAL_WOLF, SILENT, TARGET };

@@ -1,6 +1,6 @@
 import { make } from '../../../app/catalog';
 import { ParamError } from '../../../src/core/params';
-import { PRESET_FLAGS, resolveRules } from '../../../envs/werewolf/rules';
+import { PRESET_FLAGS, resolveRules } from '../../../envs/werewolf/config';
 import type { WerewolfState } from '../../../envs/werewolf/state';
 
 describe('werewolf-v1 params', () => {
