@@ -87,6 +87,22 @@ export interface StoreOptions {
 
 const parse = <T>(text: string | null): T => (text === null ? (null as T) : (JSON.parse(text) as T));
 
+/** An event log that is not `matchId`'s in increasing seq order: what the old per-event key (match_id, seq) refused. */
+export class EventLogError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'EventLogError';
+  }
+}
+
+/** Throws an {@link EventLogError} unless every event is `matchId`'s and their seqs increase. */
+function checkEventLog(matchId: string, events: readonly MatchEvent[]): void {
+  events.forEach((e, i) => {
+    if (e.matchId !== matchId) throw new EventLogError(`match ${matchId}: its event log holds an event of match ${String(e.matchId)}`);
+    if (typeof e.seq !== 'number' || !(i === 0 || e.seq > events[i - 1].seq)) throw new EventLogError(`match ${matchId}: its event log is not in seq order (seq ${String(e.seq)} at position ${i})`);
+  });
+}
+
 
 /**
  * The arena's SQLite store (better-sqlite3, WAL mode): leagues, tournaments (and their Swiss rounds), players, matches with their
@@ -264,14 +280,17 @@ export class Store {
 
   /**
    * Records a completed match with its events, the new ratings and their history points,
-   * atomically. A second insert of the same (league, idx) fails, so nothing is counted twice.
+   * atomically. The event log is one row (the JSON array of `events`); its events must be the
+   * match's (`matchId` is the record's id) in increasing `seq`, or nothing is written. A second
+   * insert of the same (league, idx) or match id fails, so nothing is counted twice.
    */
   recordMatch(m: MatchRecord, events: readonly MatchEvent[], ratings: readonly RatingRecord[], history: readonly RatingPoint[]): void {
+    checkEventLog(m.id, events);
     const insertMatch = this.statement(
       `INSERT INTO matches (league, idx, id, env, params, seed, seats, returns, outcome, code, length, faults, summary, started_at, ended_at, reports)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    const insertEvent = this.statement('INSERT INTO events (match_id, seq, type, event) VALUES (?, ?, ?, ?)');
+    const insertLog = this.statement('INSERT INTO event_logs (match_id, count, log) VALUES (?, ?, ?)');
     const upsertRating = this.statement(
       `INSERT INTO ratings (league, system, player, role, value, state) VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (league, system, player, role) DO UPDATE SET value = excluded.value, state = excluded.state`,
@@ -285,7 +304,7 @@ export class Store {
         m.outcome, m.code, m.length, JSON.stringify(m.faults), JSON.stringify(m.summary ?? null), m.startedAt, m.endedAt,
         m.reports ? JSON.stringify(m.reports) : null,
       );
-      for (const e of events) insertEvent.run(e.matchId, e.seq, e.type, JSON.stringify(e));
+      if (events.length) insertLog.run(m.id, events.length, JSON.stringify(events));
       for (const r of ratings) upsertRating.run(m.league, r.system, r.player, r.role, r.value, JSON.stringify(r.state));
       for (const h of history) insertHistory.run(m.league, h.system, h.player, h.role, h.matchIdx, h.value, h.time);
     });
@@ -361,9 +380,14 @@ export class Store {
     return r ? this.toMatch(r) : null;
   }
 
-  /** A match's event log in sequence order. */
+  /**
+   * A match's event log in sequence order: its one row, or — for a match recorded before schema
+   * version 5 — its rows of the old per-event table; empty for a match without events or unknown.
+   */
   events(matchId: string): MatchEvent[] {
-    const rows = this.db.prepare('SELECT event FROM events WHERE match_id = ? ORDER BY seq').all(matchId) as { event: string }[];
+    const log = this.statement('SELECT log FROM event_logs WHERE match_id = ?').get(matchId) as { log: string } | undefined;
+    if (log) return JSON.parse(log.log) as MatchEvent[];
+    const rows = this.statement('SELECT event FROM events WHERE match_id = ? ORDER BY seq').all(matchId) as { event: string }[];
     return rows.map((r) => JSON.parse(r.event) as MatchEvent);
   }
 
