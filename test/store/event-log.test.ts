@@ -27,7 +27,7 @@ function log(matchId: string, n: number): MatchEvent[] {
   return Array.from({ length: n }, (_, seq): MatchEvent => {
     if (seq === 0) return { type: 'match.created', matchId, seq, time: 10, visibility: 'omniscient', env: 'rock-paper-scissors-v1', params: { rounds: 3 }, seed: 7, seats: [{ role: 'player', team: 'player' }, { role: 'player', team: 'player' }], agents: ['a', 'b'] } as unknown as MatchEvent;
     if (seq === n - 1) return { type: 'match.ended', matchId, seq, time: 99, visibility: 'public', returns: [1, -1], outcome: 'player0', code: 'ok', length: n } as unknown as MatchEvent;
-    return seq % 2 ? { type: 'turn', matchId, seq, time: 10 + seq, visibility: 'public', step: seq, toAct: [0, 1] } : { type: 'message', matchId, seq, time: 10 + seq, visibility: { seat: seq % 2 }, seat: 0, text: `P${seq} says "hi" – ünïcødé ✓\n`, data: { n: seq } };
+    return seq % 2 ? { type: 'turn', matchId, seq, time: 10 + seq, visibility: 'public', step: seq, toAct: [0, 1] } : { type: 'message', matchId, seq, time: 10 + seq, visibility: { seat: seq % 2 }, step: seq, seat: 0, text: `P${seq} says "hi" – ünïcødé ✓\n`, data: { n: seq } };
   });
 }
 const count = (db: Database.Database, sql: string, ...args: unknown[]) => (db.prepare(sql).get(...args) as { n: number }).n;
