@@ -8,7 +8,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { QueueEvents } from 'bullmq';
+import { Queue, QueueEvents } from 'bullmq';
 import Redis from 'ioredis';
 import { EventBus } from '../../src/bus/event-bus';
 import { createRegistry } from '../../app/catalog';
@@ -43,13 +43,13 @@ describeRedis('batches of plans on workers', () => {
     await redis.stop();
   });
 
-  async function onWorkers(db: string, raw: Record<string, unknown>, workers: number, o: { batch?: number; attempts?: number; log?: (line: string) => void } = {}) {
+  async function onWorkers(db: string, raw: Record<string, unknown>, workers: number, o: { batch?: number; attempts?: number; log?: (line: string) => void; pollMs?: number } = {}) {
     const target = parseRedisUrl(redis.url);
     const registry = createRegistry();
     const ws = await Promise.all(Array.from({ length: workers }, (_, i) => MatchWorkers.start({ redis: target, registry, cacheDir: join(tmp(), 'cache'), name: `w${i}`, live: false, attempts: o.attempts })));
     const store = new Store(db);
     try {
-      return await runLeague({ config: parseLeagueConfig(raw), store, registry, bus: new EventBus(), workers: { redis: target, pollMs: 200, batch: o.batch, attempts: o.attempts }, log: o.log });
+      return await runLeague({ config: parseLeagueConfig(raw), store, registry, bus: new EventBus(), workers: { redis: target, pollMs: o.pollMs ?? 200, batch: o.batch, attempts: o.attempts }, log: o.log });
     } finally {
       store.close();
       await Promise.all(ws.map((w) => w.close()));
@@ -74,6 +74,23 @@ describeRedis('batches of plans on workers', () => {
     // bench:scale measured ~65 commands per match with one plan per job and ~4 with 16; the bounds leave room for workers' idle polling
     expect(single / 48).toBeGreaterThan(30);
     expect(batched / 48).toBeLessThan(15);
+  }, 120_000);
+
+  test('results come with the jobs\' completed events: a job is read back from Redis only when its completion was not heard in time (the first enqueue\'s jobs may be a killed run\'s)', async () => {
+    const dir = tmp();
+    const raw = rpsLeague('heard', 48, { window: 8 });
+    const ref = new Store(join(dir, 'ref.db'));
+    await runLeague({ config: parseLeagueConfig(raw), store: ref, registry: createRegistry(), bus: new EventBus() });
+    ref.close();
+    const reads = jest.spyOn(Queue.prototype, 'getJob');
+    try {
+      // one plan per job: 48 jobs, of which the first enqueue holds 8
+      expect(await onWorkers(join(dir, 'h.db'), raw, 2, { batch: 1, pollMs: 30_000 })).toMatchObject({ played: 48, completed: 48 });
+      expect(reads.mock.calls.length).toBeLessThanOrEqual(8);
+    } finally {
+      reads.mockRestore();
+    }
+    expect(outcome(join(dir, 'h.db'), 'heard')).toEqual(outcome(join(dir, 'ref.db'), 'heard'));
   }, 120_000);
 
   test('a batch that fails every attempt is split: each plan gets a job of its own, only the poisoned matches are recorded as failed', async () => {
