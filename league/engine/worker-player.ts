@@ -26,6 +26,7 @@ import { parseAgentRef } from '../../src/core/agent-ref';
 import { BlobStore } from '../../src/scale/blob-store';
 import { BULL_PREFIX, QUEUES_KEY, jobId, leagueKey, queueName, splitJobId } from '../../src/scale/keys';
 import { LivePublisher } from '../../src/scale/live-publisher';
+import { eventLogOfMessage, type PackedEventLog } from '../../src/store/event-log';
 import { connectRedis, redisOptions, type RedisTarget } from '../../src/scale/redis-connection';
 import { planKey, type MatchPlan } from './match-plan';
 import type { PlayOutcome } from './record-match';
@@ -332,7 +333,13 @@ class JobScheduler implements PlanPlayer {
         this.o.log?.(`${this.what(plan)}: match ${plan.idx} failed and is recorded as failed (${res.reason})`);
         return { ok: false, reason: res.reason };
       }
-      return { ok: true, played: res.played, events: res.events };
+      let events: PackedEventLog;
+      try {
+        events = eventLogOfMessage(res.log);
+      } catch (e) {
+        return { ok: false, reason: `the result of worker ${String(r.worker)} for this match has no readable event log (${e instanceof Error ? e.message : String(e)}; a worker of another version?)` };
+      }
+      return { ok: true, played: res.played, events };
     });
   }
 

@@ -4,12 +4,14 @@
  * upgraded, and a crash in the middle of a batch's transaction leaving no half match.
  */
 import { spawnSync } from 'node:child_process';
+import { deflateRawSync } from 'node:zlib';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import type { MatchEvent } from '../../src/core/events';
 import { MIGRATIONS } from '../../src/store/schema';
+import { eventLogMessage, eventLogOfMessage, packEventLog } from '../../src/store/event-log';
 import { EventLogError, Store, type MatchRecord } from '../../src/store/store';
 
 const ROOT = resolve(__dirname, '..', '..');
@@ -66,6 +68,39 @@ describe('event logs: one row per match', () => {
     expect(count(r.db, 'SELECT COUNT(*) AS n FROM events')).toBe(0);
     expect(r.db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
     r.close();
+  });
+
+  test('a log packed where the match was played (a worker\'s, through its JSON result) is stored as it came and reads back equal; compressed', () => {
+    const path = tmp();
+    const s = new Store(path);
+    s.ensureLeague('L', {});
+    const message = JSON.parse(JSON.stringify(eventLogMessage(packEventLog('L#0', log('L#0', 200))))) as unknown;
+    s.recordMatch(match(0), eventLogOfMessage(message), [], []);
+    expect(s.events('L#0')).toEqual(log('L#0', 200));
+    expect(count(s.db, "SELECT count AS n FROM event_logs WHERE match_id = 'L#0'")).toBe(200);
+    expect(count(s.db, 'SELECT length(log) AS n FROM event_logs')).toBeLessThan(JSON.stringify(log('L#0', 200)).length / 4);
+    s.close();
+  });
+
+  test('a message that is no packed log is refused: not an object, a bad count, not base64', () => {
+    for (const m of [null, 'x', [], { count: -1, deflated: '' }, { count: 1.5, deflated: '' }, { count: '2', deflated: '' }, { count: 2 }, { count: 2, deflated: 'not base64!' }]) {
+      expect(() => eventLogOfMessage(m)).toThrow(new EventLogError('an event log in a result is not {count, deflated (base64)}'));
+    }
+    expect(eventLogOfMessage({ count: 0, deflated: '' }).count).toBe(0);
+  });
+
+  test('a stored log that is damaged, no list, or another match\'s is named when read, never served as the match\'s', () => {
+    const s = new Store(tmp());
+    s.ensureLeague('L', {});
+    for (const i of [0, 1, 2]) s.recordMatch(match(i), log(`L#${i}`, 5), [], []);
+    const put = (id: string, bytes: Buffer) => s.db.prepare('UPDATE event_logs SET log = ? WHERE match_id = ?').run(bytes, id);
+    put('L#0', Buffer.from('garbage'));
+    put('L#1', deflateRawSync('{"a":1}'));
+    put('L#2', packEventLog('L#9', log('L#9', 5)).deflated);
+    expect(() => s.events('L#0')).toThrow(/^match L#0: its stored event log is damaged \(.+\)$/);
+    expect(() => s.events('L#1')).toThrow(/^match L#1: its stored event log is damaged \(not a list of events\)$/);
+    expect(() => s.events('L#2')).toThrow(new EventLogError('match L#2: its event log holds an event of match L#9'));
+    s.close();
   });
 
   test('a log that is not the match\'s in increasing seq order is refused, and nothing of the match is written', () => {
