@@ -8,7 +8,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Queue, QueueEvents } from 'bullmq';
+import { Queue, QueueEvents, Worker, type Job } from 'bullmq';
 import Redis from 'ioredis';
 import { EventBus } from '../../src/bus/event-bus';
 import { createRegistry } from '../../app/catalog';
@@ -19,6 +19,8 @@ import { MatchWorkers } from '../../league/scale/match-worker';
 import { parseRedisUrl } from '../../src/scale/redis-connection';
 import { BULL_PREFIX, queueName } from '../../src/scale/keys';
 import { outcome, rpsLeague } from '../league/scale/helpers';
+import { planKey } from '../../league/engine/match-plan';
+import type { MatchJob, MatchJobResult } from '../../league/scale/match-job';
 import { describeRedis, startRedis, type TestRedis } from './redis-server';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'arena-batches-'));
@@ -91,6 +93,35 @@ describeRedis('batches of plans on workers', () => {
       reads.mockRestore();
     }
     expect(outcome(join(dir, 'h.db'), 'heard')).toEqual(outcome(join(dir, 'ref.db'), 'heard'));
+  }, 120_000);
+
+  test('a worker result whose event log cannot be read is a failed match that names it, never a stored log of garbage', async () => {
+    const dir = tmp();
+    // a worker of another version: results for the right plans, with an event log that is not a packed log
+    const fake = new Worker<MatchJob, MatchJobResult>(
+      queueName('rock-paper-scissors-v1'),
+      async (job: Job<MatchJob>) => ({
+        key: job.data.key,
+        worker: 'odd',
+        results: job.data.plans.map((p) => ({ key: planKey(p), ok: true as const, played: { returns: [0, 0], outcome: 'draw', code: 'ok', length: 1, faults: [], summary: null, startedAt: 1, endedAt: 2 }, log: { count: 3, deflated: 'no base64!' } })),
+      }),
+      { connection: { host: '127.0.0.1', port: redis.port }, prefix: BULL_PREFIX },
+    );
+    const lines: string[] = [];
+    const store = new Store(join(dir, 'odd.db'));
+    try {
+      const r = await runLeague({ config: parseLeagueConfig(rpsLeague('odd', 4, { window: 4 })), store, registry: createRegistry(), bus: new EventBus(), workers: { redis: parseRedisUrl(redis.url), pollMs: 200, batch: 2 }, log: (l) => lines.push(l) });
+      expect(r).toMatchObject({ completed: 4 });
+      const matches = store.matches('odd');
+      expect(matches.map((m) => m.code)).toEqual(['failed', 'failed', 'failed', 'failed']);
+      for (const m of matches) {
+        expect(JSON.stringify(m.summary)).toMatch(/the result of worker odd for this match has no readable event log \(an event log in a result is not \{count, deflated \(base64\)\}; a worker of another version\?\)/);
+        expect(store.events(m.id)).toEqual([]);
+      }
+    } finally {
+      store.close();
+      await fake.close();
+    }
   }, 120_000);
 
   test('a batch that fails every attempt is split: each plan gets a job of its own, only the poisoned matches are recorded as failed', async () => {
