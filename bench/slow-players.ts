@@ -13,7 +13,7 @@
  *
  * Starts its own redis-server (must be installed) on a free 127.0.0.1 port; run from the package
  * root after `npm run build`:
- *   npm run bench:slow-players [-- --league slow|code-repair --matches 200 --local-matches 200 --workers 1,2,4 --concurrency 16 --delay 200 --window-factor 1]
+ *   npm run bench:slow-players [-- --league slow|code-repair --matches 200 --local-matches 200 --workers 1,2,4 --concurrency 16 --delay 200 --window-factor 2]
  * (`--local-matches`: the one-process row's budget; it plays one match at a time. `--window-factor F`: the
  * scheduler's window is F x workers x concurrency.) "slots busy": the mean fraction of the workers' slots
  * (workers x concurrency) holding a job, sampled every 50 ms — below 1 the workers waited for the scheduler.
@@ -47,7 +47,7 @@ async function main(): Promise<void> {
   const counts = arg('workers', '1,2,4').split(',').map(Number);
   const concurrency = Number(arg('concurrency', '16'));
   const delayMs = Number(arg('delay', '200'));
-  const factor = Number(arg('window-factor', '1')); // the scheduler's window: factor x workers x concurrency
+  const factor = Number(arg('window-factor', '2')); // the scheduler's window: factor x workers x concurrency
   for (const [name, v] of [['matches', matches], ['local-matches', localMatches], ['concurrency', concurrency], ['delay', delayMs], ['window-factor', factor]] as const) {
     if (!Number.isInteger(v) || v < 1) throw new Error(`--${name}: expected a positive integer, got ${arg(name, '')}`);
   }
