@@ -18,7 +18,7 @@ import { runLeague } from '../../league/league-run';
 import { MatchWorkers } from '../../league/scale/match-worker';
 import { parseRedisUrl } from '../../src/scale/redis-connection';
 import { BULL_PREFIX, queueName } from '../../src/scale/keys';
-import { outcome, rpsLeague } from '../league/scale/helpers';
+import { outcome, rpsLeague, inOneProcess } from '../league/scale/helpers';
 import { planKey } from '../../league/engine/match-plan';
 import type { MatchJob, MatchJobResult } from '../../league/scale/match-job';
 import { describeRedis, startRedis, type TestRedis } from './redis-server';
@@ -32,6 +32,7 @@ async function commandCalls(redis: Redis): Promise<number> {
   for (const m of info.matchAll(/calls=(\d+)/g)) n += Number(m[1]);
   return n;
 }
+
 
 describeRedis('batches of plans on workers', () => {
   let redis: TestRedis;
@@ -61,9 +62,7 @@ describeRedis('batches of plans on workers', () => {
   test('batches of 8 on 2 workers: the league equals the single-process run, at a fraction of the Redis commands of one plan per job', async () => {
     const dir = tmp();
     const raw = rpsLeague('batched', 48, { window: 16 });
-    const ref = new Store(join(dir, 'ref.db'));
-    await runLeague({ config: parseLeagueConfig(raw), store: ref, registry: createRegistry(), bus: new EventBus() });
-    ref.close();
+    await inOneProcess(join(dir, 'ref.db'), raw);
 
     const c0 = await commandCalls(admin);
     expect(await onWorkers(join(dir, 'b.db'), raw, 2, { batch: 8 })).toMatchObject({ played: 48, completed: 48 });
@@ -81,9 +80,7 @@ describeRedis('batches of plans on workers', () => {
   test('results come with the jobs\' completed events: a job is read back from Redis only when its completion was not heard in time (the first enqueue\'s jobs may be a killed run\'s)', async () => {
     const dir = tmp();
     const raw = rpsLeague('heard', 48, { window: 8 });
-    const ref = new Store(join(dir, 'ref.db'));
-    await runLeague({ config: parseLeagueConfig(raw), store: ref, registry: createRegistry(), bus: new EventBus() });
-    ref.close();
+    await inOneProcess(join(dir, 'ref.db'), raw);
     const reads = jest.spyOn(Queue.prototype, 'getJob');
     try {
       // one plan per job: 48 jobs, of which the first enqueue holds 8
