@@ -10,12 +10,14 @@
  *
  * Starts its own redis-server (must be installed) on a free 127.0.0.1 port; run from the
  * package root after `npm run build`:
- *   npm run bench:scale [-- --matches 300 --workers 1,2 --rounds 2 --window 32 --batch N --leagues rock-paper-scissors,werewolf --events 50000]
+ *   npm run bench:scale [-- --matches 300 --workers 1,2 --rounds 2 --window 32 --batch N --leagues rock-paper-scissors,werewolf --events 50000 --cpu-prof DIR]
+ * (`--cpu-prof DIR`: the scheduler's CPU profile of each worker run, written to DIR as a .cpuprofile.)
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { Session } from 'node:inspector';
 import Redis from 'ioredis';
 import { EventBus } from '../src/bus/event-bus';
 import { createRegistry } from '../app/catalog';
@@ -78,6 +80,21 @@ const median = (xs: number[]): number => {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
 
+/** Starts the inspector's CPU profiler in this process; the returned function stops it and gives the profile. */
+async function startProfile(): Promise<() => Promise<object>> {
+  const session = new Session();
+  session.connect();
+  const post = (method: string, params?: object) => new Promise<unknown>((ok, fail) => session.post(method, params ?? {}, (e, r) => (e ? fail(e) : ok(r))));
+  await post('Profiler.enable');
+  await post('Profiler.setSamplingInterval', { interval: 200 });
+  await post('Profiler.start');
+  return async () => {
+    const { profile } = (await post('Profiler.stop')) as { profile: object };
+    session.disconnect();
+    return profile;
+  };
+}
+
 interface Row {
   scenario: string;
   label: string;
@@ -97,6 +114,7 @@ async function main(): Promise<void> {
   const window = Number(arg('window', '32'));
   const batch = arg('batch', '');
   const only = arg('leagues', 'rock-paper-scissors,werewolf').split(',');
+  const profDir = arg('cpu-prof', '');
   const redisServer = await startRedis();
   const target = parseRedisUrl(redisServer.url);
   const admin = new Redis(redisServer.port, '127.0.0.1');
@@ -138,6 +156,7 @@ async function main(): Promise<void> {
           const store = new Store(join(dir, `${raw.name}.db`));
           const l0 = load();
           const calls0 = await commandCalls(admin);
+          const prof = profDir ? await startProfile() : null;
           const cpu0 = process.cpuUsage();
           const t0 = performance.now();
           try {
@@ -147,6 +166,7 @@ async function main(): Promise<void> {
           }
           const s = (performance.now() - t0) / 1000;
           const cpu = process.cpuUsage(cpu0);
+          if (prof) writeFileSync(join(profDir, `${raw.name}.cpuprofile`), JSON.stringify(await prof()));
           const calls = (await commandCalls(admin)) - calls0;
           await stopWorkers(workers);
           const r = row(sc.name, `${n} worker${n === 1 ? '' : 's'} + scheduler`, n);

@@ -13,8 +13,10 @@
  *
  * Starts its own redis-server (must be installed) on a free 127.0.0.1 port; run from the package
  * root after `npm run build`:
- *   npm run bench:slow-players [-- --league slow|code-repair --matches 200 --local-matches 200 --workers 1,2,4 --concurrency 16 --delay 200]
- * (`--local-matches`: the one-process row's budget; it plays one match at a time.)
+ *   npm run bench:slow-players [-- --league slow|code-repair --matches 200 --local-matches 200 --workers 1,2,4 --concurrency 16 --delay 200 --window-factor 2]
+ * (`--local-matches`: the one-process row's budget; it plays one match at a time. `--window-factor F`: the
+ * scheduler's window is F x workers x concurrency.) "slots busy": the mean fraction of the workers' slots
+ * (workers x concurrency) holding a job, sampled every 50 ms — below 1 the workers waited for the scheduler.
  */
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
@@ -23,7 +25,8 @@ import { performance } from 'node:perf_hooks';
 import Redis from 'ioredis';
 import { EventBus } from '../src/bus/event-bus';
 import { createRegistry } from '../app/catalog';
-import { QUEUES_KEY } from '../src/scale/keys';
+import { Queue } from 'bullmq';
+import { BULL_PREFIX, QUEUES_KEY, queueName } from '../src/scale/keys';
 import { parseRedisUrl } from '../src/scale/redis-connection';
 import { Store } from '../src/store/store';
 import { readFileSync } from 'node:fs';
@@ -44,7 +47,8 @@ async function main(): Promise<void> {
   const counts = arg('workers', '1,2,4').split(',').map(Number);
   const concurrency = Number(arg('concurrency', '16'));
   const delayMs = Number(arg('delay', '200'));
-  for (const [name, v] of [['matches', matches], ['local-matches', localMatches], ['concurrency', concurrency], ['delay', delayMs]] as const) {
+  const factor = Number(arg('window-factor', '2')); // the scheduler's window: factor x workers x concurrency
+  for (const [name, v] of [['matches', matches], ['local-matches', localMatches], ['concurrency', concurrency], ['delay', delayMs], ['window-factor', factor]] as const) {
     if (!Number.isInteger(v) || v < 1) throw new Error(`--${name}: expected a positive integer, got ${arg(name, '')}`);
   }
   const redisServer = await startRedis();
@@ -69,7 +73,7 @@ async function main(): Promise<void> {
         }
       : (({ name: _n, budget: _b, ...rest }) => rest)(JSON.parse(readFileSync(join(ROOT, 'examples', 'leagues', 'code-repair.json'), 'utf8')) as Record<string, unknown>);
   const config = (name: string, window: number, budget = matches) => parseLeagueConfig({ ...base, name, budget: { matches: budget }, window });
-  const rows: { label: string; workers: number; matches: number; rate: number; load: string }[] = [];
+  const rows: { label: string; workers: number; matches: number; rate: number; load: string; busy?: number; cpuMs?: number }[] = [];
   try {
     {
       const store = new Store(join(dir, 'local.db'));
@@ -80,20 +84,36 @@ async function main(): Promise<void> {
       store.close();
     }
     for (const n of counts) {
-      const cfg = config(`${league}-w${n}-${process.pid}`, n * concurrency);
+      const cfg = config(`${league}-w${n}-${process.pid}`, factor * n * concurrency);
       const envId = (await registry.resolveEnv(cfg.env)).meta.id;
       await admin.sadd(QUEUES_KEY, envId); // workers attach to the queue at start
       const workers = await startWorkers(redisServer.url, n, concurrency);
       const store = new Store(join(dir, `w${n}.db`));
+      // how many of the workers' n x concurrency slots hold a job, sampled every 50 ms (the scheduler keeps them fed, or not)
+      const queue = new Queue(queueName(envId), { connection: { host: '127.0.0.1', port: redisServer.port }, prefix: BULL_PREFIX });
+      const samples: number[] = [];
+      let sampling = true;
+      const sampler = (async () => {
+        while (sampling) {
+          samples.push((await queue.getJobCounts('active')).active);
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      })();
       const l0 = load();
+      const cpu0 = process.cpuUsage();
       const t0 = performance.now();
       try {
         await runLeague({ config: cfg, store, registry, workers: { redis: parseRedisUrl(redisServer.url), batch: 1 } });
       } finally {
+        sampling = false;
+        await sampler;
+        await queue.close();
         store.close();
         await stopWorkers(workers);
       }
-      rows.push({ label: `${n} worker${n === 1 ? '' : 's'} x concurrency ${concurrency}, window ${n * concurrency}`, workers: n, matches, rate: matches / ((performance.now() - t0) / 1000), load: `${l0}-${load()}` });
+      const cpu = process.cpuUsage(cpu0);
+      const busy = samples.reduce((a, b) => a + b, 0) / Math.max(1, samples.length) / (n * concurrency);
+      rows.push({ label: `${n} worker${n === 1 ? '' : 's'} x concurrency ${concurrency}, window ${factor * n * concurrency}`, workers: n, matches, rate: matches / ((performance.now() - t0) / 1000), load: `${l0}-${load()}`, busy, cpuMs: (cpu.user + cpu.system) / 1000 / matches });
     }
   } finally {
     admin.disconnect();
@@ -108,10 +128,10 @@ async function main(): Promise<void> {
   } else {
     process.stdout.write(`# Code-repair league (examples/leagues/code-repair.json: programs and tests run in the sandbox), ${os.cpus().length} cores, loopback Redis\n\n`);
   }
-  process.stdout.write('| played by | matches | matches/s | x one process | speed-up over 1 worker | fraction of linear scaling | load (1 min, start-end) |\n|---|---:|---:|---:|---:|---:|---|\n');
+  process.stdout.write('| played by | matches | matches/s | x one process | speed-up over 1 worker | fraction of linear scaling | slots busy (mean) | scheduler CPU ms/match | load (1 min, start-end) |\n|---|---:|---:|---:|---:|---:|---:|---:|---|\n');
   for (const r of rows) {
     const up = r.workers && one ? r.rate / one : null;
-    process.stdout.write(`| ${r.label} | ${r.matches} | ${r.rate.toFixed(2)} | ${(r.rate / local).toFixed(2)} | ${up === null ? '–' : `${up.toFixed(2)}x`} | ${up === null ? '–' : (up / r.workers).toFixed(2)} | ${r.load} |\n`);
+    process.stdout.write(`| ${r.label} | ${r.matches} | ${r.rate.toFixed(2)} | ${(r.rate / local).toFixed(2)} | ${up === null ? '–' : `${up.toFixed(2)}x`} | ${up === null ? '–' : (up / r.workers).toFixed(2)} | ${r.busy === undefined ? '–' : r.busy.toFixed(2)} | ${r.cpuMs === undefined ? '–' : r.cpuMs.toFixed(2)} | ${r.load} |\n`);
   }
 }
 

@@ -8,6 +8,7 @@ import type { EventBus } from '../../src/bus/event-bus';
 import type { MatchEvent } from '../../src/core/events';
 import type { JsonValue } from '../../src/core/json';
 import { runMatch, type MatchOptions } from '../../src/match/runner';
+import type { PackedEventLog } from '../../src/store/event-log';
 import type { MatchRecord, Store } from '../../src/store/store';
 import { FAILED_MATCH_CODE } from '../pair-results';
 import type { RatingBook, RatingUpdate } from '../rating-book';
@@ -17,8 +18,8 @@ import type { MatchPlan } from './match-plan';
 /** What a finished match produced: its record's result fields (from runMatch in this process, or from a worker). */
 export type PlayedMatch = Pick<MatchRecord, 'returns' | 'outcome' | 'code' | 'length' | 'faults' | 'summary' | 'reports' | 'startedAt' | 'endedAt'>;
 
-/** How a plan's match ended: played (with its event log), or failed on every attempt (no worker could play it). */
-export type PlayOutcome = { ok: true; played: PlayedMatch; events: MatchEvent[] } | { ok: false; reason: string };
+/** How a plan's match ended: played (with its event log: the events, or packed where it was played), or failed on every attempt (no worker could play it). */
+export type PlayOutcome = { ok: true; played: PlayedMatch; events: MatchEvent[] | PackedEventLog } | { ok: false; reason: string };
 
 /** Where records go: the store, the ratings they update, the bus that hears `rating.updated`. */
 export interface RecordTarget {

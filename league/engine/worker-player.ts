@@ -3,8 +3,9 @@
  * the scheduling process enqueues the plans in batches of up to `batch` consecutive plans, one
  * BullMQ job per batch with a deterministic id (schedule, first index) on its env's queue, at
  * most `maxInFlight` plans (<= the schedule's window) at once, all new batches in one `addBulk`.
- * It waits for the head's batch and hands back all its results at once, which the driver folds
- * strictly in index order in one SQLite transaction — each exactly once: the store's (league,
+ * It waits for the head's batch and hands back its results — with those of the batches after it
+ * that have finished too — at once, which the driver folds strictly in index order in one SQLite
+ * transaction — each exactly once: the store's (league,
  * idx) key and the schedule's `completed` counter admit only the next match; a result is taken
  * only for the plan it was played for (each plan's key, and the batch's); duplicates, retries
  * and results of matches already recorded are ignored. A batch job that failed every attempt is
@@ -25,6 +26,7 @@ import { parseAgentRef } from '../../src/core/agent-ref';
 import { BlobStore } from '../../src/scale/blob-store';
 import { BULL_PREFIX, QUEUES_KEY, jobId, leagueKey, queueName, splitJobId } from '../../src/scale/keys';
 import { LivePublisher } from '../../src/scale/live-publisher';
+import { eventLogOfMessage, type PackedEventLog } from '../../src/store/event-log';
 import { connectRedis, redisOptions, type RedisTarget } from '../../src/scale/redis-connection';
 import { planKey, type MatchPlan } from './match-plan';
 import type { PlayOutcome } from './record-match';
@@ -86,6 +88,18 @@ interface Batch {
   failed: boolean;
   /** Plans of it not folded yet. */
   left: number;
+  /**
+   * When collect reads its job back from Redis (ms since the epoch; 0: at once). A job enqueued by
+   * this run is read only when no completion was heard for it within the poll interval (its result
+   * comes with its completed event) or when a failure was heard; a job the first enqueue of a run
+   * found (a killed run's, maybe finished unheard) is read at once.
+   */
+  readAt: number;
+}
+
+/** Whether `r` (a completed event's return value, from Redis) is a result of the batch with key `key`. */
+function resultOf(r: unknown, key: string): r is MatchJobResult {
+  return typeof r === 'object' && r !== null && (r as { key?: unknown }).key === key && Array.isArray((r as { results?: unknown }).results);
 }
 
 /**
@@ -111,8 +125,15 @@ class JobScheduler implements PlanPlayer {
   private readonly publisher: LivePublisher | null;
   /** The batch of every plan enqueued by this run and not folded yet, by index. */
   private readonly batchOf = new Map<number, Batch>();
+  /** The same batches by job id (a completed event names the job). */
+  private readonly byId = new Map<string, Batch>();
+  /** Removals of finished jobs under way (not waited for between folds; waited for at close). */
+  private readonly removing = new Set<Promise<unknown>>();
+  /** No job was enqueued by this run yet (the first enqueue may find a killed run's jobs, finished unheard). */
+  private firstEnqueue = true;
   private readonly maxInFlight: number;
   private readonly batch: number;
+  private readonly pollMs: number;
   private wake: (() => void) | null = null;
   /** Completions and failures heard so far (a wait started after one it has not seen returns at once). */
   private pokes = 0;
@@ -136,11 +157,23 @@ class JobScheduler implements PlanPlayer {
       this.pokes++;
       this.wake?.();
     };
-    this.events.on('completed', poke);
-    this.events.on('failed', poke);
+    // a completed event carries the job's return value (BullMQ writes it into the event stream): a batch's
+    // results are taken from it, without reading the job back; a job finished unheard (before a restart)
+    // is read back by collect
+    this.events.on('completed', ({ jobId, returnvalue }: { jobId: string; returnvalue: unknown }) => {
+      const b = this.byId.get(jobId);
+      if (b && !b.outcomes && !b.failed && resultOf(returnvalue, b.key)) b.outcomes = this.outcomesOf(b, returnvalue);
+      poke();
+    });
+    this.events.on('failed', ({ jobId }: { jobId: string }) => {
+      const b = this.byId.get(jobId);
+      if (b) b.readAt = 0;
+      poke();
+    });
     this.blobs = new BlobStore(this.redis, '');
     this.publisher = o.bus ? new LivePublisher(this.redis, o.bus) : null;
     this.maxInFlight = Math.max(1, Math.min(o.maxInFlight ?? schedule.window, schedule.window));
+    this.pollMs = o.pollMs ?? 1000;
     this.batch = Math.max(1, Math.min(o.batch ?? defaultBatch(this.maxInFlight), this.maxInFlight));
   }
 
@@ -159,7 +192,25 @@ class JobScheduler implements PlanPlayer {
     // the list is cut by the in-flight limit or the window (not by the schedule: a budget, a round's end)
     const cut = plans.length > this.maxInFlight || plans.length >= this.schedule.window;
     await this.enqueue(plans.slice(0, this.maxInFlight), cut);
-    return this.collect(plans[0]);
+    const head = await this.collect(plans[0]);
+    return head && this.withReady(plans, head);
+  }
+
+  /**
+   * `outcomes` (the head's batch from the head on) followed by the outcomes of the batches after
+   * it that have finished already, as long as they continue `plans` in order: one fold for all.
+   */
+  private withReady(plans: readonly MatchPlan[], outcomes: PlayOutcome[]): PlayOutcome[] {
+    const out = [...outcomes];
+    for (;;) {
+      const next = plans[out.length];
+      const b = next && this.batchOf.get(next.idx);
+      if (!b?.outcomes || b.plans[0].idx !== next.idx) return out;
+      for (const [i, p] of b.plans.entries()) {
+        if (plans[out.length]?.idx !== p.idx) return out;
+        out.push(b.outcomes[i]);
+      }
+    }
   }
 
   async folded(plans: readonly MatchPlan[]): Promise<void> {
@@ -168,8 +219,14 @@ class JobScheduler implements PlanPlayer {
       if (!b) continue;
       this.batchOf.delete(plan.idx);
       this.folds.push(Date.now());
-      // a failed job stays in its queue's failed list (league status shows it); a result is not needed any more
-      if (--b.left === 0 && !b.failed) await this.queue.remove(b.id).catch(() => 0);
+      if (--b.left > 0) continue;
+      this.byId.delete(b.id);
+      // a failed job stays in its queue's failed list (league status shows it); a result is not needed any more:
+      // removed without waiting (a job left by a crash before its removal is ignored by a rerun, as before)
+      if (!b.failed) {
+        const removal: Promise<unknown> = this.queue.remove(b.id).catch(() => 0).finally(() => this.removing.delete(removal));
+        this.removing.add(removal);
+      }
     }
     if (Date.now() - this.reportedAt >= 1000) await this.report();
   }
@@ -190,12 +247,15 @@ class JobScheduler implements PlanPlayer {
     if (!cuts.length) return;
     for (const c of cuts) for (const p of c) await this.putFiles(p);
     const batches = cuts.map((c) => this.newBatch(jobId(c[0].league, c[0].idx), c));
+    if (this.firstEnqueue) for (const b of batches) b.readAt = 0;
+    this.firstEnqueue = false;
     await this.queue.addBulk(batches.map((b) => this.job(b)));
   }
 
   private newBatch(id: string, plans: MatchPlan[]): Batch {
-    const b: Batch = { id, plans, key: batchKey(plans), outcomes: null, failed: false, left: plans.length };
+    const b: Batch = { id, plans, key: batchKey(plans), outcomes: null, failed: false, left: plans.length, readAt: Date.now() + this.pollMs };
     for (const p of plans) this.batchOf.set(p.idx, b);
+    this.byId.set(id, b);
     return b;
   }
 
@@ -229,6 +289,11 @@ class JobScheduler implements PlanPlayer {
       const b = this.batchOf.get(head.idx)!;
       if (b.outcomes) return b.outcomes.slice(b.plans.findIndex((p) => p.idx === head.idx));
       const heard = this.pokes;
+      if (Date.now() < b.readAt) {
+        await this.sleep(b.readAt - Date.now(), heard); // a completed event brings the result
+        continue;
+      }
+      b.readAt = Date.now() + this.pollMs;
       const job = (await this.queue.getJob(b.id)) as Job<MatchJob, MatchJobResult> | undefined;
       if (!job) {
         // Redis lost it (restarted without persistence): its files may be gone too
@@ -240,17 +305,15 @@ class JobScheduler implements PlanPlayer {
       }
       if (job.data.key !== b.key) {
         if ((await job.getState()) !== 'active') await job.remove().catch(() => {});
-        else await this.sleep(this.o.pollMs ?? 1000, heard);
+        else await this.sleep(this.pollMs, heard);
         if ((await this.queue.getJob(b.id)) === undefined) await this.queue.addBulk([this.job(b)]);
+        b.readAt = 0;
         continue;
       }
       // finishedOn is set with the result (or the last error) by the Redis script that ends the job, never
       // between attempts; a failed attempt's failedReason stays on a job that succeeds later, a result never
       // exists on a job that failed
-      if (!job.finishedOn) {
-        await this.sleep(this.o.pollMs ?? 1000, heard);
-        continue;
-      }
+      if (!job.finishedOn) continue; // read again when its completion is not heard within the poll interval
       if (job.returnvalue) b.outcomes = this.outcomesOf(b, job.returnvalue);
       else if (b.plans.length > 1) await this.split(b, job);
       else {
@@ -270,7 +333,13 @@ class JobScheduler implements PlanPlayer {
         this.o.log?.(`${this.what(plan)}: match ${plan.idx} failed and is recorded as failed (${res.reason})`);
         return { ok: false, reason: res.reason };
       }
-      return { ok: true, played: res.played, events: res.events };
+      let events: PackedEventLog;
+      try {
+        events = eventLogOfMessage(res.log);
+      } catch (e) {
+        return { ok: false, reason: `the result of worker ${String(r.worker)} for this match has no readable event log (${e instanceof Error ? e.message : String(e)}; a worker of another version?)` };
+      }
+      return { ok: true, played: res.played, events };
     });
   }
 
@@ -278,6 +347,7 @@ class JobScheduler implements PlanPlayer {
   private async split(b: Batch, job: Job<MatchJob, MatchJobResult>): Promise<void> {
     b.failed = true;
     b.left = 0; // its plans move to their own jobs
+    this.byId.delete(b.id);
     this.o.log?.(`${this.what(b.plans[0])}: the job of matches ${b.plans[0].idx}-${b.plans[b.plans.length - 1].idx} failed on every attempt (${failureText(job)}); each is played again in a job of its own`);
     const singles = b.plans.map((p) => this.newBatch(splitJobId(p.league, p.idx), [p]));
     await this.queue.addBulk(singles.map((s) => this.job(s)));
@@ -330,6 +400,7 @@ class JobScheduler implements PlanPlayer {
    */
   async close(finished: boolean): Promise<void> {
     try {
+      await Promise.all(this.removing);
       await this.report();
       if (finished) for (const id of new Set([...this.batchOf.values()].filter((b) => !b.failed).map((b) => b.id))) await this.queue.remove(id).catch(() => 0);
     } catch {

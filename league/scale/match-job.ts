@@ -3,7 +3,7 @@
  * and what a worker returns for it (one result per plan, in the same order).
  */
 import type { Job } from 'bullmq';
-import type { MatchEvent } from '../../src/core/events';
+import type { EventLogMessage } from '../../src/store/event-log';
 import type { PlayedMatch } from '../engine/record-match';
 import { planKey, sha256, type MatchPlan } from '../engine/match-plan';
 
@@ -13,8 +13,8 @@ export interface MatchJob {
   key: string;
 }
 
-/** What a worker produced for one plan of a job: played (with its event log), or an env that threw (a failed match; retrying cannot help). */
-export type PlanResult = { key: string; ok: true; played: PlayedMatch; events: MatchEvent[] } | { key: string; ok: false; reason: string };
+/** What a worker produced for one plan of a job: played (with its event log, packed: src/store/event-log.ts), or an env that threw (a failed match; retrying cannot help). */
+export type PlanResult = { key: string; ok: true; played: PlayedMatch; log: EventLogMessage } | { key: string; ok: false; reason: string };
 
 /** A job's return value: the job's batch key and each plan's result (with its plan's key), in the job's order. */
 export interface MatchJobResult {

@@ -1,7 +1,7 @@
 /**
  * `arena worker`: plays match jobs from the env queues in Redis (BullMQ) — each job a batch of
- * plans, played one after another — and returns every plan's result with its event log in the
- * job's return value; the league's scheduler records them. A worker may run anywhere
+ * plans, played one after another — and returns every plan's result with its event log (packed:
+ * src/store/event-log.ts) in the job's return value; the league's scheduler records them. A worker may run anywhere
  * that reaches Redis: files the plans name come by content hash (src/scale/blob-store.ts), and
  * its matches' events go live to spectator servers through Redis (src/scale/live-publisher.ts).
  *
@@ -21,6 +21,7 @@ import { MatchFailureError } from '../../src/match/match-failure';
 import { BlobStore } from '../../src/scale/blob-store';
 import { BULL_PREFIX, QUEUES_KEY, queueName, workerKey } from '../../src/scale/keys';
 import { LivePublisher } from '../../src/scale/live-publisher';
+import { eventLogMessage, packEventLog } from '../../src/store/event-log';
 import { connectRedis, redisOptions, type RedisTarget } from '../../src/scale/redis-connection';
 import { planKey, type MatchPlan } from '../engine/match-plan';
 import { playPlan } from '../engine/play-plan';
@@ -161,7 +162,7 @@ export class MatchWorkers {
       if (!done) throw new Error(`match ${plan.matchId} was aborted (an effect failed?)`);
       this.stats.done++;
       this.o.onJob?.(plan.matchId, true);
-      return { key, ok: true, played: done.played, events: done.events };
+      return { key, ok: true, played: done.played, log: eventLogMessage(packEventLog(plan.matchId, done.events)) };
     } catch (e) {
       this.stats.failed++;
       this.o.onJob?.(plan.matchId, false);

@@ -100,4 +100,14 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (league, idx)
   );
   `,
+  // A match's event log as ONE row (issue 27: one insert per match instead of one per event): the JSON array of its
+  // events in seq order, deflate-compressed (src/store/event-log.ts), written with the match. Matches recorded before
+  // this version keep one row per event in `events`, which Store.events still reads; new matches write nothing there.
+  `
+  CREATE TABLE event_logs (
+    match_id    TEXT PRIMARY KEY,
+    count       INTEGER NOT NULL,         -- number of events
+    log         BLOB NOT NULL             -- raw deflate of the JSON array of the match's events in seq order
+  );
+  `,
 ];

@@ -5,8 +5,10 @@ import type { FaultRecord } from '../core/events';
 import { looksLikePath } from '../core/registry';
 import { openDatabase } from './open-database';
 import { translateErrorsOf } from './store-errors';
+import { packEventLog, unpackEventLog, type PackedEventLog } from './event-log';
 
 export { StoreError } from './store-errors';
+export { EventLogError } from './event-log';
 import { QUICK_CHECK_MAX_BYTES } from './open-database';
 export { QUICK_CHECK_MAX_BYTES };
 
@@ -86,7 +88,6 @@ export interface StoreOptions {
 }
 
 const parse = <T>(text: string | null): T => (text === null ? (null as T) : (JSON.parse(text) as T));
-
 
 /**
  * The arena's SQLite store (better-sqlite3, WAL mode): leagues, tournaments (and their Swiss rounds), players, matches with their
@@ -264,14 +265,18 @@ export class Store {
 
   /**
    * Records a completed match with its events, the new ratings and their history points,
-   * atomically. A second insert of the same (league, idx) fails, so nothing is counted twice.
+   * atomically. The event log is one row: `events` packed here (they must be the match's —
+   * `matchId` is the record's id — in increasing `seq`, or nothing is written: an EventLogError),
+   * or a log packed where the match was played (src/store/event-log.ts). A second insert of the
+   * same (league, idx) or match id fails, so nothing is counted twice.
    */
-  recordMatch(m: MatchRecord, events: readonly MatchEvent[], ratings: readonly RatingRecord[], history: readonly RatingPoint[]): void {
+  recordMatch(m: MatchRecord, events: readonly MatchEvent[] | PackedEventLog, ratings: readonly RatingRecord[], history: readonly RatingPoint[]): void {
+    const log = 'deflated' in events ? events : packEventLog(m.id, events);
     const insertMatch = this.statement(
       `INSERT INTO matches (league, idx, id, env, params, seed, seats, returns, outcome, code, length, faults, summary, started_at, ended_at, reports)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    const insertEvent = this.statement('INSERT INTO events (match_id, seq, type, event) VALUES (?, ?, ?, ?)');
+    const insertLog = this.statement('INSERT INTO event_logs (match_id, count, log) VALUES (?, ?, ?)');
     const upsertRating = this.statement(
       `INSERT INTO ratings (league, system, player, role, value, state) VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (league, system, player, role) DO UPDATE SET value = excluded.value, state = excluded.state`,
@@ -285,7 +290,7 @@ export class Store {
         m.outcome, m.code, m.length, JSON.stringify(m.faults), JSON.stringify(m.summary ?? null), m.startedAt, m.endedAt,
         m.reports ? JSON.stringify(m.reports) : null,
       );
-      for (const e of events) insertEvent.run(e.matchId, e.seq, e.type, JSON.stringify(e));
+      if (log.count) insertLog.run(m.id, log.count, log.deflated);
       for (const r of ratings) upsertRating.run(m.league, r.system, r.player, r.role, r.value, JSON.stringify(r.state));
       for (const h of history) insertHistory.run(m.league, h.system, h.player, h.role, h.matchIdx, h.value, h.time);
     });
@@ -312,7 +317,7 @@ export class Store {
    * {@link recordMatch} for a planned match: the match, its events and rating rows are written
    * and its plan deleted in ONE transaction.
    */
-  recordPlannedMatch(m: MatchRecord, events: readonly MatchEvent[], ratings: readonly RatingRecord[], history: readonly RatingPoint[]): void {
+  recordPlannedMatch(m: MatchRecord, events: readonly MatchEvent[] | PackedEventLog, ratings: readonly RatingRecord[], history: readonly RatingPoint[]): void {
     const drop = this.statement('DELETE FROM match_plans WHERE league = ? AND idx = ?');
     this.atomically(() => {
       this.recordMatch(m, events, ratings, history);
@@ -361,9 +366,15 @@ export class Store {
     return r ? this.toMatch(r) : null;
   }
 
-  /** A match's event log in sequence order. */
+  /**
+   * A match's event log in sequence order: its one row, or — for a match recorded before schema
+   * version 5 — its rows of the old per-event table; empty for a match without events or unknown.
+   * A stored log that is damaged or not the match's throws an EventLogError naming the match.
+   */
   events(matchId: string): MatchEvent[] {
-    const rows = this.db.prepare('SELECT event FROM events WHERE match_id = ? ORDER BY seq').all(matchId) as { event: string }[];
+    const log = this.statement('SELECT log FROM event_logs WHERE match_id = ?').get(matchId) as { log: Buffer } | undefined;
+    if (log) return unpackEventLog(matchId, log.log);
+    const rows = this.statement('SELECT event FROM events WHERE match_id = ? ORDER BY seq').all(matchId) as { event: string }[];
     return rows.map((r) => JSON.parse(r.event) as MatchEvent);
   }
 

@@ -8,7 +8,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { QueueEvents } from 'bullmq';
+import { Queue, QueueEvents, Worker, type Job } from 'bullmq';
 import Redis from 'ioredis';
 import { EventBus } from '../../src/bus/event-bus';
 import { createRegistry } from '../../app/catalog';
@@ -18,7 +18,9 @@ import { runLeague } from '../../league/league-run';
 import { MatchWorkers } from '../../league/scale/match-worker';
 import { parseRedisUrl } from '../../src/scale/redis-connection';
 import { BULL_PREFIX, queueName } from '../../src/scale/keys';
-import { outcome, rpsLeague } from '../league/scale/helpers';
+import { outcome, rpsLeague, inOneProcess } from '../league/scale/helpers';
+import { planKey } from '../../league/engine/match-plan';
+import type { MatchJob, MatchJobResult } from '../../league/scale/match-job';
 import { describeRedis, startRedis, type TestRedis } from './redis-server';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'arena-batches-'));
@@ -30,6 +32,7 @@ async function commandCalls(redis: Redis): Promise<number> {
   for (const m of info.matchAll(/calls=(\d+)/g)) n += Number(m[1]);
   return n;
 }
+
 
 describeRedis('batches of plans on workers', () => {
   let redis: TestRedis;
@@ -43,13 +46,13 @@ describeRedis('batches of plans on workers', () => {
     await redis.stop();
   });
 
-  async function onWorkers(db: string, raw: Record<string, unknown>, workers: number, o: { batch?: number; attempts?: number; log?: (line: string) => void } = {}) {
+  async function onWorkers(db: string, raw: Record<string, unknown>, workers: number, o: { batch?: number; attempts?: number; log?: (line: string) => void; pollMs?: number } = {}) {
     const target = parseRedisUrl(redis.url);
     const registry = createRegistry();
     const ws = await Promise.all(Array.from({ length: workers }, (_, i) => MatchWorkers.start({ redis: target, registry, cacheDir: join(tmp(), 'cache'), name: `w${i}`, live: false, attempts: o.attempts })));
     const store = new Store(db);
     try {
-      return await runLeague({ config: parseLeagueConfig(raw), store, registry, bus: new EventBus(), workers: { redis: target, pollMs: 200, batch: o.batch, attempts: o.attempts }, log: o.log });
+      return await runLeague({ config: parseLeagueConfig(raw), store, registry, bus: new EventBus(), workers: { redis: target, pollMs: o.pollMs ?? 200, batch: o.batch, attempts: o.attempts }, log: o.log });
     } finally {
       store.close();
       await Promise.all(ws.map((w) => w.close()));
@@ -59,9 +62,7 @@ describeRedis('batches of plans on workers', () => {
   test('batches of 8 on 2 workers: the league equals the single-process run, at a fraction of the Redis commands of one plan per job', async () => {
     const dir = tmp();
     const raw = rpsLeague('batched', 48, { window: 16 });
-    const ref = new Store(join(dir, 'ref.db'));
-    await runLeague({ config: parseLeagueConfig(raw), store: ref, registry: createRegistry(), bus: new EventBus() });
-    ref.close();
+    await inOneProcess(join(dir, 'ref.db'), raw);
 
     const c0 = await commandCalls(admin);
     expect(await onWorkers(join(dir, 'b.db'), raw, 2, { batch: 8 })).toMatchObject({ played: 48, completed: 48 });
@@ -74,6 +75,50 @@ describeRedis('batches of plans on workers', () => {
     // bench:scale measured ~65 commands per match with one plan per job and ~4 with 16; the bounds leave room for workers' idle polling
     expect(single / 48).toBeGreaterThan(30);
     expect(batched / 48).toBeLessThan(15);
+  }, 120_000);
+
+  test('results come with the jobs\' completed events: a job is read back from Redis only when its completion was not heard in time (the first enqueue\'s jobs may be a killed run\'s)', async () => {
+    const dir = tmp();
+    const raw = rpsLeague('heard', 48, { window: 8 });
+    await inOneProcess(join(dir, 'ref.db'), raw);
+    const reads = jest.spyOn(Queue.prototype, 'getJob');
+    try {
+      // one plan per job: 48 jobs, of which the first enqueue holds 8
+      expect(await onWorkers(join(dir, 'h.db'), raw, 2, { batch: 1, pollMs: 30_000 })).toMatchObject({ played: 48, completed: 48 });
+      expect(reads.mock.calls.length).toBeLessThanOrEqual(8);
+    } finally {
+      reads.mockRestore();
+    }
+    expect(outcome(join(dir, 'h.db'), 'heard')).toEqual(outcome(join(dir, 'ref.db'), 'heard'));
+  }, 120_000);
+
+  test('a worker result whose event log cannot be read is a failed match that names it, never a stored log of garbage', async () => {
+    const dir = tmp();
+    // a worker of another version: results for the right plans, with an event log that is not a packed log
+    const fake = new Worker<MatchJob, MatchJobResult>(
+      queueName('rock-paper-scissors-v1'),
+      async (job: Job<MatchJob>) => ({
+        key: job.data.key,
+        worker: 'odd',
+        results: job.data.plans.map((p) => ({ key: planKey(p), ok: true as const, played: { returns: [0, 0], outcome: 'draw', code: 'ok', length: 1, faults: [], summary: null, startedAt: 1, endedAt: 2 }, log: { count: 3, deflated: 'no base64!' } })),
+      }),
+      { connection: { host: '127.0.0.1', port: redis.port }, prefix: BULL_PREFIX },
+    );
+    const lines: string[] = [];
+    const store = new Store(join(dir, 'odd.db'));
+    try {
+      const r = await runLeague({ config: parseLeagueConfig(rpsLeague('odd', 4, { window: 4 })), store, registry: createRegistry(), bus: new EventBus(), workers: { redis: parseRedisUrl(redis.url), pollMs: 200, batch: 2 }, log: (l) => lines.push(l) });
+      expect(r).toMatchObject({ completed: 4 });
+      const matches = store.matches('odd');
+      expect(matches.map((m) => m.code)).toEqual(['failed', 'failed', 'failed', 'failed']);
+      for (const m of matches) {
+        expect(JSON.stringify(m.summary)).toMatch(/the result of worker odd for this match has no readable event log \(an event log in a result is not \{count, deflated \(base64\)\}; a worker of another version\?\)/);
+        expect(store.events(m.id)).toEqual([]);
+      }
+    } finally {
+      store.close();
+      await fake.close();
+    }
   }, 120_000);
 
   test('a batch that fails every attempt is split: each plan gets a job of its own, only the poisoned matches are recorded as failed', async () => {

@@ -7,28 +7,16 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { QueueEvents, Queue } from 'bullmq';
-import { EventBus } from '../../src/bus/event-bus';
-import { createRegistry } from '../../app/catalog';
 import { Store } from '../../src/store/store';
-import { parseLeagueConfig } from '../../league/config';
-import { runLeague } from '../../league/league-run';
 import type { MatchJob } from '../../league/scale/match-job';
 import { BULL_PREFIX, queueName } from '../../src/scale/keys';
 import { startArena, type RunningArena } from '../cli/helpers';
-import { outcome, rpsLeague, asConfigFile, within } from '../league/scale/helpers';
+import { outcome, rpsLeague, asConfigFile, within, inOneProcess } from '../league/scale/helpers';
 import { describeRedis, startRedis, type TestRedis } from './redis-server';
 
 const QUEUE = queueName('rock-paper-scissors-v1');
 const tmp = () => mkdtempSync(join(tmpdir(), 'arena-scale-'));
 
-async function reference(db: string, raw: Record<string, unknown>): Promise<void> {
-  const store = new Store(db);
-  try {
-    await runLeague({ config: parseLeagueConfig(raw), store, registry: createRegistry(), bus: new EventBus() });
-  } finally {
-    store.close();
-  }
-}
 
 describeRedis('league on workers through Redis (BullMQ)', () => {
   let redis: TestRedis;
@@ -56,7 +44,7 @@ describeRedis('league on workers through Redis (BullMQ)', () => {
     const budget = 30;
     // pace makes each match last a few hundred ms (so the kill lands mid-match); it changes no result
     const raw = rpsLeague('scale', budget, { window: 6, paceMs: 150 });
-    await reference(join(dir, 'ref.db'), { ...raw, paceMs: 0 });
+    await inOneProcess(join(dir, 'ref.db'), { ...raw, paceMs: 0 });
     writeFileSync(join(dir, 'league.json'), asConfigFile(raw));
 
     const events = new QueueEvents(QUEUE, { connection: { host: '127.0.0.1', port: redis.port }, prefix: BULL_PREFIX });
@@ -113,7 +101,7 @@ describeRedis('league on workers through Redis (BullMQ)', () => {
     const dir = tmp();
     const budget = 40;
     const raw = rpsLeague('sched', budget, { window: 5, paceMs: 20 });
-    await reference(join(dir, 'ref.db'), { ...raw, paceMs: 0 });
+    await inOneProcess(join(dir, 'ref.db'), { ...raw, paceMs: 0 });
     writeFileSync(join(dir, 'league.json'), asConfigFile(raw));
     const events = new QueueEvents(QUEUE, { connection: { host: '127.0.0.1', port: redis.port }, prefix: BULL_PREFIX });
     try {

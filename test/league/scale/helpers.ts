@@ -2,6 +2,10 @@
 import { resolve } from 'node:path';
 import { withResolvedModuleRefs } from '../../../league/module-paths';
 import { Store } from '../../../src/store/store';
+import { EventBus } from '../../../src/bus/event-bus';
+import { createRegistry } from '../../../app/catalog';
+import { parseLeagueConfig } from '../../../league/config';
+import { runLeague } from '../../../league/league-run';
 import { storedTournamentReport } from '../../../league/tournament/stored';
 
 /** A rock-paper-scissors league of deterministic players (seeded random, counter, first legal, async random). */
@@ -81,4 +85,14 @@ export function tournamentOutcome(db: string, name: string) {
 export function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout;
   return Promise.race([p, new Promise<T>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms)))]).finally(() => clearTimeout(timer));
+}
+
+/** Plays a league config in this process into `db` (the single-process run a run on workers must equal). */
+export async function inOneProcess(db: string, raw: Record<string, unknown>): Promise<void> {
+  const store = new Store(db);
+  try {
+    await runLeague({ config: parseLeagueConfig(raw), store, registry: createRegistry(), bus: new EventBus() });
+  } finally {
+    store.close();
+  }
 }

@@ -2,31 +2,19 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { EventBus } from '../../../src/bus/event-bus';
-import { createRegistry } from '../../../app/catalog';
 import { Store } from '../../../src/store/store';
-import { parseLeagueConfig } from '../../../league/config';
-import { runLeague } from '../../../league/league-run';
-import { asConfigFile, matchCount, outcome, rpsLeague } from './helpers';
+import { asConfigFile, matchCount, outcome, rpsLeague, inOneProcess } from './helpers';
 
 const ROOT = resolve(__dirname, '..', '..', '..');
 const BIN = join(ROOT, 'bin', 'arena.js');
 const tmp = () => mkdtempSync(join(tmpdir(), 'arena-planned-'));
 
-async function run(db: string, raw: Record<string, unknown>): Promise<void> {
-  const store = new Store(db);
-  try {
-    await runLeague({ config: parseLeagueConfig(raw), store, registry: createRegistry(), bus: new EventBus() });
-  } finally {
-    store.close();
-  }
-}
 
 describe('a league with a pairing window (matches paired ahead of play)', () => {
   test('window 1 plays exactly the classic serial league: same matches, ratings, history and event logs', async () => {
     const dir = tmp();
-    await run(join(dir, 'classic.db'), rpsLeague('w', 120));
-    await run(join(dir, 'w1.db'), rpsLeague('w', 120, { window: 1 }));
+    await inOneProcess(join(dir, 'classic.db'), rpsLeague('w', 120));
+    await inOneProcess(join(dir, 'w1.db'), rpsLeague('w', 120, { window: 1 }));
     const a = outcome(join(dir, 'classic.db'), 'w');
     const b = outcome(join(dir, 'w1.db'), 'w');
     expect(b.matches).toHaveLength(120);
@@ -35,8 +23,8 @@ describe('a league with a pairing window (matches paired ahead of play)', () => 
 
   test('window 8 pairs match k from the state after match k - 8: other pairings than the serial league, and a plan per match in flight', async () => {
     const dir = tmp();
-    await run(join(dir, 'classic.db'), rpsLeague('w', 120));
-    await run(join(dir, 'w8.db'), rpsLeague('w', 120, { window: 8 }));
+    await inOneProcess(join(dir, 'classic.db'), rpsLeague('w', 120));
+    await inOneProcess(join(dir, 'w8.db'), rpsLeague('w', 120, { window: 8 }));
     const a = outcome(join(dir, 'classic.db'), 'w');
     const b = outcome(join(dir, 'w8.db'), 'w');
     expect(b.matches).toHaveLength(120);
@@ -54,9 +42,9 @@ describe('a league with a pairing window (matches paired ahead of play)', () => 
 
   test('a larger budget later continues exactly as one uninterrupted run', async () => {
     const dir = tmp();
-    await run(join(dir, 'once.db'), rpsLeague('w', 90, { window: 5 }));
-    await run(join(dir, 'twice.db'), rpsLeague('w', 40, { window: 5 }));
-    await run(join(dir, 'twice.db'), rpsLeague('w', 90, { window: 5 }));
+    await inOneProcess(join(dir, 'once.db'), rpsLeague('w', 90, { window: 5 }));
+    await inOneProcess(join(dir, 'twice.db'), rpsLeague('w', 40, { window: 5 }));
+    await inOneProcess(join(dir, 'twice.db'), rpsLeague('w', 90, { window: 5 }));
     expect(outcome(join(dir, 'twice.db'), 'w')).toEqual(outcome(join(dir, 'once.db'), 'w'));
   });
 
