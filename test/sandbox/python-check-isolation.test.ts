@@ -1,0 +1,43 @@
+/**
+ * Check mode's harness process holds check(), the task's helpers and every input; the program
+ * runs in a child it forks (src/sandbox/python-harness.ts, `_check_mode`). The harness makes
+ * itself non-dumpable (prctl PR_SET_DUMPABLE 0) before the fork, so the program — same user,
+ * same sandbox — cannot read the harness's memory or environment through /proc/<ppid>/. Without
+ * it the program could read check()'s source (its expected answers) out of the parent's memory.
+ * (Found by stryker/python-mutants.cjs: `prctl(4, 0, ...)` -> `prctl(4, 1, ...)` survived.)
+ */
+import { runPythonBatch, pythonSandboxProblem } from '../../src/sandbox/python-runner';
+
+beforeAll(() => expect(pythonSandboxProblem()).toBeNull());
+
+const probe = String.raw`import os
+def f(x):
+    out = []
+    for name in ("environ", "mem", "maps"):
+        try:
+            with open("/proc/%d/%s" % (os.getppid(), name), "rb") as fh:
+                fh.read(1)
+            out.append(name + ": read")
+        except PermissionError:
+            out.append(name + ": denied")
+        except OSError as e:
+            out.append(name + ": " + type(e).__name__)
+    return out`;
+
+test("the program cannot read the check-mode harness's memory, maps or environment (/proc/<ppid>/...)", async () => {
+  const r = await runPythonBatch({
+    program: probe,
+    entry: 'f',
+    inputs: [],
+    check: 'def check(candidate):\n    got = candidate(1)\n    assert got == ["environ: denied", "mem: denied", "maps: denied"], got',
+    limits: { timeMs: 3000, memoryMb: 128, outputBytes: 2000 },
+  });
+  expect(r.check).toEqual({ code: 'ok' });
+});
+
+test('the same probe outside check mode reads its own process: the denial above is the harness being non-dumpable, not a missing /proc', async () => {
+  const self = probe.replace('os.getppid()', 'os.getpid()');
+  const r = await runPythonBatch({ program: self, entry: 'f', inputs: [[1]], limits: { timeMs: 3000, memoryMb: 128, outputBytes: 2000 } });
+  // its own mem opens (permission granted) and fails only at address 0, which is not mapped (EIO)
+  expect(r.outputs).toEqual([{ code: 'ok', text: '["environ: read", "mem: OSError", "maps: read"]' }]);
+});
