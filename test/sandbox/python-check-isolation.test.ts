@@ -4,7 +4,9 @@
  * itself non-dumpable (prctl PR_SET_DUMPABLE 0) before the fork, so the program — same user,
  * same sandbox — cannot read the harness's memory or environment through /proc/<ppid>/. Without
  * it the program could read check()'s source (its expected answers) out of the parent's memory.
- * (Found by stryker/python-mutants.cjs: `prctl(4, 0, ...)` -> `prctl(4, 1, ...)` survived.)
+ * The program's own descriptors 1 and 2 lead to /dev/null, not to the harness's channel to the
+ * host. (Both found by stryker/python-mutants.cjs: `prctl(4, 0, ...)` -> `prctl(4, 1, ...)` and
+ * `os.dup2(null, 1)` -> `pass` survived.)
  */
 import { runPythonBatch, pythonSandboxProblem } from '../../src/sandbox/python-runner';
 
@@ -40,4 +42,18 @@ test('the same probe outside check mode reads its own process: the denial above 
   const r = await runPythonBatch({ program: self, entry: 'f', inputs: [[1]], limits: { timeMs: 3000, memoryMb: 128, outputBytes: 2000 } });
   // its own mem opens (permission granted) and fails only at address 0, which is not mapped (EIO)
   expect(r.outputs).toEqual([{ code: 'ok', text: '["environ: read", "mem: OSError", "maps: read"]' }]);
+});
+
+test("in check mode the program's file descriptors 1 and 2 lead nowhere: what it writes past sys.stdout never reaches the host's channel", async () => {
+  // 1.5 MB each, above the host's stdout/stderr cap for this batch (2 x 2,000 + 1,000,000 characters)
+  const writer = (fd: number) => `import os\ndef f(x):\n    os.write(${fd}, b"@" * 1500000)\n    return x`;
+  const runs = await Promise.all(
+    [1, 2].map((fd) =>
+      runPythonBatch({ program: writer(fd), entry: 'f', inputs: [], check: 'def check(candidate):\n    assert candidate(3) == 3', limits: { timeMs: 3000, memoryMb: 128, outputBytes: 2000 } }),
+    ),
+  );
+  expect(runs.map((r) => [r.code, r.check])).toEqual([
+    ['ok', { code: 'ok' }],
+    ['ok', { code: 'ok' }],
+  ]);
 });
