@@ -5,8 +5,9 @@
  * same sandbox — cannot read the harness's memory or environment through /proc/<ppid>/. Without
  * it the program could read check()'s source (its expected answers) out of the parent's memory.
  * The program's own descriptors 1 and 2 lead to /dev/null, not to the harness's channel to the
- * host. (Both found by stryker/python-mutants.cjs: `prctl(4, 0, ...)` -> `prctl(4, 1, ...)` and
- * `os.dup2(null, 1)` -> `pass` survived.)
+ * host. A candidate's process ended by SIGXFSZ is an output-limit. (Each found by
+ * stryker/python-mutants.cjs: `prctl(4, 0, ...)` -> `prctl(4, 1, ...)`, `os.dup2(null, 1)` ->
+ * `pass` and the SIGXFSZ branch's code survived the other tests.)
  */
 import { runPythonBatch, pythonSandboxProblem } from '../../src/sandbox/python-runner';
 
@@ -56,4 +57,11 @@ test("in check mode the program's file descriptors 1 and 2 lead nowhere: what it
     ['ok', { code: 'ok' }],
     ['ok', { code: 'ok' }],
   ]);
+});
+
+test("a candidate's process ended by SIGXFSZ (the file-size limit) is the program's output-limit, in check mode too", async () => {
+  // Python ignores SIGXFSZ (a write past the limit fails with EFBIG); a program that restores the default and raises it ends by the signal
+  const program = 'import os, signal\ndef f(x):\n    signal.signal(signal.SIGXFSZ, signal.SIG_DFL)\n    os.kill(os.getpid(), signal.SIGXFSZ)\n    return x';
+  const r = await runPythonBatch({ program, entry: 'f', inputs: [], check: 'def check(candidate):\n    candidate(1)', limits: { timeMs: 3000, memoryMb: 128, outputBytes: 2000 } });
+  expect(r.check).toEqual({ code: 'output-limit', message: 'the program wrote more output than allowed' });
 });
