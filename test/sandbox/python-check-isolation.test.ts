@@ -65,3 +65,13 @@ test("a candidate's process ended by SIGXFSZ (the file-size limit) is the progra
   const r = await runPythonBatch({ program, entry: 'f', inputs: [], check: 'def check(candidate):\n    candidate(1)', limits: { timeMs: 3000, memoryMb: 128, outputBytes: 2000 } });
   expect(r.check).toEqual({ code: 'output-limit', message: 'the program wrote more output than allowed' });
 });
+
+test('a reply on the channel that is not JSON is a malformed reply, at load and on a call', async () => {
+  const atCall = 'import os\ndef f(x):\n    os.write(3, b"not json\\n")\n    return x';
+  const atLoad = 'import os\nos.write(3, b"{not json\\n")\ndef f(x):\n    return x';
+  const runs = await Promise.all(
+    [atCall, atLoad].map((program) => runPythonBatch({ program, entry: 'f', inputs: [], check: 'def check(candidate):\n    candidate(1)', limits: { timeMs: 3000, memoryMb: 128, outputBytes: 2000 } })),
+  );
+  expect(runs[0].check).toEqual({ code: 'runtime-error', message: 'the program wrote a malformed reply' });
+  expect([runs[1].code, runs[1].message]).toEqual(['runtime-error', 'the program wrote a malformed reply']);
+});
