@@ -75,3 +75,11 @@ test('a reply on the channel that is not JSON is a malformed reply, at load and 
   expect(runs[0].check).toEqual({ code: 'runtime-error', message: 'the program wrote a malformed reply' });
   expect([runs[1].code, runs[1].message]).toEqual(['runtime-error', 'the program wrote a malformed reply']);
 });
+
+test("a candidate's process that ends between calls: the next call's large argument is not written into a pipe nobody reads (the harness holds no read end of it)", async () => {
+  // a thread ends the process 0.2 s after load; check() then sends 200,000 characters, more than a pipe holds
+  const program = 'import os, threading, time\ndef _later():\n    time.sleep(0.2)\n    os._exit(5)\nthreading.Thread(target=_later).start()\ndef f(x):\n    return len(x)';
+  const check = 'import time\ndef check(candidate):\n    assert candidate("ab") == 2\n    time.sleep(0.6)\n    candidate("x" * 200000)';
+  const r = await runPythonBatch({ program, entry: 'f', inputs: [], check, limits: { timeMs: 2000, memoryMb: 128, outputBytes: 2000 } });
+  expect(r.check).toEqual({ code: 'exited', message: 'the program ended its process (exit status 5)' });
+});
