@@ -83,3 +83,27 @@ test("a candidate's process that ends between calls: the next call's large argum
   const r = await runPythonBatch({ program, entry: 'f', inputs: [], check, limits: { timeMs: 2000, memoryMb: 128, outputBytes: 2000 } });
   expect(r.check).toEqual({ code: 'exited', message: 'the program ended its process (exit status 5)' });
 });
+
+const checkRun = (program: string, timeMs = 1500, outputBytes = 2000) =>
+  runPythonBatch({ program, entry: 'f', inputs: [], check: 'def check(candidate):\n    candidate(1)', limits: { timeMs, memoryMb: 128, outputBytes } });
+
+test("a load failure the candidate's process reports passes through with its own code: runtime-error, memory-limit, output-limit", async () => {
+  const runs = await Promise.all([
+    checkRun('raise ValueError("at load")'),
+    checkRun('x = bytearray(10 ** 10)'),
+    checkRun('print("x" * 100000)'),
+  ]);
+  expect(runs.map((r) => r.code)).toEqual(['runtime-error', 'memory-limit', 'output-limit']);
+  expect(runs[0].message).toBe('ValueError: at load');
+});
+
+test('a load that takes most of its time limit is given it (the first reply waits for the load and every input, plus slack)', async () => {
+  const r = await checkRun('import time\ntime.sleep(1.2)\ndef f(x):\n    return x');
+  expect([r.code, r.check]).toEqual(['ok', { code: 'ok' }]);
+});
+
+test("a reply's code of a call passes through when it is one a candidate can end with (timeout, memory-limit, output-limit, exited)", async () => {
+  const forge = (code: string) => `import os\ndef f(x):\n    os.write(3, b'{"code": "${code}", "message": "m"}\\n')\n    return x`;
+  const runs = await Promise.all(['timeout', 'memory-limit', 'output-limit', 'exited'].map((c) => checkRun(forge(c))));
+  expect(runs.map((r) => r.check)).toEqual(['timeout', 'memory-limit', 'output-limit', 'exited'].map((code) => ({ code, message: 'm' })));
+});
