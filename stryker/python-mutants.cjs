@@ -27,9 +27,9 @@ const root = join(__dirname, '..');
 const FILE = 'src/sandbox/python-harness.ts';
 const args = process.argv.slice(2);
 const opt = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
-// The harness's own case-by-case test first (docs/testing.md) and its check-mode isolation test, then the grader and attack tests;
+// The harness's own case-by-case tests first (docs/testing.md: check-mode isolation, error texts), then the grader and attack tests;
 // escape-python.test.ts is left out by default: its memory bomb times out on a loaded machine
-const tests = (opt('--tests') ?? 'test/sandbox/python-harness.test.ts,test/sandbox/python-check-isolation.test.ts,test/sandbox/grader-python.test.ts,test/sandbox/attack-python.test.ts').split(',');
+const tests = (opt('--tests') ?? 'test/sandbox/python-harness.test.ts,test/sandbox/python-check-isolation.test.ts,test/sandbox/python-error-text.test.ts,test/sandbox/grader-python.test.ts,test/sandbox/attack-python.test.ts').split(',');
 const [fromLine, toLine] = (opt('--lines') ?? '1-100000').split('-').map(Number);
 const concurrency = Number(opt('--concurrency') ?? 1);
 if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 8) {
