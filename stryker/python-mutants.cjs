@@ -10,7 +10,13 @@
  * fails (or the run passes its time limit). Prints the score and every survivor (line and edit);
  * the JSON report goes to test-artifacts/python-mutants/report.json.
  *
- * Usage: node stryker/python-mutants.cjs [--tests a.test.ts,b.test.ts] [--lines 20-120] [--list]
+ * Usage: node stryker/python-mutants.cjs [--tests a.test.ts,b.test.ts] [--lines 20-120] [--concurrency 2] [--list]
+ *
+ * The tests mostly wait on sandbox processes (a full run of the default list is ~38 s of wall
+ * time for ~11 s of CPU), so `--concurrency N` tests N mutants at once, each in its own copy.
+ * The test files run one at a time in the order given (the harness's own case-by-case test
+ * first), stopping at the first that fails. A mutant whose test file runs past 3x its unmutated
+ * time (at least 2 minutes) is stopped and counted as detected (timeout), like Stryker's.
  */
 const { spawn, execFileSync } = require('node:child_process');
 const { mkdtempSync, mkdirSync, readFileSync, writeFileSync, rmSync, symlinkSync } = require('node:fs');
@@ -21,10 +27,15 @@ const root = join(__dirname, '..');
 const FILE = 'src/sandbox/python-harness.ts';
 const args = process.argv.slice(2);
 const opt = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
-// The harness's own case-by-case test first (docs/testing.md), then the grader and attack tests;
+// The harness's own case-by-case tests first (docs/testing.md: check-mode isolation, error texts), then the grader and attack tests;
 // escape-python.test.ts is left out by default: its memory bomb times out on a loaded machine
-const tests = (opt('--tests') ?? 'test/sandbox/python-harness.test.ts,test/sandbox/grader-python.test.ts,test/sandbox/attack-python.test.ts').split(',');
+const tests = (opt('--tests') ?? 'test/sandbox/python-harness.test.ts,test/sandbox/python-check-isolation.test.ts,test/sandbox/python-error-text.test.ts,test/sandbox/grader-python.test.ts,test/sandbox/attack-python.test.ts').split(',');
 const [fromLine, toLine] = (opt('--lines') ?? '1-100000').split('-').map(Number);
+const concurrency = Number(opt('--concurrency') ?? 1);
+if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 8) {
+  process.stderr.write(`python-mutants: --concurrency must be an integer from 1 to 8 (got ${opt('--concurrency')})\n`);
+  process.exit(2);
+}
 
 /** Lines (1-based) of the file that are Python code: inside the String.raw templates, not comments or docstrings. */
 function pythonLines(text) {
@@ -110,41 +121,63 @@ if (args.includes('--list')) {
   process.exit(0);
 }
 
-// a copy of the repository (tracked and new files), node_modules linked
-const copy = mkdtempSync(join(tmpdir(), 'python-mutants-'));
+// copies of the repository (tracked and new files), node_modules linked: one per concurrent mutant
 const files = execFileSync('git', ['ls-files', '-co', '--exclude-standard'], { cwd: root, encoding: 'utf8' }).split('\n').filter(Boolean);
-for (const f of files) {
-  mkdirSync(join(copy, dirname(f)), { recursive: true });
-  try {
-    writeFileSync(join(copy, f), readFileSync(join(root, f)));
-  } catch {
-    // deleted in the working tree
+/** A fresh copy of the repository in a temporary folder. */
+function makeCopy() {
+  const copy = mkdtempSync(join(tmpdir(), 'python-mutants-'));
+  for (const f of files) {
+    mkdirSync(join(copy, dirname(f)), { recursive: true });
+    try {
+      writeFileSync(join(copy, f), readFileSync(join(root, f)));
+    } catch {
+      // deleted in the working tree
+    }
   }
+  symlinkSync(join(root, 'node_modules'), join(copy, 'node_modules'));
+  return copy;
 }
-symlinkSync(join(root, 'node_modules'), join(copy, 'node_modules'));
+const copies = Array.from({ length: concurrency }, makeCopy);
 
-let current = null;
-/** Runs the tests in the copy; resolves with whether they passed. */
-function runTests() {
+const running = new Set();
+/** Runs one test file in a copy; resolves with whether it passed (limitMs: stopped past it, a timeout). */
+function runFile(copy, file, limitMs) {
   return new Promise((resolve) => {
     let out = '';
-    const child = spawn('nice', ['-n', '10', process.execPath, join(root, 'node_modules', 'jest', 'bin', 'jest.js'), ...tests, '--runInBand', '--bail=1', '--silent'], { cwd: copy, stdio: ['ignore', 'pipe', 'pipe'] });
-    current = child;
-    const timer = setTimeout(() => child.kill('SIGKILL'), 20 * 60_000);
+    const child = spawn('nice', ['-n', '10', process.execPath, join(root, 'node_modules', 'jest', 'bin', 'jest.js'), file, '--runInBand', '--silent'], { cwd: copy, stdio: ['ignore', 'pipe', 'pipe'] });
+    running.add(child);
+    const timer = setTimeout(() => child.kill('SIGKILL'), limitMs);
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
     child.on('close', (status, sig) => {
       clearTimeout(timer);
-      current = null;
-      resolve({ ok: status === 0, timedOut: sig === 'SIGKILL', tail: out.split('\n').filter((l) => /✕/.test(l)).slice(0, 2).join(' | ') });
+      running.delete(child);
+      resolve({ ok: status === 0, timedOut: sig === 'SIGKILL', tail: out.split('\n').filter((l) => /✕/.test(l)).slice(0, 2).map((l) => `${file}: ${l.trim()}`).join(' | ') });
     });
   });
 }
 
-/** Stopped (Ctrl-C, kill): end the running tests and remove the copy; the working tree was never touched. */
+/**
+ * Runs the test files in a copy in the order given, one jest each, stopping at the first that
+ * fails: a mutant is detected when any file fails, as with one run of them all, but a mutant the
+ * first file detects costs that file only. limitsMs: each file's time limit.
+ */
+async function runTests(copy, limitsMs) {
+  const started = Date.now();
+  const ms = [];
+  for (let i = 0; i < tests.length; i++) {
+    const t0 = Date.now();
+    const r = await runFile(copy, tests[i], limitsMs[i]);
+    ms.push(Date.now() - t0);
+    if (!r.ok) return { ...r, ms: Date.now() - started, files: ms };
+  }
+  return { ok: true, timedOut: false, tail: '', ms: Date.now() - started, files: ms };
+}
+
+/** Stopped (Ctrl-C, kill): end the running tests and remove the copies; the working tree was never touched. */
 function cleanUp() {
-  current?.kill('SIGKILL');
-  rmSync(copy, { recursive: true, force: true });
+  for (const child of running) child.kill('SIGKILL');
+  for (const copy of copies) rmSync(copy, { recursive: true, force: true });
 }
 for (const sig of ['SIGINT', 'SIGTERM']) {
   process.on(sig, () => {
@@ -155,32 +188,42 @@ for (const sig of ['SIGINT', 'SIGTERM']) {
 
 const results = [];
 async function main() {
+  const started = Date.now();
   try {
-    const base = await runTests();
+    const base = await runTests(copies[0], tests.map(() => 20 * 60_000));
     if (!base.ok) throw new Error(`the tests fail without any mutant: ${base.tail}`);
-    for (let k = 0; k < mutants.length; k++) {
-      const m = mutants[k];
-      const mutated = lines.slice();
-      mutated[m.line - 1] = m.next;
-      writeFileSync(join(copy, FILE), mutated.join('\n'));
-      const r = await runTests();
-      const status = r.ok ? 'survived' : r.timedOut ? 'timeout' : 'killed';
-      results.push({ ...m, status, by: r.tail });
-      process.stdout.write(`[${k + 1}/${mutants.length}] ${status.padEnd(8)} line ${m.line}: ${m.what}\n`);
-    }
+    const limitMs = base.files.map((ms) => Math.max(120_000, 3 * ms));
+    process.stdout.write(`unmutated: ${tests.map((t, i) => `${t} ${(base.files[i] / 1000).toFixed(1)} s`).join(', ')}\n`);
+    let next = 0;
+    let done = 0;
+    const work = async (copy) => {
+      while (next < mutants.length) {
+        const k = next++;
+        const m = mutants[k];
+        const mutated = lines.slice();
+        mutated[m.line - 1] = m.next;
+        writeFileSync(join(copy, FILE), mutated.join('\n'));
+        const r = await runTests(copy, limitMs);
+        const status = r.ok ? 'survived' : r.timedOut ? 'timeout' : 'killed';
+        results[k] = { ...m, status, by: r.tail };
+        process.stdout.write(`[${++done}/${mutants.length}] ${status.padEnd(8)} line ${m.line}: ${m.what}\n`);
+      }
+    };
+    await Promise.all(copies.map(work));
   } finally {
     cleanUp();
   }
-  report();
+  report(Date.now() - started);
 }
 
-function report() {
+function report(ms) {
   const killed = results.filter((r) => r.status !== 'survived').length;
-  process.stdout.write(`\nscore: ${((100 * killed) / Math.max(1, results.length)).toFixed(1)}% (${killed} of ${results.length} killed)\nsurvivors:\n`);
+  const timeouts = results.filter((r) => r.status === 'timeout').length;
+  process.stdout.write(`\nscore: ${((100 * killed) / Math.max(1, results.length)).toFixed(1)}% (${killed} of ${results.length} detected, ${timeouts} of them by timeout; ${(ms / 60_000).toFixed(1)} min, concurrency ${concurrency})\nsurvivors:\n`);
   for (const r of results.filter((x) => x.status === 'survived')) process.stdout.write(`  line ${r.line}: ${r.what}\n`);
   const out = join(root, 'test-artifacts', 'python-mutants');
   mkdirSync(out, { recursive: true });
-  writeFileSync(join(out, 'report.json'), JSON.stringify({ file: FILE, tests, results }, null, 2));
+  writeFileSync(join(out, 'report.json'), JSON.stringify({ file: FILE, tests, lines: [fromLine, toLine], concurrency, minutes: ms / 60_000, results }, null, 2));
 }
 
 main().catch((e) => {

@@ -67,13 +67,15 @@ class _ScanContext:
     parse_constant = float
 
 def _loads(text, hook=None):
-    """json.loads(text, object_hook=hook) for the host's JSON (never malformed)."""
+    """json.loads(text, object_hook=hook) for the host's JSON and the candidate process's replies
+    (hostile: any malformed text is a ValueError; the C scanner reports an error inside an object
+    or array through json.decoder, which is not importable here, as SystemError)."""
     context = _ScanContext()
     context.object_hook = hook
     text = text.strip(" \t\n\r")
     try:
         value, end = _json.make_scanner(context)(text, 0)
-    except StopIteration:
+    except Exception:
         raise ValueError("not JSON")
     if end != len(text):
         raise ValueError("more than one JSON value")
