@@ -3,7 +3,7 @@
  * their own on a free loopback port (never a shared one: queue names follow env ids), `arena
  * worker` child processes, and Redis's command count.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
@@ -23,11 +23,25 @@ function freePort(): Promise<number> {
   });
 }
 
-/** Starts redis-server and resolves once it accepts connections. */
-export async function startRedis(): Promise<{ url: string; port: number; child: ChildProcess }> {
+/**
+ * A command line run on the given CPUs only (`taskset -c LIST`, util-linux), or as it is when
+ * `cpus` is empty: how the benches put workers on cores the scheduler does not use, standing in
+ * for workers on machines of their own.
+ */
+export function onCpus(cpus: string, cmd: string, argv: string[]): [string, string[]] {
+  return cpus ? ['taskset', ['-c', cpus, cmd, ...argv]] : [cmd, argv];
+}
+
+/** Pins every thread of this process to the given CPUs (`taskset -a -p -c LIST`); threads started later inherit it. */
+export function pinSelf(cpus: string): void {
+  execFileSync('taskset', ['-a', '-p', '-c', cpus, String(process.pid)], { stdio: 'ignore' });
+}
+
+/** Starts redis-server (on the given CPUs, when any) and resolves once it accepts connections. */
+export async function startRedis(cpus = ''): Promise<{ url: string; port: number; child: ChildProcess }> {
   const port = await freePort();
   const dir = mkdtempSync(join(os.tmpdir(), 'arena-bench-redis-'));
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(...onCpus(cpus, 'redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no']), { stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise<void>((ok, fail) => {
     let out = '';
     child.once('error', fail);
@@ -48,12 +62,17 @@ export async function commandCalls(redis: Redis): Promise<number> {
   return n;
 }
 
-/** Starts `n` workers (`--concurrency` per env) and resolves once each is playing; with BENCH_WORKER_CPU_PROF=DIR in the environment each writes a CPU profile there when it stops. */
-export function startWorkers(url: string, n: number, concurrency = 1): Promise<ChildProcess[]> {
+/**
+ * Starts `n` workers (`--concurrency` per env), on the given CPUs when `cpus` is set, and resolves
+ * once each is playing; with BENCH_WORKER_CPU_PROF=DIR in the environment each writes a CPU
+ * profile there when it stops.
+ */
+export function startWorkers(url: string, n: number, concurrency = 1, cpus = ''): Promise<ChildProcess[]> {
   return Promise.all(
     Array.from({ length: n }, (_, i) =>
       new Promise<ChildProcess>((ok, fail) => {
-        const c = spawn(process.execPath, [...(process.env.BENCH_WORKER_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_WORKER_CPU_PROF}`] : []), BIN, 'worker', '--redis', url, '--name', `bench-${i}`, '--no-live', '--concurrency', String(concurrency)], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+        const argv = [...(process.env.BENCH_WORKER_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_WORKER_CPU_PROF}`] : []), BIN, 'worker', '--redis', url, '--name', `bench-${i}`, '--no-live', '--concurrency', String(concurrency)];
+        const c = spawn(...onCpus(cpus, process.execPath, argv), { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
         let err = '';
         c.stderr!.on('data', (d: Buffer) => {
           err += d.toString();

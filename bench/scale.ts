@@ -10,8 +10,13 @@
  *
  * Starts its own redis-server (must be installed) on a free 127.0.0.1 port; run from the
  * package root after `npm run build`:
- *   npm run bench:scale [-- --matches 300 --workers 1,2 --rounds 2 --window 32 --batch N --leagues rock-paper-scissors,werewolf --events 50000 --cpu-prof DIR]
+ *   npm run bench:scale [-- --matches 300 --workers 1,2 --rounds 2 --window 32 --batch N --leagues rock-paper-scissors,werewolf --events 50000 --cpu-prof DIR --pin]
  * (`--cpu-prof DIR`: the scheduler's CPU profile of each worker run, written to DIR as a .cpuprofile.)
+ *
+ * `--pin`: workers that do not share the scheduler's core, as on machines of their own. The bench
+ * itself (the scheduler, and the one-process league it compares with) and Redis run on CPU 0,
+ * every worker on CPU 1 (`taskset`), so "x one process" compares one core of play with one core
+ * of scheduling plus one core of workers. Needs two CPUs.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -29,7 +34,7 @@ import { parseRedisUrl } from '../src/scale/redis-connection';
 import { Store } from '../src/store/store';
 import { parseLeagueConfig } from '../league/config';
 import { runLeague } from '../league/league-run';
-import { commandCalls, ROOT, startRedis, startWorkers, stopWorkers } from './scale-kit';
+import { commandCalls, pinSelf, ROOT, startRedis, startWorkers, stopWorkers } from './scale-kit';
 
 
 function arg(name: string, fallback: string): string {
@@ -115,7 +120,10 @@ async function main(): Promise<void> {
   const batch = arg('batch', '');
   const only = arg('leagues', 'rock-paper-scissors,werewolf').split(',');
   const profDir = arg('cpu-prof', '');
-  const redisServer = await startRedis();
+  const pin = process.argv.includes('--pin');
+  if (pin && os.cpus().length < 2) throw new Error('--pin needs two CPUs (the scheduler on CPU 0, workers on CPU 1)');
+  if (pin) pinSelf('0');
+  const redisServer = await startRedis(pin ? '0' : '');
   const target = parseRedisUrl(redisServer.url);
   const admin = new Redis(redisServer.port, '127.0.0.1');
   const dir = mkdtempSync(join(os.tmpdir(), 'arena-bench-scale-'));
@@ -152,7 +160,7 @@ async function main(): Promise<void> {
           const raw = { ...sc.config(name(`w${n}`)), budget: { matches }, window };
           const envId = (await registry.resolveEnv(raw.env)).meta.id;
           await admin.sadd(QUEUES_KEY, envId); // workers attach to the queue at start
-          const workers = await startWorkers(redisServer.url, n);
+          const workers = await startWorkers(redisServer.url, n, 1, pin ? '1' : '');
           const store = new Store(join(dir, `${raw.name}.db`));
           const l0 = load();
           const calls0 = await commandCalls(admin);
@@ -179,7 +187,7 @@ async function main(): Promise<void> {
       }
     }
     const jobs = batch || `default (${Math.max(1, Math.min(16, Math.floor(window / 2)))})`;
-    process.stdout.write(`Scale-out throughput, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'cpu'}), loopback Redis, window ${window}, plans per job ${jobs}, ${matches} matches per run, ${rounds} interleaved round(s); medians of the rounds (each round's figures in brackets)\n\n`);
+    process.stdout.write(`Scale-out throughput, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'cpu'})${pin ? ', pinned: scheduler, one-process run and Redis on CPU 0, workers on CPU 1' : ''}, loopback Redis, window ${window}, plans per job ${jobs}, ${matches} matches per run, ${rounds} interleaved round(s); medians of the rounds (each round's figures in brackets)\n\n`);
     process.stdout.write('| league | played by | matches/s | x one process | scheduler CPU ms/match | Redis commands/match | load (1 min, start-end) |\n|---|---|---:|---:|---:|---:|---|\n');
     const f = (xs: number[], d: number) => (xs.length ? `${median(xs).toFixed(d)}${xs.length > 1 ? ` [${xs.map((x) => x.toFixed(d)).join(', ')}]` : ''}` : '–');
     for (const r of rows.values()) {
