@@ -54,6 +54,13 @@ export async function startRedis(cpus = ''): Promise<{ url: string; port: number
   return { url: `redis://127.0.0.1:${port}`, port, child };
 }
 
+/** Bytes Redis has received and sent so far over its connections (INFO stats). */
+export async function netBytes(redis: Redis): Promise<{ input: number; output: number }> {
+  const info = await redis.info('stats');
+  const field = (name: string) => Number(new RegExp(`${name}:(\\d+)`).exec(info)?.[1] ?? 0);
+  return { input: field('total_net_input_bytes'), output: field('total_net_output_bytes') };
+}
+
 /** Commands Redis has run so far (INFO commandstats). */
 export async function commandCalls(redis: Redis): Promise<number> {
   const info = await redis.info('commandstats');

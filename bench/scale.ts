@@ -5,7 +5,8 @@
  * process, 1 worker, 2 workers, again...) so that each ratio compares runs under the same load.
  * Prints markdown tables: matches/s, the ratio to the same round's one-process rate, the
  * scheduler's CPU per match, Redis commands per match (INFO commandstats: commands inside
- * BullMQ's scripts included) and the load average; then live events/s through Redis to a
+ * BullMQ's scripts included), bytes into and out of Redis per match (INFO stats; the median run) and
+ * the load average; then live events/s through Redis to a
  * spectator server's bus (LivePublisher -> LiveFeed).
  *
  * Starts its own redis-server (must be installed) on a free 127.0.0.1 port; run from the
@@ -34,7 +35,7 @@ import { parseRedisUrl } from '../src/scale/redis-connection';
 import { Store } from '../src/store/store';
 import { parseLeagueConfig } from '../league/config';
 import { runLeague } from '../league/league-run';
-import { commandCalls, pinSelf, ROOT, startRedis, startWorkers, stopWorkers } from './scale-kit';
+import { commandCalls, netBytes, pinSelf, ROOT, startRedis, startWorkers, stopWorkers } from './scale-kit';
 
 
 function arg(name: string, fallback: string): string {
@@ -109,6 +110,9 @@ interface Row {
   ratio: number[];
   cpuMs: number[];
   commands: number[];
+  /** Bytes into and out of Redis per match, in KB. */
+  kbIn: number[];
+  kbOut: number[];
   load: string[];
 }
 
@@ -132,7 +136,7 @@ async function main(): Promise<void> {
   const rows = new Map<string, Row>();
   const row = (scenario: string, label: string, workers: number): Row => {
     const key = `${scenario}|${label}`;
-    if (!rows.has(key)) rows.set(key, { scenario, label, workers, rate: [], ratio: [], cpuMs: [], commands: [], load: [] });
+    if (!rows.has(key)) rows.set(key, { scenario, label, workers, rate: [], ratio: [], cpuMs: [], commands: [], kbIn: [], kbOut: [], load: [] });
     return rows.get(key)!;
   };
   let run = 0;
@@ -164,6 +168,7 @@ async function main(): Promise<void> {
           const store = new Store(join(dir, `${raw.name}.db`));
           const l0 = load();
           const calls0 = await commandCalls(admin);
+          const bytes0 = await netBytes(admin);
           const prof = profDir ? await startProfile() : null;
           const cpu0 = process.cpuUsage();
           const t0 = performance.now();
@@ -176,22 +181,25 @@ async function main(): Promise<void> {
           const cpu = process.cpuUsage(cpu0);
           if (prof) writeFileSync(join(profDir, `${raw.name}.cpuprofile`), JSON.stringify(await prof()));
           const calls = (await commandCalls(admin)) - calls0;
+          const bytes = await netBytes(admin);
           await stopWorkers(workers);
           const r = row(sc.name, `${n} worker${n === 1 ? '' : 's'} + scheduler`, n);
           r.rate.push(matches / s);
           r.ratio.push(matches / s / local);
           r.cpuMs.push((cpu.user + cpu.system) / 1000 / matches);
           r.commands.push(calls / matches);
+          r.kbIn.push((bytes.input - bytes0.input) / 1024 / matches);
+          r.kbOut.push((bytes.output - bytes0.output) / 1024 / matches);
           r.load.push(`${l0}-${load()}`);
         }
       }
     }
     const jobs = batch || `default (${Math.max(1, Math.min(16, Math.floor(window / 2)))})`;
     process.stdout.write(`Scale-out throughput, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'cpu'})${pin ? ', pinned: scheduler, one-process run and Redis on CPU 0, workers on CPU 1' : ''}, loopback Redis, window ${window}, plans per job ${jobs}, ${matches} matches per run, ${rounds} interleaved round(s); medians of the rounds (each round's figures in brackets)\n\n`);
-    process.stdout.write('| league | played by | matches/s | x one process | scheduler CPU ms/match | Redis commands/match | load (1 min, start-end) |\n|---|---|---:|---:|---:|---:|---|\n');
+    process.stdout.write('| league | played by | matches/s | x one process | scheduler CPU ms/match | Redis commands/match | Redis KB in / out per match | load (1 min, start-end) |\n|---|---|---:|---:|---:|---:|---:|---|\n');
     const f = (xs: number[], d: number) => (xs.length ? `${median(xs).toFixed(d)}${xs.length > 1 ? ` [${xs.map((x) => x.toFixed(d)).join(', ')}]` : ''}` : '–');
     for (const r of rows.values()) {
-      process.stdout.write(`| ${r.scenario} | ${r.label} | ${f(r.rate, 1)} | ${r.workers ? f(r.ratio, 2) : '1'} | ${f(r.cpuMs, 2)} | ${f(r.commands, 1)} | ${r.load.join(', ')} |\n`);
+      process.stdout.write(`| ${r.scenario} | ${r.label} | ${f(r.rate, 1)} | ${r.workers ? f(r.ratio, 2) : '1'} | ${f(r.cpuMs, 2)} | ${f(r.commands, 1)} | ${r.workers ? `${median(r.kbIn).toFixed(2)} / ${median(r.kbOut).toFixed(2)}` : '–'} | ${r.load.join(', ')} |\n`);
     }
     process.stdout.write('\n');
 
