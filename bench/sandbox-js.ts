@@ -72,7 +72,8 @@ const waiting = new Map();
 let nextId = 1;
 function viaThread() {
   if (!thread) {
-    thread = new Worker("const { parentPort, workerData } = require('node:worker_threads'); const runner = require(workerData); parentPort.on('message', async (text) => { const m = JSON.parse(text); parentPort.postMessage(JSON.stringify({ id: m.id, ok: true, res: await runner.runTests(m.req) })); });", { eval: true, workerData: process.env.RUNNER });
+    // like the worker process: requests queue and run one at a time, each answered at once
+    thread = new Worker("const { parentPort, workerData } = require('node:worker_threads'); const runner = require(workerData); const queue = []; let busy = false; async function next() { if (busy) return; busy = true; while (queue.length) { const m = JSON.parse(queue.shift()); parentPort.postMessage(JSON.stringify({ id: m.id, ok: true, res: await runner.runTests(m.req) })); } busy = false; } parentPort.on('message', (text) => { queue.push(text); next(); });", { eval: true, workerData: process.env.RUNNER });
     thread.on('message', (text) => { const m = JSON.parse(text); const w = waiting.get(m.id); waiting.delete(m.id); w(m); });
   }
   const id = nextId++;
@@ -116,8 +117,13 @@ interface Rate {
 
 /** The reference process's rates in `mode` over `secs` seconds, with `callers` callers each waiting for its previous run. */
 function referenceRate(child: ChildProcess, mode: 'minimal' | 'runTests' | 'thread', secs: number, callers = 1): Promise<Rate> {
-  return new Promise((resolve) => {
-    child.once('message', (m: Rate) => resolve(m));
+  return new Promise((resolve, reject) => {
+    const died = (code: number | null) => reject(new Error(`the reference process exited (${code})`));
+    child.once('exit', died);
+    child.once('message', (m: Rate) => {
+      child.off('exit', died);
+      resolve(m);
+    });
     child.send({ mode, secs, callers });
   });
 }
