@@ -15,7 +15,8 @@
  * Rows: the minimal loop; the worker's own `runTests` called in that process (the sandbox's
  * work without the hop to the worker); `code.run` through a one-slot pool with one caller (each
  * run waits for the previous one: one round trip per run) and with four callers (runs queued
- * behind each other, sent as batches: the runs per message are printed); and, to measure the
+ * behind each other, sent as batches: the runs per message are printed; and, as before batching,
+ * each run its own message and answer); and, to measure the
  * option of removing the process switch, `runTests` in a worker thread of the reference process
  * with one and four callers (JSON text both ways, as code.run's requests: a thread hop instead
  * of a process hop; no crash boundary, so not what the sandbox does). Below the table, a bare
@@ -186,6 +187,9 @@ async function codeRunRate(sb: Sandbox, callers: number, secs: number): Promise<
 async function main(): Promise<void> {
   const reference = await startReference();
   const sb = createSandbox({ concurrency: 1 });
+  // as before batching: each run its own message and answer, one sent ahead
+  const unbatched = createSandbox({ concurrency: 1, batch: false, pipeline: 2 });
+  await unbatched.code.run({ language: 'js', program: PROGRAM, entry: 'f', tests: [{ input: [1], expected: 2 }] });
   await sb.code.run({ language: 'js', program: PROGRAM, entry: 'f', tests: [{ input: [1], expected: 2 }] }); // starts the worker
   const echo = startEcho();
   /** Runs and messages to the worker of the four-caller variant: the runs per message (batch size). */
@@ -203,6 +207,7 @@ async function main(): Promise<void> {
     { name: "the worker's `runTests` in that process (no hop)", rate: (s) => referenceRate(reference, 'runTests', s) },
     { name: '`code.run`, one-slot pool, one caller', rate: (s) => codeRunRate(sb, 1, s) },
     { name: '`code.run`, one-slot pool, four callers (batched)', rate: counted },
+    { name: '`code.run`, one-slot pool, four callers, not batched (`batch: false, pipeline: 2`: each run its own message and answer)', rate: (s) => codeRunRate(unbatched, 4, s) },
     { name: '`runTests` in a worker thread, one caller (no process switch; not used: no crash boundary)', rate: (s) => referenceRate(reference, 'thread', s, 1) },
     { name: '`runTests` in a worker thread, four callers (answered each at once)', rate: (s) => referenceRate(reference, 'thread', s, 4) },
   ];
@@ -233,6 +238,7 @@ async function main(): Promise<void> {
   console.log(`\nfour callers: ${(batching.runs / Math.max(1, batching.messages)).toFixed(2)} runs per message to the worker (mean over the rounds)`);
   console.log(`a bare round trip to a worker process (JSON text, no work): ${us(trips.map((t) => t.rate))} µs wall, ${us(trips.map((t) => t.perCpu))} µs CPU (both processes; medians of ${rounds} rounds)`);
   await sb.close();
+  await unbatched.close();
   reference.disconnect();
   echo.disconnect();
 }

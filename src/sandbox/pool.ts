@@ -62,6 +62,13 @@ export interface PoolOptions {
    * answered by one message. Default 4. 1 sends a run only when the slot's worker is idle.
    */
   pipeline?: number;
+  /**
+   * Whether the runs dispatched to a worker together go as one batch answered by one message
+   * (default true). False sends each run as its own message, answered as soon as it ends: the
+   * host hears of each run at once (on two idle cores it can overlap more with the worker), at
+   * two process switches per run (docs/architecture.md, "The sandbox", measured).
+   */
+  batch?: boolean;
 }
 
 /** A request sent to a worker, kept until the worker answers it. */
@@ -132,6 +139,7 @@ export class SandboxPool {
   readonly concurrency: number;
   private readonly maxQueue: number;
   private readonly depth: number;
+  private readonly batching: boolean;
   private readonly slots: Slot[];
   private readonly waiting: Waiter[] = [];
   private nextId = 1;
@@ -147,6 +155,7 @@ export class SandboxPool {
     this.concurrency = Math.max(1, Math.floor(options.concurrency ?? Math.min(8, availableParallelism())));
     this.maxQueue = options.maxQueue ?? 10_000;
     this.depth = Math.max(1, Math.floor(options.pipeline ?? 4));
+    this.batching = options.batch ?? true;
     this.slots = Array.from({ length: this.concurrency }, (_, i) => new Slot(i));
   }
 
@@ -310,7 +319,7 @@ export class SandboxPool {
     worker.ref();
     (worker.channel as { ref?: () => void } | undefined)?.ref?.();
     (worker.stderr as { ref?: () => void } | null)?.ref?.();
-    if (typeof job.message !== 'string' || job.alone) {
+    if (typeof job.message !== 'string' || job.alone || !this.batching) {
       this.flush(slot);
       this.send(slot, { jobs: [job], batch: false }, job.message);
     } else if (slot.outbox.push(job) === 1) {

@@ -193,6 +193,20 @@ describe('pipelined JavaScript runs', () => {
     expect(sb.pool.stats.workersStarted).toBe(1);
   });
 
+  test('with batch: false each run is its own message, answered as soon as it ends', async () => {
+    sb = createSandbox({ concurrency: 1, batch: false });
+    await sb.code.run(own(1)); // starts the worker
+    const fromWorker: unknown[] = [];
+    slotOf(sb).worker!.on('message', (m) => fromWorker.push(m));
+    const sent = sb.pool.stats.messages;
+    const runs = [2, 3, 4].map((i) => sb.code.run(own(i)));
+    await tick();
+    expect(slotOf(sb).units.map((u) => u.batch)).toEqual([false, false, false]);
+    expect((await Promise.all(runs)).map((r) => r.tests[0].actual)).toEqual([6, 12, 20]);
+    expect(sb.pool.stats.messages - sent).toBe(3);
+    expect(fromWorker).toHaveLength(3);
+  });
+
   test('with pipeline: 1 a run is sent only to an idle worker', async () => {
     sb = createSandbox({ concurrency: 1, pipeline: 1 });
     const runs = [1, 2, 3].map((i) => sb.code.run(own(i)));
