@@ -388,14 +388,14 @@ export class SandboxPool {
         culprit.settled = true;
         culprit.reject(error!);
       }
-    } else if (head) {
+    } else if (head && !this.closed) {
       for (const job of head.jobs) {
         if (job.settled) continue;
         job.alone = true;
         this.stats.isolated++;
         again.push(job);
       }
-    }
+    } else if (head) again.push(...head.jobs);
     for (const job of [...again, ...units.flatMap((u) => u.jobs), ...unsent]) {
       if (job.settled) continue;
       if (!this.closed) this.dispatch(slot, job);
