@@ -59,7 +59,8 @@ export interface PoolOptions {
    * JavaScript runs a slot's worker may hold at once (see `run`): with more than 1 the next runs
    * already wait in the worker when the current one ends, so the worker goes from one to the
    * next without a round trip to the host, and the runs dispatched together go as one batch
-   * answered by one message. Default 4. 1 sends a run only when the slot's worker is idle.
+   * answered by one message (a run's answer then waits for the rest of its batch). Default 4.
+   * 1 sends a run only when the slot's worker is idle.
    */
   pipeline?: number;
   /**
