@@ -15,7 +15,12 @@
  * Rows: the minimal loop; the worker's own `runTests` called in that process (the sandbox's
  * work without the hop to the worker); `code.run` through a one-slot pool with one caller (each
  * run waits for the previous one: one round trip per run) and with four callers (runs queued
- * behind each other).
+ * behind each other, sent as batches: the runs per message are printed; and, as before batching,
+ * each run its own message and answer); and, to measure the
+ * option of removing the process switch, `runTests` in a worker thread of the reference process
+ * with one and four callers (JSON text both ways, as code.run's requests: a thread hop instead
+ * of a process hop; no crash boundary, so not what the sandbox does). Below the table, a bare
+ * round trip to a worker process (JSON text both ways, no work): its wall time and CPU time.
  *
  * Usage: npm run bench:sandbox-js [-- --rounds 5] [-- --seconds 2]
  * Pin it to one core with `taskset -c 0 npm run bench:sandbox-js` for a per-core figure.
@@ -61,13 +66,30 @@ async function viaRunner() {
   const r = await runner.runTests(req);
   if (r.code !== 'ok' || r.outputs[0].text !== '2') throw new Error('runTests answered ' + JSON.stringify(r));
 }
-process.on('message', async ({ mode, secs }) => {
-  const once = mode === 'minimal' ? async () => minimal() : viaRunner;
+// the option without a process switch: runTests in a worker thread of this process
+const { Worker } = require('node:worker_threads');
+let thread = null;
+const waiting = new Map();
+let nextId = 1;
+function viaThread() {
+  if (!thread) {
+    // like the worker process: requests queue and run one at a time, each answered at once
+    thread = new Worker("const { parentPort, workerData } = require('node:worker_threads'); const runner = require(workerData); const queue = []; let busy = false; async function next() { if (busy) return; busy = true; while (queue.length) { const m = JSON.parse(queue.shift()); parentPort.postMessage(JSON.stringify({ id: m.id, ok: true, res: await runner.runTests(m.req) })); } busy = false; } parentPort.on('message', (text) => { queue.push(text); next(); });", { eval: true, workerData: process.env.RUNNER });
+    thread.on('message', (text) => { const m = JSON.parse(text); const w = waiting.get(m.id); waiting.delete(m.id); w(m); });
+  }
+  const id = nextId++;
+  return new Promise((resolve, reject) => {
+    waiting.set(id, (m) => (m.res.code === 'ok' && m.res.outputs[0].text === '2' ? resolve() : reject(new Error('the thread answered ' + JSON.stringify(m)))));
+    thread.postMessage(JSON.stringify({ id, op: 'tests', req }));
+  });
+}
+process.on('message', async ({ mode, secs, callers = 1 }) => {
+  const once = mode === 'minimal' ? async () => minimal() : mode === 'thread' ? viaThread : viaRunner;
   const t0 = process.hrtime.bigint();
   const c0 = process.cpuUsage();
   const end = Date.now() + secs * 1000;
   let n = 0;
-  while (Date.now() < end) { await once(); n++; }
+  await Promise.all(Array.from({ length: callers }, async () => { while (Date.now() < end) { await once(); n++; } }));
   const c = process.cpuUsage(c0);
   process.send({ rate: n / (Number(process.hrtime.bigint() - t0) / 1e9), perCpu: n / ((c.user + c.system) / 1e6) });
 });
@@ -94,12 +116,42 @@ interface Rate {
   perCpu: number;
 }
 
-/** The reference process's rates in `mode` over `secs` seconds. */
-function referenceRate(child: ChildProcess, mode: 'minimal' | 'runTests', secs: number): Promise<Rate> {
-  return new Promise((resolve) => {
-    child.once('message', (m: Rate) => resolve(m));
-    child.send({ mode, secs });
+/** The reference process's rates in `mode` over `secs` seconds, with `callers` callers each waiting for its previous run. */
+function referenceRate(child: ChildProcess, mode: 'minimal' | 'runTests' | 'thread', secs: number, callers = 1): Promise<Rate> {
+  return new Promise((resolve, reject) => {
+    const died = (code: number | null) => reject(new Error(`the reference process exited (${code})`));
+    child.once('exit', died);
+    child.once('message', (m: Rate) => {
+      child.off('exit', died);
+      resolve(m);
+    });
+    child.send({ mode, secs, callers });
   });
+}
+
+/** A process that echoes every message: the hop to a worker process with no work behind it. */
+function startEcho(): ChildProcess {
+  return spawn(process.execPath, ['--no-node-snapshot', '-e', "process.on('message', (m) => process.send(m)); process.on('disconnect', () => process.exit(0))"], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced' });
+}
+
+/** Round trips to `echo` per wall second and per CPU-second (this process and the echo), one at a time, JSON text as code.run's requests. */
+async function roundTripRate(echo: ChildProcess, secs: number): Promise<Rate> {
+  const text = JSON.stringify({ id: 1, op: 'tests', req: { program: PROGRAM, entry: 'f', tests: [{ input: [1] }], limits: DEFAULT_LIMITS, stopOnTimeout: false } });
+  const e0 = processCpu(echo.pid!);
+  const c0 = process.cpuUsage();
+  const t0 = process.hrtime.bigint();
+  const end = Date.now() + secs * 1000;
+  let n = 0;
+  while (Date.now() < end) {
+    await new Promise((resolve) => {
+      echo.once('message', resolve);
+      echo.send(text);
+    });
+    n++;
+  }
+  const rate = n / (Number(process.hrtime.bigint() - t0) / 1e9);
+  const c = process.cpuUsage(c0);
+  return { rate, perCpu: n / ((c.user + c.system) / 1e6 + processCpu(echo.pid!) - e0) };
 }
 
 /** CPU seconds a process has used, all its threads (Linux /proc; clock ticks of 10 ms). */
@@ -135,18 +187,39 @@ async function codeRunRate(sb: Sandbox, callers: number, secs: number): Promise<
 async function main(): Promise<void> {
   const reference = await startReference();
   const sb = createSandbox({ concurrency: 1 });
+  // as before batching: each run its own message and answer, one sent ahead
+  const unbatched = createSandbox({ concurrency: 1, batch: false, pipeline: 2 });
+  await unbatched.code.run({ language: 'js', program: PROGRAM, entry: 'f', tests: [{ input: [1], expected: 2 }] });
   await sb.code.run({ language: 'js', program: PROGRAM, entry: 'f', tests: [{ input: [1], expected: 2 }] }); // starts the worker
+  const echo = startEcho();
+  /** Runs and messages to the worker of the four-caller variant: the runs per message (batch size). */
+  const batching = { runs: 0, messages: 0 };
+  const counted = async (secs: number): Promise<Rate> => {
+    const m0 = sb.pool.stats.messages;
+    const r0 = sb.pool.stats.runs;
+    const rate = await codeRunRate(sb, 4, secs);
+    batching.messages += sb.pool.stats.messages - m0;
+    batching.runs += sb.pool.stats.runs - r0;
+    return rate;
+  };
   const variants: { name: string; rate: (secs: number) => Promise<Rate> }[] = [
     { name: 'minimal isolated-vm: reused isolate, new context, compile + run + call', rate: (s) => referenceRate(reference, 'minimal', s) },
     { name: "the worker's `runTests` in that process (no hop)", rate: (s) => referenceRate(reference, 'runTests', s) },
     { name: '`code.run`, one-slot pool, one caller', rate: (s) => codeRunRate(sb, 1, s) },
-    { name: '`code.run`, one-slot pool, four callers', rate: (s) => codeRunRate(sb, 4, s) },
+    { name: '`code.run`, one-slot pool, four callers (batched)', rate: counted },
+    { name: '`code.run`, one-slot pool, four callers, not batched (`batch: false, pipeline: 2`: each run its own message and answer)', rate: (s) => codeRunRate(unbatched, 4, s) },
+    { name: '`runTests` in a worker thread, one caller (no process switch; not used: no crash boundary)', rate: (s) => referenceRate(reference, 'thread', s, 1) },
+    { name: '`runTests` in a worker thread, four callers (answered each at once)', rate: (s) => referenceRate(reference, 'thread', s, 4) },
   ];
+  const trips: Rate[] = [];
   for (const v of variants) await v.rate(0.3); // warm: the worker, the isolates, the JIT
+  await roundTripRate(echo, 0.3);
+  batching.runs = batching.messages = 0;
   const load0 = loadavg().map((x) => x.toFixed(2)).join(', ');
   const perRound = variants.map(() => [] as Rate[]);
   for (let r = 0; r < rounds; r++) {
     for (let i = 0; i < variants.length; i++) perRound[i].push(await variants[i].rate(seconds));
+    trips.push(await roundTripRate(echo, seconds / 2));
     process.stderr.write(`round ${r + 1}/${rounds}: ${perRound.map((x) => `${x[r].rate.toFixed(0)} (${x[r].perCpu.toFixed(0)}/cpu-s)`).join(' | ')}\n`);
   }
   const load1 = loadavg().map((x) => x.toFixed(2)).join(', ');
@@ -161,8 +234,13 @@ async function main(): Promise<void> {
     };
     console.log(`| ${variants[i].name} | ${cell('rate')} | ${cell('perCpu')} |`);
   }
+  const us = (xs: number[]): string => (1e6 / median(xs)).toFixed(0);
+  console.log(`\nfour callers: ${(batching.runs / Math.max(1, batching.messages)).toFixed(2)} runs per message to the worker (mean over the rounds)`);
+  console.log(`a bare round trip to a worker process (JSON text, no work): ${us(trips.map((t) => t.rate))} µs wall, ${us(trips.map((t) => t.perCpu))} µs CPU (both processes; medians of ${rounds} rounds)`);
   await sb.close();
+  await unbatched.close();
   reference.disconnect();
+  echo.disconnect();
 }
 
 main().catch((e) => {

@@ -3,9 +3,17 @@
  * and its Python uid), a FIFO queue with back-pressure behind them, and cancellation. JavaScript
  * runs in worker processes forked with --no-node-snapshot (isolated-vm inside; a crash there ends
  * only that worker, which is restarted); Python runs are spawned per batch (python-runner.ts).
- * JavaScript code runs are pipelined (`run`): a slot's worker may hold the next run while one
- * runs, so it goes from one to the next without waiting for the host. Nothing here blocks the
- * event loop: every run is another process.
+ * JavaScript code runs are pipelined (`run`): a slot's worker may hold the next runs while one
+ * runs, so it goes from one to the next without waiting for the host; the runs dispatched to a
+ * worker in one tick go as one batch, answered by one message. Nothing here blocks the event
+ * loop: every run is another process.
+ *
+ * The batch rule. A batch is answered when its last run ends, so while it runs the host does not
+ * know which of its runs is running. A worker lost in the middle of a batch (it died, or the
+ * batch ran past the sum of its runs' wall clocks) blames none of them: each of its runs that was
+ * not answered is sent again alone, one per message (answered at once), and only a run that
+ * loses a worker while running alone is failed by it. So no answer is lost and no run is blamed
+ * for another's crash; a crashing run costs its batch's innocent runs a second run.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { setMaxListeners } from 'node:events';
@@ -48,14 +56,23 @@ export interface PoolOptions {
   /** Runs allowed to wait; beyond it `acquire` throws SandboxBusyError. Default 10,000. */
   maxQueue?: number;
   /**
-   * JavaScript runs sent ahead to a slot's worker (see `run`): with 2 (the default) the next run
-   * already waits in the worker when the current one ends, so the worker goes from one to the
-   * next without a round trip to the host. 1 sends a run only when the slot's worker is idle.
+   * JavaScript runs a slot's worker may hold at once (see `run`): with more than 1 the next runs
+   * already wait in the worker when the current one ends, so the worker goes from one to the
+   * next without a round trip to the host, and the runs dispatched together go as one batch
+   * answered by one message (a run's answer then waits for the rest of its batch). Default 4.
+   * 1 sends a run only when the slot's worker is idle.
    */
   pipeline?: number;
+  /**
+   * Whether the runs dispatched to a worker together go as one batch answered by one message
+   * (default true). False sends each run as its own message, answered as soon as it ends: the
+   * host hears of each run at once (on two idle cores it can overlap more with the worker), at
+   * two process switches per run (docs/architecture.md, "The sandbox", measured).
+   */
+  batch?: boolean;
 }
 
-/** A request sent to a worker, kept until the worker answers it (in order: the first is running). */
+/** A request sent to a worker, kept until the worker answers it. */
 interface Job {
   readonly id: number;
   /** What was sent: sent again as it is to a fresh worker when an earlier job killed this one. */
@@ -65,22 +82,36 @@ interface Job {
   reject: (e: Error) => void;
   /** The caller was already answered (cancelled while waiting in the worker): the worker's answer is dropped. */
   settled: boolean;
+  /** Its batch lost a worker: from then on it is sent alone, so a worker it loses is its own doing (the batch rule). */
+  alone: boolean;
+}
+
+/** What one message to a worker held: one request answered on its own, or a batch answered by one message. */
+interface Unit {
+  /** Its requests not yet answered, in order (a batch answered in part loses its answered head). */
+  jobs: Job[];
+  readonly batch: boolean;
 }
 
 /** One slot: a place to run, with its lazily started JS worker. */
 export class Slot {
   worker: ChildProcess | undefined;
-  /** Requests sent to `worker` and not yet answered, in the order it runs them: the first is running. */
-  readonly inflight: Job[] = [];
-  /** JSON-text requests dispatched in this tick, sent to the worker together as one message (a JSON array). */
-  outbox: string[] = [];
-  /** The running (first) job's wall clock. */
+  /** Messages sent to `worker` and not yet answered, in the order it runs them: the first is running. */
+  readonly units: Unit[] = [];
+  /** JSON-text requests dispatched in this tick, sent to the worker together as one batch. */
+  outbox: Job[] = [];
+  /** The running (first) unit's wall clock: the sum of its requests' clocks. */
   clock: NodeJS.Timeout | undefined;
   /** Held by one run (`withSlot`, `hold`). */
   busy = false;
   /** Pipelined JavaScript runs on it (`run`). */
   pipelined = 0;
   constructor(readonly index: number) {}
+
+  /** Requests dispatched to `worker` and not yet answered, in the order it runs them. */
+  get inflight(): Job[] {
+    return [...this.units.flatMap((u) => u.jobs), ...this.outbox];
+  }
 }
 
 /** V8's report of a fatal out-of-memory (the worker prints it to stderr as it aborts). */
@@ -109,17 +140,23 @@ export class SandboxPool {
   readonly concurrency: number;
   private readonly maxQueue: number;
   private readonly depth: number;
+  private readonly batching: boolean;
   private readonly slots: Slot[];
   private readonly waiting: Waiter[] = [];
   private nextId = 1;
   private closed = false;
-  /** Runs completed, JS worker processes started, runs cancelled while waiting in a worker that it skipped (for status lines and tests). */
-  readonly stats = { runs: 0, workersStarted: 0, skipped: 0 };
+  /**
+   * Runs completed, JS worker processes started, runs cancelled while waiting in a worker that it
+   * skipped, messages sent to workers (a batch is one), runs sent alone after their batch lost a
+   * worker (for status lines, benches and tests).
+   */
+  readonly stats = { runs: 0, workersStarted: 0, skipped: 0, messages: 0, isolated: 0 };
 
   constructor(options: PoolOptions = {}) {
     this.concurrency = Math.max(1, Math.floor(options.concurrency ?? Math.min(8, availableParallelism())));
     this.maxQueue = options.maxQueue ?? 10_000;
-    this.depth = Math.max(1, Math.floor(options.pipeline ?? 2));
+    this.depth = Math.max(1, Math.floor(options.pipeline ?? 4));
+    this.batching = options.batch ?? true;
     this.slots = Array.from({ length: this.concurrency }, (_, i) => new Slot(i));
   }
 
@@ -169,10 +206,12 @@ export class SandboxPool {
   /**
    * Runs one JavaScript request (`op` of the worker, plain JSON data) in FIFO order with the other
    * runs, pipelined: it may be sent to a slot's worker while that worker still runs up to
-   * `pipeline - 1` earlier runs, which it runs first. Its wall clock (`wallMs`) starts when the
-   * runs ahead of it are answered; on abort it is dropped from the worker's queue, or, running,
-   * its worker is killed and replaced. A worker lost while running an earlier run does not fail
-   * it: it is sent again to a fresh worker.
+   * `pipeline - 1` earlier runs, which it runs first; the runs dispatched to a worker in one tick
+   * go as one batch. Its wall clock (`wallMs`) starts when the messages ahead of it are answered
+   * (a batch's clock is the sum of its runs'); on abort it is answered at once and dropped from
+   * the worker's queue, or, running, its worker ends (killed here, or, inside a batch, by itself
+   * after answering the runs before it) and is replaced. A worker lost while running an earlier
+   * run does not fail it: it is sent again to a fresh worker (the batch rule at the top).
    */
   async run(op: string, req: unknown, wallMs: number, signal?: AbortSignal): Promise<unknown> {
     if (signal) setMaxListeners(0, signal);
@@ -191,7 +230,8 @@ export class SandboxPool {
     if (this.closed) return Promise.reject(new Error('the sandbox pool is closed'));
     if (signal?.aborted) return Promise.reject(new SandboxCancelledError());
     const free = this.waiting.length ? undefined : this.slotFor(pipelined);
-    if (free) {
+    // a run sent ahead to a busy worker waits there: it counts against maxQueue like one waiting here
+    if (free && (free.pipelined === 0 || this.queued < this.maxQueue)) {
       this.occupy(free, pipelined);
       return Promise.resolve(free);
     }
@@ -265,6 +305,7 @@ export class SandboxPool {
         message,
         wallMs,
         settled: false,
+        alone: false,
         resolve: (v) => (finish(), resolve(v)),
         reject: (e) => (finish(), reject(e)),
       };
@@ -279,59 +320,84 @@ export class SandboxPool {
     worker.ref();
     (worker.channel as { ref?: () => void } | undefined)?.ref?.();
     (worker.stderr as { ref?: () => void } | null)?.ref?.();
-    slot.inflight.push(job);
-    if (typeof job.message !== 'string') {
+    if (typeof job.message !== 'string' || job.alone || !this.batching) {
       this.flush(slot);
-      worker.send(job.message);
-    } else if (slot.outbox.push(job.message) === 1) {
-      // the runs dispatched in this tick go together: one message, one wake-up of the worker
+      this.send(slot, { jobs: [job], batch: false }, job.message);
+    } else if (slot.outbox.push(job) === 1) {
+      // the runs dispatched in this tick go together: one batch, one wake-up of the worker and one answer
       queueMicrotask(() => this.flush(slot));
     }
-    if (slot.inflight.length === 1) this.startClock(slot);
   }
 
-  /** Sends the slot's waiting JSON-text requests as one message. */
+  /** Sends the slot's waiting JSON-text requests as one message: a batch (a JSON array) when there are several. */
   private flush(slot: Slot): void {
-    if (!slot.outbox.length) return;
-    const batch = slot.outbox.length === 1 ? slot.outbox[0] : `[${slot.outbox.join(',')}]`;
+    const jobs = slot.outbox;
+    if (!jobs.length) return;
     slot.outbox = [];
-    slot.worker?.send(batch);
+    if (jobs.length === 1) this.send(slot, { jobs, batch: false }, jobs[0].message);
+    else this.send(slot, { jobs, batch: true }, `[${jobs.map((j) => j.message as string).join(',')}]`);
   }
 
-  /** The first job's wall clock: past it the worker is killed and the job answered with a timeout. */
+  private send(slot: Slot, unit: Unit, message: Job['message']): void {
+    slot.units.push(unit);
+    this.stats.messages++;
+    slot.worker?.send(message);
+    if (slot.units.length === 1) this.startClock(slot);
+  }
+
+  /** The first unit's wall clock (the sum of its requests'): past it the worker is killed (and the unit's runs failed, or sent again alone). */
   private startClock(slot: Slot): void {
-    const head = slot.inflight[0];
+    const head = slot.units[0];
     if (!head) return;
-    slot.clock = setTimeout(() => this.lose(slot, new WorkerLostError('timeout', `no answer within ${head.wallMs} ms`)), head.wallMs);
-  }
-
-  /** An abort: a job still waiting in the worker is answered now and skipped there; the running one costs the worker. */
-  private abort(slot: Slot, job: Job): void {
-    if (job.settled) return;
-    if (slot.inflight[0] === job) return this.lose(slot, new SandboxCancelledError());
-    job.settled = true;
-    job.reject(new SandboxCancelledError());
-    if (slot.inflight.includes(job)) {
-      this.flush(slot);
-      slot.worker?.send({ cancel: job.id });
-    }
+    const ms = head.jobs.reduce((t, j) => t + j.wallMs, 0);
+    slot.clock = setTimeout(() => this.lose(slot, new WorkerLostError('timeout', `no answer within ${ms} ms`)), ms);
   }
 
   /**
-   * The slot's worker is lost (killed here, or died): its running job fails with `error`; the
-   * jobs waiting behind it never started and are sent again to a fresh worker. With no `error`
-   * (a worker that retired after its answer) every job left is sent again.
+   * An abort: a job not yet sent is dropped; one waiting in the worker is answered now and skipped
+   * there; one running alone costs the worker (killed here); one inside a batch, which may be
+   * running, is answered now and the worker told: it skips it, or, running it, answers the batch
+   * so far and ends.
+   */
+  private abort(slot: Slot, job: Job): void {
+    if (job.settled) return;
+    const head = slot.units[0];
+    if (head && !head.batch && head.jobs[0] === job) return this.lose(slot, new SandboxCancelledError());
+    job.settled = true;
+    job.reject(new SandboxCancelledError());
+    const waiting = slot.outbox.indexOf(job);
+    if (waiting >= 0) slot.outbox.splice(waiting, 1);
+    else if (slot.units.some((u) => u.jobs.includes(job))) slot.worker?.send({ cancel: job.id });
+  }
+
+  /**
+   * The slot's worker is lost (killed here, or died): with an `error`, the running unit was the
+   * cause — a single request fails with it; a batch's runs are sent again alone (the batch rule).
+   * The units behind it never started and are sent again to a fresh worker. With no `error` (a
+   * worker that retired after its answer) every request left is sent again.
    */
   private lose(slot: Slot, error: Error | null): void {
     clearTimeout(slot.clock);
+    const units = slot.units.splice(0);
+    const unsent = slot.outbox;
     this.kill(slot);
-    const jobs = slot.inflight.splice(0);
-    const head = error ? jobs.shift() : undefined;
-    if (head && !head.settled) {
-      head.settled = true;
-      head.reject(error!);
-    }
-    for (const job of jobs) {
+    const head = error ? units.shift() : undefined;
+    const again: Job[] = [];
+    if (head && !head.batch) {
+      const culprit = head.jobs[0];
+      if (culprit && !culprit.settled) {
+        culprit.settled = true;
+        culprit.reject(error!);
+      }
+    } else if (head && !this.closed) {
+      for (const job of head.jobs) {
+        if (job.settled) continue;
+        job.alone = true;
+        this.stats.isolated++;
+        again.push(job);
+      }
+    } else if (head) again.push(...head.jobs);
+    for (const job of [...again, ...units.flatMap((u) => u.jobs), ...unsent]) {
       if (job.settled) continue;
       if (!this.closed) this.dispatch(slot, job);
       else {
@@ -350,25 +416,35 @@ export class SandboxPool {
     } catch {
       m = {};
     }
-    this.answered(slot, (m ?? {}) as Answer);
+    this.answered(slot, m ?? {});
   }
 
-  /** The worker's answer to its first job. */
-  private answered(slot: Slot, m: Answer): void {
-    const head = slot.inflight[0];
+  /**
+   * The worker's answer to its first unit: one answer, or for a batch the array of its answers in
+   * order — all of them, or fewer when the last says `retire` (the rest never started).
+   */
+  private answered(slot: Slot, m: unknown): void {
+    const head = slot.units[0];
     if (!head) return;
+    const answers = (head.batch ? (Array.isArray(m) ? m : []) : [m]) as (Answer | null)[];
+    const last = answers[answers.length - 1];
+    const retire = last?.retire === true;
+    const inOrder = answers.length > 0 && answers.length <= head.jobs.length && (retire || answers.length === head.jobs.length) && answers.every((a, i) => a?.id === head.jobs[i].id);
     // a worker answers in the order it was asked: anything else and it cannot be trusted with the rest
-    if (m?.id !== head.id) return this.lose(slot, new WorkerLostError('crash', 'the sandbox worker answered out of order'));
+    if (!inOrder) return this.lose(slot, new WorkerLostError('crash', 'the sandbox worker answered out of order'));
     clearTimeout(slot.clock);
-    slot.inflight.shift();
-    if (m.cancelled === true) this.stats.skipped++;
-    if (!head.settled) {
-      head.settled = true;
-      if (m.ok === true) head.resolve(m.res);
-      else head.reject(new Error(typeof m.error === 'string' ? m.error : 'worker error'));
-    }
+    const jobs = head.jobs.splice(0, answers.length);
+    if (!head.jobs.length) slot.units.shift();
+    answers.forEach((a, i) => {
+      const job = jobs[i];
+      if (a!.cancelled === true) this.stats.skipped++;
+      if (job.settled) return;
+      job.settled = true;
+      if (a!.ok === true) job.resolve(a!.res);
+      else job.reject(new Error(typeof a!.error === 'string' ? a!.error : 'worker error'));
+    });
     // a worker that could not stop a program's isolate ends after this answer, running nothing more: the rest go to a fresh one
-    if (m.retire === true) this.lose(slot, null);
+    if (retire) this.lose(slot, null);
     else this.startClock(slot);
   }
 
@@ -402,7 +478,7 @@ export class SandboxPool {
   /** An idle worker must not keep the process alive. */
   private idle(slot: Slot): void {
     const w = slot.worker;
-    if (!w || slot.inflight.length) return;
+    if (!w || slot.units.length || slot.outbox.length) return;
     w.unref();
     (w.channel as { unref?: () => void } | undefined)?.unref?.();
     (w.stderr as { unref?: () => void } | null)?.unref?.();

@@ -1,8 +1,9 @@
 /**
  * The JavaScript sandbox worker's queue (src/sandbox/worker/js-worker.cjs), spoken to directly:
- * a cancel drops exactly the request it names among several waiting (the pool sends one ahead,
- * but the worker's contract is a queue), and a worker whose pool goes away ends even while a
- * program runs (an orphaned worker must not keep running hostile code).
+ * a cancel drops exactly the request it names among several waiting; a worker whose pool goes
+ * away ends even while a program runs (an orphaned worker must not keep running hostile code); a
+ * batch is answered by one message, in order; and a cancel of a batch's running request answers
+ * the batch so far and ends the worker (the program cannot be stopped otherwise).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
@@ -50,3 +51,40 @@ test('a worker whose pool disconnects ends, even in the middle of a run', async 
   worker.disconnect();
   expect(await exited).toBe(0);
 }, 30_000);
+
+/** Collects the worker's messages (parsed) until `n` have come. */
+function answers(w: ChildProcess, n: number): Promise<unknown[]> {
+  const got: unknown[] = [];
+  return new Promise((resolve, reject) => {
+    w.on('message', (m) => {
+      got.push(typeof m === 'string' ? JSON.parse(m) : m);
+      if (got.length === n) resolve(got);
+    });
+    w.on('exit', (code, signal) => reject(new Error(`the worker ended (${code ?? signal}) after ${JSON.stringify(got)}`)));
+  });
+}
+
+test('a batch (a JSON array of requests) is answered by one message: the array of its answers, in order', async () => {
+  worker = start();
+  const got = answers(worker, 2);
+  worker.send(`[${run(1, 'function f(){ return 1 }')},${run(2, 'function f(){ throw new Error("two") }')},${run(3, 'function f(){ return 3 }')}]`);
+  worker.send(run(4, 'function f(){ return 4 }')); // a single request behind it: answered on its own
+  const [batch, single] = await got;
+  expect(batch).toMatchObject([
+    { id: 1, ok: true, res: { code: 'ok', outputs: [{ code: 'ok', text: '1' }] } },
+    { id: 2, ok: true, res: { code: 'ok', outputs: [{ code: 'runtime-error', message: 'Error: two' }] } },
+    { id: 3, ok: true, res: { code: 'ok', outputs: [{ code: 'ok', text: '3' }] } },
+  ]);
+  expect(single).toMatchObject({ id: 4, ok: true, res: { code: 'ok' } });
+});
+
+test('a cancel of the running request of a batch answers the batch so far, marked retire, and the worker ends; a cancel of a waiting one skips it', async () => {
+  worker = start();
+  const got = answers(worker, 1);
+  const exited = new Promise<string | null>((resolve) => worker!.on('exit', (_code, signal) => resolve(signal)));
+  worker.send(`[${run(1, LOOP, 60_000)},${run(2, 'function f(){ return 2 }')},${run(3, 'function f(){ return 3 }')}]`);
+  worker.send({ cancel: 2 }); // waiting
+  worker.send({ cancel: 1 }); // running (the batch's first request starts as the batch arrives)
+  expect(await got).toEqual([[{ id: 1, ok: false, error: 'cancelled', cancelled: true, retire: true }]]);
+  expect(await exited).toBe('SIGKILL');
+});

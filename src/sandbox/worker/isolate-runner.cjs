@@ -97,6 +97,24 @@ function harnessOf(isolate, wasmPages = 0) {
 
 const ENTRY_RE = /^[A-Za-z_$][\w$]*$/;
 
+/** An expression whose value is the program's function `entry` (a global or a top-level binding), or undefined. */
+const LOOKUP = (entry) => `(typeof ${entry} === 'function' ? ${entry} : undefined)`;
+
+/**
+ * The program with its entry's lookup appended: run as one script, its completion value is the
+ * entry function, so loading the program and finding its entry take one call into the isolate
+ * instead of two (each call is a trip to the isolate's thread and back, measured ~40 µs of CPU
+ * here, more wall time on a loaded core). The lookup starts with a `const` declaration on a line
+ * of its own: it cannot continue an expression, nor be the body of a statement the program left
+ * without one (`if (x)`, `while (x)`, `label:`, `else`: a lexical declaration is not allowed
+ * there), so a program that is a syntax error alone is one with the lookup too — one left open
+ * in a comment, string, template or block swallows the lookup and stays open — and a valid
+ * program stays valid (unless it declares the name itself). When the joined source does not
+ * compile, the program is compiled alone, for its own error, and looked up in a second call as
+ * before.
+ */
+const withLookup = (program, entry) => `${program}\nconst __sandbox_entry__ = ${LOOKUP(entry)};\n__sandbox_entry__`;
+
 let shared = null; // { isolate, memoryMb, runs, chars }: reused across runs while healthy (a fresh context per run)
 
 /**
@@ -201,20 +219,31 @@ async function runTests(req) {
   const outputs = [];
   try {
     let script;
+    let joined = true;
     try {
-      script = compile(isolate, req.program, 'program.js');
+      script = compile(isolate, withLookup(req.program, req.entry), 'program.js');
     } catch (e) {
-      const c = classify(e, isolate);
-      return { code: c.code === 'runtime-error' ? 'syntax-error' : c.code, message: c.message, outputs };
+      joined = false;
     }
-    const loaded = await watched(isolate, script.run(h.context, { timeout: timeMs }), timeMs);
+    if (!joined) {
+      try {
+        script = compile(isolate, req.program, 'program.js');
+      } catch (e) {
+        const c = classify(e, isolate);
+        return { code: c.code === 'runtime-error' ? 'syntax-error' : c.code, message: c.message, outputs };
+      }
+    }
+    const loaded = await watched(isolate, script.run(h.context, joined ? { timeout: timeMs, reference: true } : { timeout: timeMs }), timeMs);
     if (!poisoned) done(isolate, script);
     if (loaded.hung) return { ...HUNG(timeMs), outputs };
     if (loaded.error) return { ...classify(loaded.error, isolate), outputs };
-    const found = await watched(isolate, h.context.eval(`(typeof ${req.entry} === 'function' ? ${req.entry} : undefined)`, { reference: true, timeout: timeMs }), timeMs);
-    if (found.hung) return { ...HUNG(timeMs), outputs };
-    if (found.error) return { ...classify(found.error, isolate), outputs };
-    const fn = found.value;
+    let fn = loaded.value;
+    if (!joined) {
+      const found = await watched(isolate, h.context.eval(LOOKUP(req.entry), { reference: true, timeout: timeMs }), timeMs);
+      if (found.hung) return { ...HUNG(timeMs), outputs };
+      if (found.error) return { ...classify(found.error, isolate), outputs };
+      fn = found.value;
+    }
     h.refs.push(fn);
     if (fn.typeof !== 'function') return { code: 'runtime-error', message: `the program defines no function "${req.entry}"`, outputs };
     let timedOut = false;

@@ -3,13 +3,23 @@
 /**
  * Entry of a sandbox worker process (forked by src/sandbox/pool.ts with --no-node-snapshot and
  * structured-clone IPC). Requests { id, op, req } arrive as objects, or as JSON text for plain
- * data (code runs); they queue here and run one at a time, in the order they came, each answered
- * in the form it came: { id, ok, res } or { id, ok: false, error }. The pool sends code runs
- * ahead (pipelining), so the next one waits here while one runs; { cancel: id } drops a request
- * that has not started (answered { id, ok: false, cancelled: true }). An op may answer with a
- * promise (code runs, the AssemblyScript compiler). Between code runs the next run's fresh
- * context is prepared (runner.prepare). A crash of isolated-vm ends this process only; the pool
- * restarts it and sends the requests that never started to the new one.
+ * data (code runs); they queue here and run one at a time, in the order they came.
+ *
+ * A message holds one request, answered on its own as soon as it ends, in the form it came:
+ * { id, ok, res } or { id, ok: false, error }. Or it holds a batch: a JSON array of requests,
+ * answered by one message, the JSON array of their answers in the same order, sent when the last
+ * one ends — one wake-up of the pool per batch instead of one per run. A batch's answer is
+ * shorter only when its last answer says `retire: true` (see `answer`): the requests after it
+ * never started, and the pool sends them to a fresh worker.
+ *
+ * { cancel: id } cancels a request: one that has not started is skipped (answered
+ * { id, ok: false, error: 'cancelled', cancelled: true }); a code run already running (the pool
+ * cannot tell, inside a batch) is answered the same at once and the worker then ends (retire),
+ * which stops the program. The pool sends code runs ahead (pipelining), so the next ones wait
+ * here while one runs. An op may answer with a promise (code runs, the AssemblyScript
+ * compiler). Between code runs the next run's fresh context is prepared (runner.prepare). A crash
+ * of isolated-vm ends this process only; the pool restarts it and sends the requests that never
+ * started, or whose batch died unanswered, to the new one (pool.ts, `lose`).
  */
 // Optimizing compilation on the main thread: with background (concurrent) recompilation, when an
 // optimized version of a kernel is installed depends on thread scheduling, and two isolates given
@@ -28,47 +38,79 @@ const OPS = {
   'asc.compile': compileAssemblyScript,
 };
 
-/** @type {{ id: unknown, op: unknown, req: unknown, json: boolean }[]} requests waiting, in arrival order */
+/**
+ * What one message brought: its requests' answers are sent together when the last is in
+ * (`batch`), or each on its own.
+ * @typedef {{ json: boolean, batch: boolean, size: number, answers: object[] }} Unit
+ */
+/** @type {{ id: unknown, op: unknown, req: unknown, unit: Unit }[]} requests waiting, in arrival order */
 const queue = [];
 /** Ids the pool cancelled before they started. */
 const cancelled = new Set();
-let running = false;
+/** @type {{ id: unknown, op: unknown, unit: Unit, settle: (m: object) => void } | null} the request running now */
+let current = null;
+/** A running code run was cancelled: the worker ends after its answer (the program cannot be stopped otherwise). */
+let cancelledRunning = false;
+/** An answer with `retire` went out: nothing more runs here. */
+let retired = false;
+
+/** A JSON-text answer; one whose result cannot be written becomes an error answer. */
+function encode(/** @type {{ id?: unknown }} */ m) {
+  try {
+    return JSON.stringify(m);
+  } catch (e) {
+    return JSON.stringify({ id: m.id, ok: false, error: e instanceof Error ? e.message : String(e) });
+  }
+}
 
 /**
- * Answers a request at once (JSON text when the request came as text): an answer held back while
- * later runs go on would be lost with them if one of them ended this process, and the pool would
- * blame the wrong run. When a run left an isolate it could not stop (runner.mustExit()), the
- * worker ends once the answer is out, running nothing more: the pool starts a fresh one, and
- * nothing the stuck isolate still does can reach a later run.
+ * Records a request's answer and sends what its message is owed: a single request's answer at
+ * once (an answer held back while later runs go on would be lost with them if one of them ended
+ * this process), a batch's answers when its last is in. When a run left an isolate it could not
+ * stop (runner.mustExit()), or a running code run was cancelled, the worker ends once the answer
+ * is out, running nothing more — a batch is answered up to this request, its last answer marked
+ * `retire` — the pool starts a fresh worker, and nothing the stuck isolate still does can reach
+ * a later run. Returns whether the worker goes on.
  */
-function answer(m, json) {
-  const retire = runner.mustExit();
-  const out = retire ? { ...m, retire: true } : m;
+function answer(/** @type {Unit} */ unit, /** @type {{ id?: unknown }} */ m) {
+  const retire = runner.mustExit() || cancelledRunning;
+  unit.answers.push(retire ? { ...m, retire: true } : m);
+  if (!retire && unit.answers.length < unit.size) return true;
   const after = retire ? () => process.kill(process.pid, 'SIGKILL') : undefined;
-  try {
-    process.send?.(json ? JSON.stringify(out) : out, after);
-  } catch (e) {
-    // the result could not be cloned
-    process.send?.({ id: m.id, ok: false, error: e instanceof Error ? e.message : String(e), ...(retire ? { retire: true } : {}) }, after);
+  if (retire) retired = true;
+  if (unit.batch) process.send?.(`[${unit.answers.map(encode).join(',')}]`, after);
+  else if (unit.json) process.send?.(encode(unit.answers[0]), after);
+  else {
+    const out = unit.answers[0];
+    try {
+      process.send?.(out, after);
+    } catch (e) {
+      // the result could not be cloned
+      process.send?.({ id: m.id, ok: false, error: e instanceof Error ? e.message : String(e), ...(retire ? { retire: true } : {}) }, after);
+    }
   }
   return !retire;
 }
 
 /** Runs the queued requests one at a time; prepares the next code run's context when the queue runs dry. */
 function next() {
-  while (!running && queue.length) {
-    const { id, op, req, json } = /** @type {typeof queue[number]} */ (queue.shift());
+  while (!current && !retired && queue.length) {
+    const { id, op, req, unit } = /** @type {typeof queue[number]} */ (queue.shift());
     if (cancelled.delete(id)) {
-      answer({ id, ok: false, error: 'cancelled', cancelled: true }, json);
+      if (!answer(unit, { id, ok: false, error: 'cancelled', cancelled: true })) return;
       continue;
     }
-    running = true;
+    let done = false;
     const settle = (/** @type {object} */ m) => {
-      running = false;
-      if (!answer(m, json)) return;
+      // a run cancelled while running was answered already; its own end comes too late
+      if (done) return;
+      done = true;
+      current = null;
+      if (!answer(unit, m)) return;
       if (queue.length) next();
       else if (op === 'tests') runner.prepare();
     };
+    current = { id, op, unit, settle };
     try {
       const f = OPS[/** @type {keyof typeof OPS} */ (op)];
       if (!f) throw new Error(`unknown op "${String(op)}"`);
@@ -94,12 +136,22 @@ process.on('message', (raw) => {
     msg = null;
   }
   if (msg && typeof msg.cancel === 'number') {
-    // a cancel for a request still waiting here; one that already ran was answered (and is dropped by the pool)
     if (queue.some((q) => q.id === msg.cancel)) cancelled.add(msg.cancel);
+    else if (current && current.id === msg.cancel && current.op === 'tests') {
+      // running (inside a batch the pool cannot know): answered now, and the worker ends with it
+      cancelledRunning = true;
+      current.settle({ id: msg.cancel, ok: false, error: 'cancelled', cancelled: true });
+    }
+    // a cancel for a request already answered is dropped (so is its answer, by the pool)
     return;
   }
-  // several JSON-text requests may come as one array
-  for (const one of json && Array.isArray(msg) ? msg : [msg]) queue.push({ id: one?.id, op: one?.op, req: one?.req, json });
+  // a JSON array is a batch, answered as one
+  const batch = json && Array.isArray(msg);
+  const reqs = batch ? msg : [msg];
+  if (!reqs.length) return;
+  /** @type {Unit} */
+  const unit = { json, batch, size: reqs.length, answers: [] };
+  for (const one of reqs) queue.push({ id: one?.id, op: one?.op, req: one?.req, unit });
   next();
 });
 process.on('disconnect', () => process.exit(0));
