@@ -72,3 +72,26 @@ export function fixedSources(arm: Exclude<CurriculumArm, 'challenger'>, env: Env
   const w = handMadeWeights(iterations > 1 ? it / (iterations - 1) : 1);
   return [3, 4, 5].map((n, i) => ({ label: `n${n}`, weight: w[i], params: at(n) })).filter((s) => s.weight > 0);
 }
+
+/**
+ * Each knob's search effort: the exact solver's mean search nodes over `n` puzzles the
+ * generator deals under it (seeded, so the same every run) — what the challenger's difficulty
+ * term reads (league/curriculum/param-challenger: difficultyFromEffort). A property of the
+ * puzzles, measured by the env's own verifier, not of any learner or of the held-out set.
+ */
+export function knobEfforts(env: Env, knobs: readonly Knob[], n = 100): number[] {
+  return knobs.map((k) => {
+    const params = env.resolveParams({ ...BASE, ...k.params });
+    let nodes = 0;
+    let counted = 0;
+    for (let i = 0; i < n; i++) {
+      const v = (env.summary(env.init(params, deriveSeed(37, `knob-effort-${k.label}`, i))) as unknown as { verdict: { nodes: number } | null }).verdict;
+      if (v && Number.isFinite(v.nodes)) {
+        nodes += v.nodes;
+        counted++;
+      }
+    }
+    if (!counted) throw new Error(`curriculum: no exact-solver verdict for knob ${k.label}`);
+    return nodes / counted;
+  });
+}
