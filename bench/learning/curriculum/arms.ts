@@ -7,9 +7,10 @@
  * - `hard`: the generator on the hard distribution only (5 numbers);
  * - `hand-made`: an easy-to-hard schedule — 3–4 numbers first, 5 numbers at the end, linearly;
  * - `challenger`: a challenger over the generator's parameters (league/curriculum), starting at
- *   the generator's own distribution and rewarded at the solver's frontier. Its knobs: 3, 4 or 5
- *   numbers, targets 1–99 or 100–999 (the second band is not the held-out one: the challenger
- *   is not told which hard distribution is tested).
+ *   the generator's own distribution and rewarded at the solver's frontier, weighted by each
+ *   knob's search effort ({@link knobEfforts}). Its knobs: 3, 4 or 5 numbers, targets 1–99 or
+ *   100–999 (the second band is not the held-out one: the challenger is not told which hard
+ *   distribution is tested, and the hardest knob by effort is 5 numbers with targets 100–999).
  */
 import type { Env } from '../../../src/core/env';
 import type { Params } from '../../../src/core/params';
