@@ -6,7 +6,7 @@
  * difficulty curve.
  *
  * Flags: --seeds=1,2,3 --dir=runs/curriculum (rerun with the same folder to resume) --jobs=N
- * --iterations=N --puzzles=N (per iteration, 8 attempts each) --held-out=N --reference=N
+ * --iterations=N --puzzles=N (per iteration, 8 attempts each; at least 6 with the challenger) --held-out=N --reference=N
  * --arms=generator,hard,hand-made,challenger --difficulty-weight=W (the challenger's difficulty term,
  * 0: R-Zero's uncertainty alone) --challenger-lr=X. --quick: a plumbing check.
  */
@@ -117,6 +117,7 @@ export async function countdownCurriculum(quick: boolean): Promise<TaskReport> {
   const seeds = (arg('seeds') ?? (quick ? '1' : '1,2,3')).split(',').map(Number);
   const arms = (arg('arms')?.split(',') ?? [...CURRICULUM_ARMS]) as CurriculumArm[];
   for (const a of arms) if (!CURRICULUM_ARMS.includes(a)) throw new Error(`--arms: unknown "${a}" (known: ${CURRICULUM_ARMS.join(', ')})`);
+  if (arms.includes('challenger') && scale.puzzles < KNOBS.length) throw new Error(`--puzzles: the challenger deals each of its ${KNOBS.length} knobs a puzzle every iteration; give at least ${KNOBS.length} (got ${scale.puzzles})`);
   const dir = resolve(arg('dir') ?? join('runs', quick ? 'curriculum-quick' : 'curriculum'));
   const stop = new AbortController();
   process.once('SIGINT', () => stop.abort());
