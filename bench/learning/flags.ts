@@ -11,3 +11,12 @@ export const num = (name: string, dflt: number): number => {
   if (!Number.isInteger(n) || n < 1) throw new Error(`--${name}: expected a positive integer, got "${v}"`);
   return n;
 };
+
+/** A real-number flag in [lo, hi], `dflt` when absent; a one-line error naming the flag otherwise. */
+export const real = (name: string, dflt: number, lo: number, hi: number): number => {
+  const v = arg(name);
+  if (v === undefined) return dflt;
+  const x = Number(v);
+  if (v.trim() === '' || !Number.isFinite(x) || x < lo || x > hi) throw new Error(`--${name}: expected a number in [${lo}, ${hi}], got "${v}"`);
+  return x;
+};

@@ -5,9 +5,33 @@
  * where the generator guarantees it, solvable. It starts from the generator's distribution
  * (the initial probabilities are the generator's parameters, e.g. count uniform over 3–4,
  * targets 1–99), not from random, and learns by a natural policy gradient on the solver's
- * frontier: a knob's reward is R-Zero's uncertainty 1 − |2p − 1| averaged over its puzzles (p:
- * the share of the solver's attempts at a puzzle that are right), minus a repetition penalty for puzzles posed
- * twice in one batch. An exploration floor `epsilon` keeps every knob tried now and then.
+ * frontier.
+ *
+ * **Reward.** A knob's reward is R-Zero's uncertainty 1 − |2p − 1| averaged over its puzzles
+ * (p: the share of the solver's attempts at a puzzle that are right), scaled by a difficulty
+ * term, minus a repetition penalty for puzzles posed twice in one batch:
+ *
+ *     r_k = u_k · ((1 − w) + w · d_k) − λ · repeated_k
+ *
+ * where d_k ∈ [0, 1] is the knob's difficulty (e.g. {@link difficultyFromEffort} of the exact
+ * solver's search effort on its puzzles: a property of the puzzles, not of the learner) and w ∈
+ * [0, 1] its weight (0, the default: R-Zero's reward alone). Why: uncertainty alone peaks where
+ * the solver succeeds half the time, so a knob the solver starts near 0 on (Countdown's 5-number
+ * puzzles) pays less than any easier knob for as long as the easier ones are unmastered — in the
+ * first measurement (bench/learning/README.md) the challenger never left 3–4 numbers. With the
+ * term, the harder of two knobs at equal uncertainty pays more, so once the solver is at its
+ * frontier on an easier knob the challenger moves on to a harder one where it is merely
+ * uncertain. The term multiplies, it does not add: a knob the solver always solves (u = 0) or
+ * never solves (u = 0) pays nothing however hard it is — a solved knob loses mass, and puzzles
+ * out of the solver's reach are not rewarded (R-Zero's reason for the uncertainty reward).
+ *
+ * **Exploration floor.** `epsilon` of every iteration's puzzles are drawn uniformly over the
+ * knobs. The trainer allocates an iteration's puzzles to sources by largest remainders, so a
+ * floor worth less than one puzzle a knob may deal a knob no puzzle at all for many iterations
+ * (at 32 puzzles, 0.05 / 6 knobs is 0.27 puzzle: it loses to the big knobs' remainders), and a
+ * knob without puzzles is not observed, so never rewarded. Given `puzzles` (per iteration), the
+ * floor is raised to one whole puzzle per knob (epsilon ≥ knobs / puzzles): every knob is
+ * observed every iteration, the ones it has not moved toward included.
  *
  * It plugs into the trainer as weighted episode sources (one per knob, weight = its
  * probability: the allocation is exact), and reads back each source's statistics (the env's
@@ -26,12 +50,21 @@ export interface Knob {
 
 /** Settings of the challenger. */
 export interface ParamChallengerOptions {
-  /** Share of each iteration's puzzles drawn uniformly over the knobs (default 0.05). */
+  /** Share of each iteration's puzzles drawn uniformly over the knobs (default 0.05; in [0, 1]). */
   epsilon?: number;
+  /**
+   * Puzzles per iteration: when given, the exploration floor is raised to at least one puzzle
+   * per knob per iteration (epsilon ≥ knobs / puzzles). Must be at least the number of knobs.
+   */
+  puzzles?: number;
   /** Step size on the logits per unit of reward advantage (default 0.5). */
   lr?: number;
   /** Repetition penalty λ per share of repeated puzzles (default 0.5, as R-Zero's). */
   repetition?: number;
+  /** Each knob's difficulty in [0, 1] (e.g. {@link difficultyFromEffort}); needed when `difficultyWeight` > 0. */
+  difficulty?: readonly number[];
+  /** Weight w ∈ [0, 1] of the difficulty term: the reward is u · ((1 − w) + w · d) (default 0: uncertainty alone). */
+  difficultyWeight?: number;
 }
 
 /** What the challenger reads about one knob's puzzles of an iteration. */
@@ -46,6 +79,21 @@ export interface KnobStats {
 /** R-Zero's uncertainty reward of a puzzle the solver gets right in a share `p` of its attempts. */
 export const uncertainty = (p: number): number => 1 - Math.abs(2 * p - 1);
 
+/**
+ * Knob difficulties in [0, 1] from a measured effort per knob (e.g. the exact solver's mean
+ * search nodes on its puzzles): the log of the effort, rescaled so that the easiest knob is 0
+ * and the hardest 1 (log: effort grows exponentially with the number count, and a knob twice as
+ * hard as another should be as far above it wherever the two sit). All 0 when every effort is
+ * the same. Efforts must be finite and > 0.
+ */
+export function difficultyFromEffort(effort: readonly number[]): number[] {
+  if (!effort.length || effort.some((e) => !(Number.isFinite(e) && e > 0))) throw new Error(`param challenger: efforts must be finite and > 0 (got ${effort.join(', ')})`);
+  const logs = effort.map(Math.log);
+  const lo = Math.min(...logs);
+  const span = Math.max(...logs) - lo;
+  return logs.map((x) => (span > 0 ? (x - lo) / span : 0));
+}
+
 const softmax = (xs: readonly number[]): number[] => {
   const m = Math.max(...xs);
   const e = xs.map((x) => Math.exp(x - m));
@@ -53,13 +101,22 @@ const softmax = (xs: readonly number[]): number[] => {
   return e.map((x) => x / t);
 };
 
+const inUnit = (x: number) => Number.isFinite(x) && x >= 0 && x <= 1;
+
 /** The categorical challenger over knobs. */
 export class ParamChallenger {
   /** Logits of the learned part of the policy. */
   theta: number[];
-  private readonly epsilon: number;
-  private readonly lr: number;
+  /** The exploration floor in force (the option, raised to one puzzle a knob when `puzzles` is given). */
+  readonly epsilon: number;
+  readonly lr: number;
   private readonly repetition: number;
+  /** The weight w of the difficulty term. */
+  readonly difficultyWeight: number;
+  /** Per knob: its difficulty d (all 0 when none was given). */
+  readonly difficulty: readonly number[];
+  /** Per knob: the factor (1 − w) + w · d its uncertainty is scaled by. */
+  readonly scale: readonly number[];
 
   /**
    * Starts at `initial` (probabilities over the knobs: the generator's share of each; knobs the
@@ -70,11 +127,25 @@ export class ParamChallenger {
     initial: readonly number[],
     options: ParamChallengerOptions = {},
   ) {
-    if (!knobs.length || initial.length !== knobs.length) throw new Error(`param challenger: ${knobs.length} knobs, ${initial.length} initial probabilities`);
+    const n = knobs.length;
+    if (!n || initial.length !== n) throw new Error(`param challenger: ${n} knobs, ${initial.length} initial probabilities`);
     if (initial.some((p) => !(p >= 0)) || !(initial.reduce((a, b) => a + b, 0) > 0)) throw new Error('param challenger: initial probabilities must be >= 0 and not all 0');
-    this.epsilon = options.epsilon ?? 0.05;
+    const epsilon = options.epsilon ?? 0.05;
+    if (!inUnit(epsilon)) throw new Error(`param challenger: epsilon must be in [0, 1] (got ${epsilon})`);
+    const puzzles = options.puzzles;
+    if (puzzles !== undefined && !(Number.isInteger(puzzles) && puzzles >= n)) throw new Error(`param challenger: ${puzzles} puzzles per iteration cannot give each of the ${n} knobs one (need an integer >= ${n})`);
+    this.epsilon = puzzles === undefined ? epsilon : Math.max(epsilon, n / puzzles);
     this.lr = options.lr ?? 0.5;
+    if (!(Number.isFinite(this.lr) && this.lr > 0)) throw new Error(`param challenger: lr must be > 0 (got ${this.lr})`);
     this.repetition = options.repetition ?? 0.5;
+    const w = options.difficultyWeight ?? 0;
+    if (!inUnit(w)) throw new Error(`param challenger: difficultyWeight must be in [0, 1] (got ${w})`);
+    const d = options.difficulty;
+    if (d !== undefined && (d.length !== n || !d.every(inUnit))) throw new Error(`param challenger: difficulty needs one value in [0, 1] per knob (${n} knobs, got ${d.join(', ')})`);
+    if (w > 0 && d === undefined) throw new Error('param challenger: difficultyWeight > 0 needs the knobs\' difficulty');
+    this.difficultyWeight = w;
+    this.difficulty = d ? [...d] : knobs.map(() => 0);
+    this.scale = this.difficulty.map((x) => 1 - w + w * x);
     const total = initial.reduce((a, b) => a + b, 0);
     this.theta = initial.map((p) => Math.log(Math.max(p / total, 1e-4)));
   }
@@ -96,11 +167,14 @@ export class ParamChallenger {
     return this.knobs.map((k, i) => ({ label: k.label, weight: probs[i], params: env.resolveParams({ ...base, ...k.params }) }));
   }
 
-  /** The reward of each knob from its stats (null for a knob without puzzles this iteration). */
+  /**
+   * The reward of each knob from its stats, u · ((1 − w) + w · d) − λ · repeated (null for a knob
+   * without puzzles this iteration, or whose stats are not finite numbers).
+   */
   rewards(stats: Readonly<Record<string, KnobStats | undefined>>): (number | null)[] {
-    return this.knobs.map((k) => {
+    return this.knobs.map((k, i) => {
       const s = stats[k.label];
-      return s && s.puzzles > 0 ? s.uncertainty - this.repetition * s.repeated : null;
+      return s && s.puzzles > 0 && Number.isFinite(s.uncertainty) && Number.isFinite(s.repeated) ? s.uncertainty * this.scale[i] - this.repetition * s.repeated : null;
     });
   }
 

@@ -7,9 +7,10 @@
  * - `hard`: the generator on the hard distribution only (5 numbers);
  * - `hand-made`: an easy-to-hard schedule — 3–4 numbers first, 5 numbers at the end, linearly;
  * - `challenger`: a challenger over the generator's parameters (league/curriculum), starting at
- *   the generator's own distribution and rewarded at the solver's frontier. Its knobs: 3, 4 or 5
- *   numbers, targets 1–99 or 100–999 (the second band is not the held-out one: the challenger
- *   is not told which hard distribution is tested).
+ *   the generator's own distribution and rewarded at the solver's frontier, weighted by each
+ *   knob's search effort ({@link knobEfforts}). Its knobs: 3, 4 or 5 numbers, targets 1–99 or
+ *   100–999 (the second band is not the held-out one: the challenger is not told which hard
+ *   distribution is tested, and the hardest knob by effort is 5 numbers with targets 100–999).
  */
 import type { Env } from '../../../src/core/env';
 import type { Params } from '../../../src/core/params';
@@ -71,4 +72,27 @@ export function fixedSources(arm: Exclude<CurriculumArm, 'challenger'>, env: Env
   if (arm === 'hard') return [{ label: 'hard', weight: 1, params: at(5) }];
   const w = handMadeWeights(iterations > 1 ? it / (iterations - 1) : 1);
   return [3, 4, 5].map((n, i) => ({ label: `n${n}`, weight: w[i], params: at(n) })).filter((s) => s.weight > 0);
+}
+
+/**
+ * Each knob's search effort: the exact solver's mean search nodes over `n` puzzles the
+ * generator deals under it (seeded, so the same every run) — what the challenger's difficulty
+ * term reads (league/curriculum/param-challenger: difficultyFromEffort). A property of the
+ * puzzles, measured by the env's own verifier, not of any learner or of the held-out set.
+ */
+export function knobEfforts(env: Env, knobs: readonly Knob[], n = 100): number[] {
+  return knobs.map((k) => {
+    const params = env.resolveParams({ ...BASE, ...k.params });
+    let nodes = 0;
+    let counted = 0;
+    for (let i = 0; i < n; i++) {
+      const v = (env.summary(env.init(params, deriveSeed(37, `knob-effort-${k.label}`, i))) as unknown as { verdict: { nodes: number } | null }).verdict;
+      if (v && Number.isFinite(v.nodes)) {
+        nodes += v.nodes;
+        counted++;
+      }
+    }
+    if (!counted) throw new Error(`curriculum: no exact-solver verdict for knob ${k.label}`);
+    return nodes / counted;
+  });
 }
