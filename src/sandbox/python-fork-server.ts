@@ -25,11 +25,12 @@ import type { RawRun } from './raw-run';
 
 /** The server: the harness's functions, then a loop that forks one isolated process per request. */
 export const PYTHON_FORK_SERVER = String.raw`${PYTHON_HARNESS_BODY}
-import ctypes, select, resource  # loaded once: every program's process inherits them
+import ctypes, select, resource, gc  # loaded once: every program's process inherits them
 
-_CLONE_NEWUSER = 0x10000000
-_CLONE_NEWIPC = 0x08000000
-_CLONE_NEWPID = 0x20000000
+# CLONE_NEWUSER | CLONE_NEWIPC | CLONE_NEWPID, and SIGCHLD at the end, as for a fork
+_CLONE_FLAGS = 0x10000000 | 0x08000000 | 0x20000000 | 17
+# the clone system call; with no stack or thread pointers its arguments mean the same everywhere
+_SYS_CLONE = {"x86_64": 56, "aarch64": 220}[posix.uname().machine]
 
 def _code(status):
     """An exit status as bwrap reports one: 128 + n for a death by signal n."""
@@ -37,51 +38,65 @@ def _code(status):
         return 128 + posix.WTERMSIG(status)
     return posix.WEXITSTATUS(status)
 
-def _program(libc):
-    """The program's process: no capabilities, a session of its own, then the harness."""
-    header = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this process
-    if libc.capset(header, (ctypes.c_uint32 * 6)()) != 0:
-        posix._exit(122)
-    libc.prctl(4, 1, 0, 0, 0)  # dumpable, as any fresh process (the server is not)
+def _program(prctl):
+    """The program's process: dumpable again (as any fresh process; the server and init are not), a session of its own, then the harness."""
+    prctl(4, 1, 0, 0, 0)
     posix.setsid()
     _main()
     sys.stdout.flush()
     posix._exit(0)
 
-def _isolated(libc):
-    """Fresh user, IPC and pid namespaces; their init waits for the program, then ends them all."""
+def _init(capset, prctl, header, no_caps):
+    """pid 1 of the run's fresh user, IPC and pid namespaces (a clone of the server): drops the
+    capabilities its new user namespace gave it, starts the program's process and waits for it;
+    its end ends every process left in the namespace. Never returns."""
     code = 121
     try:
         posix.closerange(3, 65536)  # the control channel stays the server's
-        if libc.unshare(_CLONE_NEWUSER | _CLONE_NEWIPC | _CLONE_NEWPID) != 0:
+        if capset(header, no_caps) != 0:
             posix._exit(code)
-        init = posix.fork()
-        if init == 0:
-            program = posix.fork()
-            if program == 0:
-                _program(libc)
-            while True:
-                pid, status = posix.waitpid(-1, 0)
-                if pid == program:
-                    posix._exit(_code(status))  # the kernel kills what the program left behind
-        code = _code(posix.waitpid(init, 0)[1])
+        program = posix.fork()
+        if program == 0:
+            _program(prctl)
+        while True:
+            pid, status = posix.waitpid(-1, 0)
+            if pid == program:
+                code = _code(status)
+                break
     finally:
         posix._exit(code)
 
 def _serve_forever():
     libc = ctypes.CDLL(None, use_errno=True)
-    libc.prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE 0
+    # every C call a run makes is looked up and typed here, once: a run's processes only call them
+    clone = ctypes.PyDLL(None, use_errno=True).syscall  # keeps the GIL: the child goes on as after a fork
+    clone.restype = ctypes.c_long
+    clone.argtypes = (ctypes.c_long, ctypes.c_ulong, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)
+    capset = libc.capset
+    capset.restype = ctypes.c_int
+    capset.argtypes = (ctypes.c_void_p, ctypes.c_void_p)
+    prctl = libc.prctl
+    prctl.restype = ctypes.c_int
+    prctl.argtypes = (ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong)
+    header_array = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this process
+    no_caps_array = (ctypes.c_uint32 * 6)()
+    header, no_caps = ctypes.addressof(header_array), ctypes.addressof(no_caps_array)
+    prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE 0
+    if capset(header, no_caps) != 0:  # bwrap left the server none: dropping none checks the call
+        posix._exit(120)
     posix.closerange(4, 65536)
+    requests = select.poll()
+    requests.register(0, select.POLLIN)
+    gc.freeze()  # the collector leaves the server's objects alone in every run's process
     posix.write(3, b"ready\n")
-    waiting = ctypes.c_int(0)
     while True:
-        select.select([0], [], [])
-        libc.ioctl(0, 0x541B, ctypes.byref(waiting))  # FIONREAD: a request, or the host hung up
-        if waiting.value <= 0:
-            posix._exit(0)
-        pid = posix.fork()
+        if not requests.poll()[0][1] & select.POLLIN:
+            posix._exit(0)  # the host hung up: no request will come
+        pid = clone(_SYS_CLONE, _CLONE_FLAGS, None, None, None, None)
         if pid == 0:
-            _isolated(libc)
+            _init(capset, prctl, header, no_caps)
+        if pid < 0:
+            posix._exit(121)
         status = _code(posix.waitpid(pid, 0)[1])
         token = posix.urandom(16).hex()
         posix.write(1, ("\n" + token + "\n").encode())

@@ -123,20 +123,24 @@ def _failure(e, data):
         return {"code": "exited", "message": "the program asked to exit (%s)" % _text(e)}
     return {"code": "runtime-error", "message": _text(e)}
 
+class _Capture(io.TextIOBase):
+    """The program's sys.stdout and sys.stderr: counts what it prints (both together), keeps nothing."""
+    size = 0
+    limit = 0
+    def writable(self):
+        return True
+    def write(self, s):
+        _Capture.size += len(s)
+        if _Capture.size > _Capture.limit:
+            raise _OutputLimit()
+        return len(s)
+
+def _on_alarm(signum, frame):
+    raise _Timeout()
+
 def _setup(data):
-    limit = data["outputBytes"]
-    class _Capture(io.TextIOBase):
-        size = 0
-        def writable(self):
-            return True
-        def write(self, s):
-            _Capture.size += len(s)
-            if _Capture.size > limit:
-                raise _OutputLimit()
-            return len(s)
-    def on_alarm(signum, frame):
-        raise _Timeout()
-    _signal.signal(_signal.SIGALRM, on_alarm)
+    _Capture.limit = data["outputBytes"]
+    _signal.signal(_signal.SIGALRM, _on_alarm)
     sys.stdout = _Capture()
     sys.stderr = _Capture()
 
@@ -190,26 +194,43 @@ def _run_inputs(data, fn):
  * stdin and runs it (the fork server of python-fork-server.ts calls it in each program's process).
  */
 export const PYTHON_HARNESS_BODY = String.raw`${COMMON}
+import resource
+
 def _limit(rlimits):
     """Sets each rlimit, soft = hard (lowering needs no privilege; raising it again does)."""
-    import resource
     for name, which in (("cpu", resource.RLIMIT_CPU), ("as", resource.RLIMIT_AS), ("nproc", resource.RLIMIT_NPROC), ("fsize", resource.RLIMIT_FSIZE), ("nofile", resource.RLIMIT_NOFILE)):
         resource.setrlimit(which, (rlimits[name], rlimits[name]))
 
+def _request():
+    """The request's two lines (JSON, nonce), read from fd 0 with posix.read until both are in."""
+    chunks = []
+    newlines = 0
+    while newlines < 2:
+        chunk = posix.read(0, 1048576)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        newlines += chunk.count(b"\n")
+    lines = b"".join(chunks).decode().split("\n")
+    return lines[0], lines[1].strip() if len(lines) > 1 else ""
+
+def _write(text):
+    """All of text on fd 1 (a write to a pipe that a signal cuts short goes on)."""
+    data = text.encode()
+    while data:
+        data = data[posix.write(1, data):]
+
 def _main():
     posix.closerange(3, 65536)  # descriptors the sandbox inherited are nobody's business
-    data = _loads(sys.stdin.readline())
-    nonce = sys.stdin.readline().strip()
+    line, nonce = _request()
+    data = _loads(line)
     null = posix.open("/dev/null", posix.O_RDONLY)  # the request was all: stdin is empty from here
     posix.dup2(null, 0)
     posix.close(null)
     _limit(data["rlimits"])
-    real_out = sys.stdout
-    real_out.write(nonce + "ready\n")
-    real_out.flush()
+    _write(nonce + "ready\n")
     def emit(obj):
-        real_out.write(nonce + _dumps(obj) + "\n")
-        real_out.flush()
+        _write(nonce + _dumps(obj) + "\n")
     if data.get("check"):
         return _check_mode(data, emit)
     _setup(data)
