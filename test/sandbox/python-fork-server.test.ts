@@ -114,6 +114,26 @@ def f():
     expect(after).toMatchObject({ code: 'ok', tests: [{ code: 'ok', actual: 7 }] });
   });
 
+  test('the program, and the init of its namespaces (to which the new user namespace gave every capability), hold none', async () => {
+    // /proc is the sandbox's: the init of the program's namespaces is its parent there (pid 1 inside)
+    const r = await py(`def f():
+    def status(pid):
+        return dict(line.split(':\\t', 1) for line in open('/proc/%s/status' % pid).read().splitlines() if ':\\t' in line)
+    init = status('self')['PPid'].strip()
+    out = {}
+    for who, pid in (('program', 'self'), ('init', init)):
+        for k, v in status(pid).items():
+            if k in ('CapInh', 'CapPrm', 'CapEff', 'CapAmb'):
+                out[who + ' ' + k] = int(v, 16)
+    return [out, sorted(int(fd) for fd in __import__('os').listdir('/proc/self/fd')), __import__('os').getppid()]`);
+    expect(r.code).toBe('ok');
+    const [caps, fds, ppid] = r.tests[0].actual as [Record<string, number>, number[], number];
+    expect(ppid).toBe(1); // that parent is the namespace's init
+    expect(caps).toEqual({ 'program CapInh': 0, 'program CapPrm': 0, 'program CapEff': 0, 'program CapAmb': 0, 'init CapInh': 0, 'init CapPrm': 0, 'init CapEff': 0, 'init CapAmb': 0 });
+    expect(fds.slice(0, 3)).toEqual([0, 1, 2]); // and the descriptor listdir opened: no control channel (3) among them
+    expect(fds.length).toBeLessThanOrEqual(4);
+  });
+
   test('each program gets its own process, pid namespace and user namespace', async () => {
     const probe = `import os\ndef f():\n    return [os.getpid(), os.readlink('/proc/self/ns/user'), os.readlink('/proc/self/ns/pid')]`;
     const [x, y] = [await py(probe), await py(probe)];
