@@ -66,8 +66,33 @@ def _init(capset, prctl, header, no_caps):
     finally:
         posix._exit(code)
 
+def _copied_at_fork(libc):
+    """Gives each read-only private file mapping (the interpreter's and libraries' code and constants)
+    one private page of its own, identical to the file's: the kernel then copies the mapping's
+    page table entries at fork, as it does for any mapping with private pages, and a run's processes
+    find the code the server already mapped instead of faulting it in page by page."""
+    mprotect = libc.mprotect
+    mprotect.restype = ctypes.c_int
+    mprotect.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int)
+    try:
+        with open("/proc/self/maps") as maps:
+            lines = maps.read().splitlines()
+    except OSError:
+        return  # no /proc: runs fault the code in, as they would
+    for line in lines:
+        fields = line.split()
+        if len(fields) < 6 or not fields[5].startswith("/") or fields[1][3] != "p" or "w" in fields[1]:
+            continue
+        start, end = (int(x, 16) for x in fields[0].split("-"))
+        prot = (1 if fields[1][0] == "r" else 0) | (4 if fields[1][2] == "x" else 0)
+        # the whole mapping at once: a part would split it, and only that part would be copied
+        if mprotect(start, end - start, prot | 2) == 0:
+            ctypes.memmove(start, start, 1)
+            mprotect(start, end - start, prot)
+
 def _serve_forever():
     libc = ctypes.CDLL(None, use_errno=True)
+    _copied_at_fork(libc)
     # every C call a run makes is looked up and typed here, once: a run's processes only call them
     clone = ctypes.PyDLL(None, use_errno=True).syscall  # keeps the GIL: the child goes on as after a fork
     clone.restype = ctypes.c_long

@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { createSandbox, pythonSandboxProblem, type Sandbox } from '../../src/sandbox';
 import type { CodeRunResult } from '../../src/core/sandbox';
+import { runPythonBatch } from '../../src/sandbox/python-runner';
 import { eventually, processesNamed } from './processes';
 
 let sb: Sandbox;
@@ -132,6 +133,20 @@ def f():
     expect(caps).toEqual({ 'program CapInh': 0, 'program CapPrm': 0, 'program CapEff': 0, 'program CapAmb': 0, 'init CapInh': 0, 'init CapPrm': 0, 'init CapEff': 0, 'init CapAmb': 0 });
     expect(fds.slice(0, 3)).toEqual([0, 1, 2]); // and the descriptor listdir opened: no control channel (3) among them
     expect(fds.length).toBeLessThanOrEqual(4);
+  });
+
+  test("the program's code and constants are mapped as in a fresh interpreter (the server's page-table trick restores every protection)", async () => {
+    const probe = `def f():
+    maps = [line.split() for line in open('/proc/self/maps')]
+    # (the trick may merge neighbouring mappings of a file: compared as kinds of mapping, not as a list)
+    return sorted(set(m[1] + ' ' + m[5].split('/')[-1] for m in maps if len(m) >= 6 and m[5].split('/')[-1] in ('python3.11', 'libc.so.6', 'ld-linux-x86-64.so.2')))`;
+    const forked = await py(probe);
+    const fresh = await runPythonBatch({ program: probe, entry: 'f', inputs: [[]], limits: { timeMs: 3000, memoryMb: 128, outputBytes: 100_000 } });
+    expect(forked.code).toBe('ok');
+    const mine = forked.tests[0].actual as string[];
+    expect(mine.length).toBeGreaterThanOrEqual(9); // read-only, code, constants and data of each file
+    expect(mine.filter((m) => m.startsWith('rwx') || m.startsWith('-wx'))).toEqual([]);
+    expect(mine).toEqual(JSON.parse(fresh.outputs[0].text!));
   });
 
   test('each program gets its own process, pid namespace and user namespace', async () => {
