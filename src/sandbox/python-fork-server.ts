@@ -5,15 +5,35 @@
  * of a new interpreter. One program at a time per server, and nothing of one program reaches the
  * next:
  *
- * - the server never reads a request: it waits until one is there and forks; the program's own
- *   process reads it, so no earlier program's source or inputs lie in the memory it copies;
- * - each program's process lives in a user, IPC and pid namespace of its own (its own
- *   RLIMIT_NPROC count, no System V or POSIX message queue object of an earlier program, and
- *   every process it started is killed when the namespace's init ends), capabilities dropped,
- *   rlimits set by the harness as in a fresh run; nothing is writable, as in a fresh run;
- * - the server is not dumpable (no program can read its memory or its descriptors) and writes
- *   the end of each run on a channel (fd 3) no program holds, with a token drawn after the
- *   program's namespace is gone and written after the program's last byte on stdout and stderr.
+ * - the server never reads a request: it waits until one is there (poll) and clones; the
+ *   program's own process reads it, so no earlier program's source or inputs lie in the memory
+ *   it copies;
+ * - per run the server clones one process straight into fresh user, IPC, pid and network
+ *   namespaces: that namespace's init (pid 1) closes every descriptor past 2, drops the
+ *   capabilities the new user namespace gave it and forks the program's process (pid 2; it
+ *   inherits no capability), then waits for it. So each program has its own RLIMIT_NPROC count,
+ *   no System V or POSIX message queue object or key of an earlier program, no network at all
+ *   (not even a loopback whose sockets, TIME_WAIT ones included, would outlive it), and every
+ *   process it started is killed when the init ends; rlimits are set by the harness as in a fresh
+ *   run; nothing is writable, as in a fresh run;
+ * - the server is not dumpable (no program can read its memory or its descriptors; init, a clone
+ *   of it, is not either) and writes the end of each run on a channel (fd 3) no program holds,
+ *   with a token drawn after the program's namespace is gone and written after the program's last
+ *   byte on stdout and stderr.
+ *
+ * Protocol (host side): the host writes one request (python-runner.ts `pythonRequest`: the JSON
+ * line, the nonce line) on the server's stdin and waits for `done <status> <token>` on fd 3 and
+ * the token on stdout and stderr; it never writes the next request before that. The server
+ * writes `ready` on fd 3 once, before the first request.
+ *
+ * Cost (measured on the 2-vCPU build machine, a paravirtualized VM where a page first touched
+ * costs 30-50 µs, so a run costs about its count of page faults): the clone straight into the
+ * namespaces saves the intermediate process of an unshare; the C calls a run makes are looked
+ * up and typed once in the server; the collector's view of the server is frozen (gc.freeze); and
+ * at start the server gives each read-only file mapping one private page of its own (restoring
+ * its protection), so fork copies those mappings' page-table entries and a run's processes do not
+ * fault the interpreter's code in page by page: 794 -> 421 page faults and 52 -> 32 ms of CPU per
+ * run, host included (docs/architecture.md, "The sandbox").
  *
  * Any run that does not end by itself (wall clock, output limit, cancellation) kills the whole
  * server; the next run starts a fresh one.
@@ -23,12 +43,12 @@ import { PYTHON_HARNESS_BODY } from './python-harness';
 import { DEFAULT_PYTHON_PATHS, parseRun, pythonCommand, pythonRequest, pythonSandboxProblem, pythonSpawnIds, type PythonBatch, type PythonSandboxPaths } from './python-runner';
 import type { RawRun } from './raw-run';
 
-/** The server: the harness's functions, then a loop that forks one isolated process per request. */
+/** The server: the harness's functions, then a loop that clones one isolated init (which forks the program's process) per request. */
 export const PYTHON_FORK_SERVER = String.raw`${PYTHON_HARNESS_BODY}
 import ctypes, select, resource, gc  # loaded once: every program's process inherits them
 
-# CLONE_NEWUSER | CLONE_NEWIPC | CLONE_NEWPID, and SIGCHLD at the end, as for a fork
-_CLONE_FLAGS = 0x10000000 | 0x08000000 | 0x20000000 | 17
+# CLONE_NEWUSER | CLONE_NEWIPC | CLONE_NEWPID | CLONE_NEWNET, and SIGCHLD at the end, as for a fork
+_CLONE_FLAGS = 0x10000000 | 0x08000000 | 0x20000000 | 0x40000000 | 17
 # the clone system call; with no stack or thread pointers its arguments mean the same everywhere
 _SYS_CLONE = {"x86_64": 56, "aarch64": 220}[posix.uname().machine]
 
@@ -47,7 +67,7 @@ def _program(prctl):
     posix._exit(0)
 
 def _init(capset, prctl, header, no_caps):
-    """pid 1 of the run's fresh user, IPC and pid namespaces (a clone of the server): drops the
+    """pid 1 of the run's fresh user, IPC, pid and network namespaces (a clone of the server): drops the
     capabilities its new user namespace gave it, starts the program's process and waits for it;
     its end ends every process left in the namespace. Never returns."""
     code = 121

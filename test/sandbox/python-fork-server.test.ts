@@ -149,6 +149,11 @@ def f():
     expect(mine).toEqual(JSON.parse(fresh.outputs[0].text!));
   });
 
+  test("each program has a network namespace of its own, with nothing up: not even the server's loopback, where sockets (TIME_WAIT ones too) outlive a program", async () => {
+    const r = await py(`import socket, errno\ndef f():\n    s = socket.socket()\n    try:\n        s.connect(('127.0.0.1', 9))\n        return 'connected'\n    except OSError as e:\n        return errno.errorcode.get(e.errno, str(e.errno))`);
+    expect(r.tests[0].actual).toBe('ENETUNREACH'); // on the sandbox's own loopback: ECONNREFUSED
+  });
+
   test('each program gets its own process, pid namespace and user namespace', async () => {
     const probe = `import os\ndef f():\n    return [os.getpid(), os.readlink('/proc/self/ns/user'), os.readlink('/proc/self/ns/pid')]`;
     const [x, y] = [await py(probe), await py(probe)];
