@@ -1,12 +1,14 @@
 /**
  * The Python side of a batch run, inside the bubblewrap sandbox. stdin: line 1 the request
  * ({program, entry, inputs (JSON texts), check, helpers, timeMs, outputBytes, rlimits, child}),
- * line 2 the nonce. The harness first sets the request's rlimits on itself (`resource`: CPU,
+ * line 2 the nonce, read with `posix.read` until both are in (no buffered reader; in a fresh run
+ * the harness's own compiled code comes first on stdin, read by the loader of
+ * python-compiled.ts). The harness first sets the request's rlimits on itself (`resource`: CPU,
  * address space, processes, file size, open files; soft = hard, so the program cannot raise
  * them again) and closes inherited descriptors. stdout: `nonce + "ready"` once that is done
  * (before any program code: the host
  * then knows that whatever ends the process early is the program's doing), then one line
- * `nonce + JSON` with the outputs. Expected values never enter the sandbox: outputs are compared
+ * `nonce + JSON` with the outputs, both written with `posix.write` on fd 1. Expected values never enter the sandbox: outputs are compared
  * on the host, so a program that forges this line only claims outputs — as returning them
  * would — and the host validates the line's shape.
  *
@@ -23,7 +25,9 @@
  * and `resource`: `posix`, `_signal` and `_json` (the C halves of os, signal and json; the Python
  * halves import `re` and `enum`, several times the interpreter's own start-up). `_dumps` and
  * `_loads` are json.dumps (ensure_ascii, allow_nan as asked, ", " / ": ") and json.loads built
- * from the same C encoder and scanner.
+ * from the same C encoder and scanner. What every run needs is made once when the harness loads
+ * (the capture class of the program's stdout and stderr, the alarm handler, `resource`), so a
+ * fork server's program process only uses it.
  */
 
 /** Reading and running the program; shared by the one-process harness and the child. */
