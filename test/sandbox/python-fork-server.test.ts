@@ -2,8 +2,9 @@
  * The Python fork server (`pythonForkServer: true`): nothing of one program reaches the next
  * program run by the same server — module globals, the environment, files, System V IPC objects,
  * keys in the kernel's keyrings, abstract sockets, processes left behind — and a run the server
- * cannot end (wall clock) costs only a restart. The escape corpus and the rlimit tests run against
- * it too (escape-python.test.ts, python-limits.test.ts).
+ * cannot end (wall clock) costs only a restart. The same cross-run test runs against the default
+ * (a fresh sandbox per program). The escape corpus and the rlimit tests run against the fork
+ * server too (escape-python.test.ts, python-limits.test.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { createSandbox, pythonSandboxProblem, type Sandbox } from '../../src/sandbox';
@@ -20,11 +21,8 @@ afterAll(() => sb.close());
 
 const py = (program: string, timeMs = 3000): Promise<CodeRunResult> => sb.code.run({ language: 'python', program, entry: 'f', tests: [{ input: [] }], limits: { timeMs, memoryMb: 128 } });
 
-const marker = `m${randomBytes(5).toString('hex')}`;
-const key = 0x5a000000 + (randomBytes(2).readUInt16BE() << 4);
-
-/** Looks for every trace program A tries to leave; answers what it finds. */
-const LOOK = `import os, sys, builtins, socket, ctypes, time
+/** Looks for every trace program A tries to leave (with `marker` and SysV `key`); answers what it finds. */
+const look = (marker: string, key: number): string => `import os, sys, builtins, socket, ctypes, time
 libc = ctypes.CDLL(None, use_errno=True)
 ADD_KEY, KEYCTL = {'x86_64': (248, 250), 'aarch64': (217, 219)}[os.uname().machine]
 def f():
@@ -57,9 +55,14 @@ def f():
                 pass
     return seen`;
 
-describe('Python fork server: nothing of one program reaches the next', () => {
-  test('program A leaves traces everywhere it can; program B, on the same server, sees none', async () => {
-    const a = await py(`import os, sys, builtins, socket, ctypes, time
+/**
+ * Program A leaves traces everywhere it can; program B, run next by `run`, sees none; and no
+ * process A started outlives its run on the host.
+ */
+async function nothingCarriesOver(run: (program: string) => Promise<CodeRunResult>): Promise<void> {
+  const marker = `m${randomBytes(5).toString('hex')}`;
+  const key = 0x5a000000 + (randomBytes(2).readUInt16BE() << 4);
+    const a = await run(`import os, sys, builtins, socket, ctypes, time
 libc = ctypes.CDLL(None, use_errno=True)
 ADD_KEY, KEYCTL = {'x86_64': (248, 250), 'aarch64': (217, 219)}[os.uname().machine]
 def f():
@@ -98,13 +101,16 @@ def f():
     expect(a.code).toBe('ok');
     // control: A did leave each trace inside its own run (files cannot be written at all)
     expect(a.tests[0].actual).toEqual(['global', 'sysv message queue', 'sysv shared memory', 'key -3', 'key -4', 'key -5', 'process']);
-    const selfCheck = await py(LOOK.replace(/def f\(\):\n/, `def f():\n    builtins.arena_mark = 1\n`));
+    const selfCheck = await run(look(marker, key).replace(/def f\(\):\n/, `def f():\n    builtins.arena_mark = 1\n`));
     expect(selfCheck.tests[0].actual).toEqual(['global']); // the probe sees a trace where there is one
-    const b = await py(LOOK);
+    const b = await run(look(marker, key));
     expect(b.code).toBe('ok');
     expect(b.tests[0].actual).toEqual([]);
     expect(processesNamed(marker)).toEqual([]); // and the host sees no process A left
-  });
+  }
+
+describe('Python fork server: nothing of one program reaches the next', () => {
+  test('program A leaves traces everywhere it can; program B, on the same server, sees none', () => nothingCarriesOver(py));
 
   test('a run past its wall clock kills the server; the next run starts a fresh one', async () => {
     const name = `w${randomBytes(5).toString('hex')}`;
@@ -168,4 +174,15 @@ def f():
     for (const ns of [ux, uy]) expect(ns).toMatch(/^user:\[\d+\]$/);
     for (const ns of [nx, ny]) expect(ns).toMatch(/^pid:\[\d+\]$/);
   });
+});
+
+describe('a fresh sandbox per program (the default): nothing of one program reaches the next either', () => {
+  let fresh: Sandbox;
+  beforeAll(() => {
+    fresh = createSandbox({ concurrency: 1 });
+  });
+  afterAll(() => fresh.close());
+
+  test('program A leaves traces everywhere it can; program B sees none', () =>
+    nothingCarriesOver((program) => fresh.code.run({ language: 'python', program, entry: 'f', tests: [{ input: [] }], limits: { timeMs: 3000, memoryMb: 128 } })));
 });
