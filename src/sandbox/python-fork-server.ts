@@ -49,7 +49,8 @@ import ctypes, select, resource, gc  # loaded once: every program's process inhe
 
 # CLONE_NEWUSER | CLONE_NEWIPC | CLONE_NEWPID | CLONE_NEWNET, and SIGCHLD at the end, as for a fork
 _CLONE_FLAGS = 0x10000000 | 0x08000000 | 0x20000000 | 0x40000000 | 17
-# the clone system call; with no stack or thread pointers its arguments mean the same everywhere
+# the clone system call; with no stack or thread pointers its arguments mean the same on both
+# (elsewhere the server does not start, and each run is a sandbox-error that says why)
 _SYS_CLONE = {"x86_64": 56, "aarch64": 220}[posix.uname().machine]
 
 def _code(status):
