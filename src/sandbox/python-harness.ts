@@ -1,12 +1,14 @@
 /**
  * The Python side of a batch run, inside the bubblewrap sandbox. stdin: line 1 the request
  * ({program, entry, inputs (JSON texts), check, helpers, timeMs, outputBytes, rlimits, child}),
- * line 2 the nonce. The harness first sets the request's rlimits on itself (`resource`: CPU,
+ * line 2 the nonce, read with `posix.read` until both are in (no buffered reader; in a fresh run
+ * the harness's own compiled code comes first on stdin, read by the loader of
+ * python-compiled.ts). The harness first sets the request's rlimits on itself (`resource`: CPU,
  * address space, processes, file size, open files; soft = hard, so the program cannot raise
  * them again) and closes inherited descriptors. stdout: `nonce + "ready"` once that is done
  * (before any program code: the host
  * then knows that whatever ends the process early is the program's doing), then one line
- * `nonce + JSON` with the outputs. Expected values never enter the sandbox: outputs are compared
+ * `nonce + JSON` with the outputs, both written with `posix.write` on fd 1. Expected values never enter the sandbox: outputs are compared
  * on the host, so a program that forges this line only claims outputs — as returning them
  * would — and the host validates the line's shape.
  *
@@ -23,7 +25,9 @@
  * and `resource`: `posix`, `_signal` and `_json` (the C halves of os, signal and json; the Python
  * halves import `re` and `enum`, several times the interpreter's own start-up). `_dumps` and
  * `_loads` are json.dumps (ensure_ascii, allow_nan as asked, ", " / ": ") and json.loads built
- * from the same C encoder and scanner.
+ * from the same C encoder and scanner. What every run needs is made once when the harness loads
+ * (the capture class of the program's stdout and stderr, the alarm handler, `resource`), so a
+ * fork server's program process only uses it.
  */
 
 /** Reading and running the program; shared by the one-process harness and the child. */
@@ -123,20 +127,24 @@ def _failure(e, data):
         return {"code": "exited", "message": "the program asked to exit (%s)" % _text(e)}
     return {"code": "runtime-error", "message": _text(e)}
 
+class _Capture(io.TextIOBase):
+    """The program's sys.stdout and sys.stderr: counts what it prints (both together), keeps nothing."""
+    size = 0
+    limit = 0
+    def writable(self):
+        return True
+    def write(self, s):
+        _Capture.size += len(s)
+        if _Capture.size > _Capture.limit:
+            raise _OutputLimit()
+        return len(s)
+
+def _on_alarm(signum, frame):
+    raise _Timeout()
+
 def _setup(data):
-    limit = data["outputBytes"]
-    class _Capture(io.TextIOBase):
-        size = 0
-        def writable(self):
-            return True
-        def write(self, s):
-            _Capture.size += len(s)
-            if _Capture.size > limit:
-                raise _OutputLimit()
-            return len(s)
-    def on_alarm(signum, frame):
-        raise _Timeout()
-    _signal.signal(_signal.SIGALRM, on_alarm)
+    _Capture.limit = data["outputBytes"]
+    _signal.signal(_signal.SIGALRM, _on_alarm)
     sys.stdout = _Capture()
     sys.stderr = _Capture()
 
@@ -190,26 +198,43 @@ def _run_inputs(data, fn):
  * stdin and runs it (the fork server of python-fork-server.ts calls it in each program's process).
  */
 export const PYTHON_HARNESS_BODY = String.raw`${COMMON}
+import resource
+
 def _limit(rlimits):
     """Sets each rlimit, soft = hard (lowering needs no privilege; raising it again does)."""
-    import resource
     for name, which in (("cpu", resource.RLIMIT_CPU), ("as", resource.RLIMIT_AS), ("nproc", resource.RLIMIT_NPROC), ("fsize", resource.RLIMIT_FSIZE), ("nofile", resource.RLIMIT_NOFILE)):
         resource.setrlimit(which, (rlimits[name], rlimits[name]))
 
+def _request():
+    """The request's two lines (JSON, nonce), read from fd 0 with posix.read until both are in."""
+    chunks = []
+    newlines = 0
+    while newlines < 2:
+        chunk = posix.read(0, 1048576)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        newlines += chunk.count(b"\n")
+    lines = b"".join(chunks).decode().split("\n")
+    return lines[0], lines[1].strip() if len(lines) > 1 else ""
+
+def _write(text):
+    """All of text on fd 1 (a write to a pipe that a signal cuts short goes on)."""
+    data = text.encode()
+    while data:
+        data = data[posix.write(1, data):]
+
 def _main():
     posix.closerange(3, 65536)  # descriptors the sandbox inherited are nobody's business
-    data = _loads(sys.stdin.readline())
-    nonce = sys.stdin.readline().strip()
+    line, nonce = _request()
+    data = _loads(line)
     null = posix.open("/dev/null", posix.O_RDONLY)  # the request was all: stdin is empty from here
     posix.dup2(null, 0)
     posix.close(null)
     _limit(data["rlimits"])
-    real_out = sys.stdout
-    real_out.write(nonce + "ready\n")
-    real_out.flush()
+    _write(nonce + "ready\n")
     def emit(obj):
-        real_out.write(nonce + _dumps(obj) + "\n")
-        real_out.flush()
+        _write(nonce + _dumps(obj) + "\n")
     if data.get("check"):
         return _check_mode(data, emit)
     _setup(data)

@@ -12,6 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import type { JsonValue } from '../core/json';
 import type { ResolvedLimits } from './limits';
+import { compiledPython, forgetCompiled, pythonLoader } from './python-compiled';
 import { PYTHON_CHILD, PYTHON_HARNESS } from './python-harness';
 import { validRaw, type RawRun } from './raw-run';
 
@@ -128,13 +129,20 @@ export function pythonRequest(b: PythonBatch): PythonRequest {
   return { text: `${JSON.stringify(request)}\n${nonce}\n`, nonce, wallMs, outputCap: b.limits.outputBytes * 2 + 1_000_000 };
 }
 
-/** Runs a batch; resolves with the raw outcome (never rejects for anything the program does). */
-export function runPythonBatch(b: PythonBatch): Promise<RawRun> {
+/**
+ * Runs a batch; resolves with the raw outcome (never rejects for anything the program does). The
+ * harness runs as code compiled once per Python (python-compiled.ts: a loader on the command line,
+ * the marshal bytes on stdin ahead of the request), or as its source when that compile failed.
+ */
+export async function runPythonBatch(b: PythonBatch): Promise<RawRun> {
   const paths = b.paths ?? DEFAULT_PYTHON_PATHS;
   const problem = pythonSandboxProblem(paths);
-  if (problem) return Promise.resolve({ code: 'sandbox-error', message: problem, outputs: [] });
+  if (problem) return { code: 'sandbox-error', message: problem, outputs: [] };
+  const key = `${paths.bwrap}\0${paths.python}`;
+  const compiled = await compiledPython(key, PYTHON_HARNESS, pythonCommand(paths), { env: {}, ...pythonSpawnIds() });
+  if (b.signal?.aborted) return { code: 'sandbox-error', message: 'cancelled', outputs: [] };
   const { text, nonce, wallMs, outputCap: stdoutCap } = pythonRequest(b);
-  const [cmd, ...args] = pythonCommand(paths);
+  const [cmd, ...args] = pythonCommand(paths, compiled ? pythonLoader(compiled) : PYTHON_HARNESS);
   return new Promise((resolve) => {
     // no environment: bwrap's own process keeps what it was given, and the program can read it in /proc
     const child = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'pipe'], env: {}, ...pythonSpawnIds() });
@@ -166,9 +174,11 @@ export function runPythonBatch(b: PythonBatch): Promise<RawRun> {
     child.on('close', (status, sig) => {
       clearTimeout(timer);
       b.signal?.removeEventListener('abort', onAbort);
+      // compiled code that never reached "ready" (another Python now?) is compiled again next time
+      if (compiled && why !== 'aborted' && !out.includes(`${nonce}ready`)) forgetCompiled(key);
       resolve(parseRun(out, err, nonce, status, sig, why, b.limits, b.inputs.length));
     });
-    child.stdin.end(text);
+    child.stdin.end(compiled ? Buffer.concat([compiled.bytes, Buffer.from(text)]) : text);
   });
 }
 

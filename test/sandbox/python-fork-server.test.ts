@@ -2,12 +2,14 @@
  * The Python fork server (`pythonForkServer: true`): nothing of one program reaches the next
  * program run by the same server — module globals, the environment, files, System V IPC objects,
  * keys in the kernel's keyrings, abstract sockets, processes left behind — and a run the server
- * cannot end (wall clock) costs only a restart. The escape corpus and the rlimit tests run against
- * it too (escape-python.test.ts, python-limits.test.ts).
+ * cannot end (wall clock) costs only a restart. The same cross-run test runs against the default
+ * (a fresh sandbox per program). The escape corpus and the rlimit tests run against the fork
+ * server too (escape-python.test.ts, python-limits.test.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { createSandbox, pythonSandboxProblem, type Sandbox } from '../../src/sandbox';
 import type { CodeRunResult } from '../../src/core/sandbox';
+import { runPythonBatch } from '../../src/sandbox/python-runner';
 import { eventually, processesNamed } from './processes';
 
 let sb: Sandbox;
@@ -19,11 +21,8 @@ afterAll(() => sb.close());
 
 const py = (program: string, timeMs = 3000): Promise<CodeRunResult> => sb.code.run({ language: 'python', program, entry: 'f', tests: [{ input: [] }], limits: { timeMs, memoryMb: 128 } });
 
-const marker = `m${randomBytes(5).toString('hex')}`;
-const key = 0x5a000000 + (randomBytes(2).readUInt16BE() << 4);
-
-/** Looks for every trace program A tries to leave; answers what it finds. */
-const LOOK = `import os, sys, builtins, socket, ctypes, time
+/** Looks for every trace program A tries to leave (with `marker` and SysV `key`); answers what it finds. */
+const look = (marker: string, key: number): string => `import os, sys, builtins, socket, ctypes, time
 libc = ctypes.CDLL(None, use_errno=True)
 ADD_KEY, KEYCTL = {'x86_64': (248, 250), 'aarch64': (217, 219)}[os.uname().machine]
 def f():
@@ -56,9 +55,14 @@ def f():
                 pass
     return seen`;
 
-describe('Python fork server: nothing of one program reaches the next', () => {
-  test('program A leaves traces everywhere it can; program B, on the same server, sees none', async () => {
-    const a = await py(`import os, sys, builtins, socket, ctypes, time
+/**
+ * Program A leaves traces everywhere it can; program B, run next by `run`, sees none; and no
+ * process A started outlives its run on the host.
+ */
+async function nothingCarriesOver(run: (program: string) => Promise<CodeRunResult>): Promise<void> {
+  const marker = `m${randomBytes(5).toString('hex')}`;
+  const key = 0x5a000000 + (randomBytes(2).readUInt16BE() << 4);
+    const a = await run(`import os, sys, builtins, socket, ctypes, time
 libc = ctypes.CDLL(None, use_errno=True)
 ADD_KEY, KEYCTL = {'x86_64': (248, 250), 'aarch64': (217, 219)}[os.uname().machine]
 def f():
@@ -97,13 +101,16 @@ def f():
     expect(a.code).toBe('ok');
     // control: A did leave each trace inside its own run (files cannot be written at all)
     expect(a.tests[0].actual).toEqual(['global', 'sysv message queue', 'sysv shared memory', 'key -3', 'key -4', 'key -5', 'process']);
-    const selfCheck = await py(LOOK.replace(/def f\(\):\n/, `def f():\n    builtins.arena_mark = 1\n`));
+    const selfCheck = await run(look(marker, key).replace(/def f\(\):\n/, `def f():\n    builtins.arena_mark = 1\n`));
     expect(selfCheck.tests[0].actual).toEqual(['global']); // the probe sees a trace where there is one
-    const b = await py(LOOK);
+    const b = await run(look(marker, key));
     expect(b.code).toBe('ok');
     expect(b.tests[0].actual).toEqual([]);
     expect(processesNamed(marker)).toEqual([]); // and the host sees no process A left
-  });
+  }
+
+describe('Python fork server: nothing of one program reaches the next', () => {
+  test('program A leaves traces everywhere it can; program B, on the same server, sees none', () => nothingCarriesOver(py));
 
   test('a run past its wall clock kills the server; the next run starts a fresh one', async () => {
     const name = `w${randomBytes(5).toString('hex')}`;
@@ -112,6 +119,45 @@ def f():
     expect(await eventually(() => processesNamed(name).length === 0, 10_000)).toBe(true);
     const after = await py('def f():\n    return 7');
     expect(after).toMatchObject({ code: 'ok', tests: [{ code: 'ok', actual: 7 }] });
+  });
+
+  test('the program, and the init of its namespaces (to which the new user namespace gave every capability), hold none', async () => {
+    // /proc is the sandbox's: the init of the program's namespaces is its parent there (pid 1 inside)
+    const r = await py(`def f():
+    def status(pid):
+        return dict(line.split(':\\t', 1) for line in open('/proc/%s/status' % pid).read().splitlines() if ':\\t' in line)
+    init = status('self')['PPid'].strip()
+    out = {}
+    for who, pid in (('program', 'self'), ('init', init)):
+        for k, v in status(pid).items():
+            if k in ('CapInh', 'CapPrm', 'CapEff', 'CapAmb'):
+                out[who + ' ' + k] = int(v, 16)
+    return [out, sorted(int(fd) for fd in __import__('os').listdir('/proc/self/fd')), __import__('os').getppid()]`);
+    expect(r.code).toBe('ok');
+    const [caps, fds, ppid] = r.tests[0].actual as [Record<string, number>, number[], number];
+    expect(ppid).toBe(1); // that parent is the namespace's init
+    expect(caps).toEqual({ 'program CapInh': 0, 'program CapPrm': 0, 'program CapEff': 0, 'program CapAmb': 0, 'init CapInh': 0, 'init CapPrm': 0, 'init CapEff': 0, 'init CapAmb': 0 });
+    expect(fds.slice(0, 3)).toEqual([0, 1, 2]); // and the descriptor listdir opened: no control channel (3) among them
+    expect(fds.length).toBeLessThanOrEqual(4);
+  });
+
+  test("the program's code and constants are mapped as in a fresh interpreter (the server's page-table trick restores every protection)", async () => {
+    const probe = `def f():
+    maps = [line.split() for line in open('/proc/self/maps')]
+    # (the trick may merge neighbouring mappings of a file: compared as kinds of mapping, not as a list)
+    return sorted(set(m[1] + ' ' + m[5].split('/')[-1] for m in maps if len(m) >= 6 and m[5].split('/')[-1] in ('python3.11', 'libc.so.6', 'ld-linux-x86-64.so.2')))`;
+    const forked = await py(probe);
+    const fresh = await runPythonBatch({ program: probe, entry: 'f', inputs: [[]], limits: { timeMs: 3000, memoryMb: 128, outputBytes: 100_000 } });
+    expect(forked.code).toBe('ok');
+    const mine = forked.tests[0].actual as string[];
+    expect(mine.length).toBeGreaterThanOrEqual(9); // read-only, code, constants and data of each file
+    expect(mine.filter((m) => m.startsWith('rwx') || m.startsWith('-wx'))).toEqual([]);
+    expect(mine).toEqual(JSON.parse(fresh.outputs[0].text!));
+  });
+
+  test("each program has a network namespace of its own, with nothing up: not even the server's loopback, where sockets (TIME_WAIT ones too) outlive a program", async () => {
+    const r = await py(`import socket, errno\ndef f():\n    s = socket.socket()\n    try:\n        s.connect(('127.0.0.1', 9))\n        return 'connected'\n    except OSError as e:\n        return errno.errorcode.get(e.errno, str(e.errno))`);
+    expect(r.tests[0].actual).toBe('ENETUNREACH'); // on the sandbox's own loopback: ECONNREFUSED
   });
 
   test('each program gets its own process, pid namespace and user namespace', async () => {
@@ -128,4 +174,15 @@ def f():
     for (const ns of [ux, uy]) expect(ns).toMatch(/^user:\[\d+\]$/);
     for (const ns of [nx, ny]) expect(ns).toMatch(/^pid:\[\d+\]$/);
   });
+});
+
+describe('a fresh sandbox per program (the default): nothing of one program reaches the next either', () => {
+  let fresh: Sandbox;
+  beforeAll(() => {
+    fresh = createSandbox({ concurrency: 1 });
+  });
+  afterAll(() => fresh.close());
+
+  test('program A leaves traces everywhere it can; program B sees none', () =>
+    nothingCarriesOver((program) => fresh.code.run({ language: 'python', program, entry: 'f', tests: [{ input: [] }], limits: { timeMs: 3000, memoryMb: 128 } })));
 });

@@ -1,0 +1,92 @@
+/**
+ * The harness compiled once per Python (src/sandbox/python-compiled.ts): the compile runs in the
+ * sandbox and yields marshal bytes the loader runs as the source would run; the loader refuses
+ * bytes of another Python and bytes cut short (before any harness code, so the run is the
+ * sandbox's failure), and a failed compile is not kept.
+ */
+import { spawn } from 'node:child_process';
+import { compiledPython, parseCompiled, pythonLoader, type CompiledCode } from '../../src/sandbox/python-compiled';
+import { DEFAULT_PYTHON_PATHS, pythonCommand, pythonSandboxProblem, pythonSpawnIds, runPythonBatch } from '../../src/sandbox/python-runner';
+
+beforeAll(() => expect(pythonSandboxProblem()).toBeNull());
+
+/** Runs `code` in the sandbox with `stdin`; answers its exit status, stdout and stderr. */
+function sandboxed(code: string, stdin: Buffer): Promise<{ status: number | null; out: string; err: string }> {
+  const [cmd, ...args] = pythonCommand(DEFAULT_PYTHON_PATHS, code);
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { env: {}, ...pythonSpawnIds() });
+    let out = '';
+    let err = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
+    child.stdin.on('error', () => undefined);
+    child.on('close', (status) => resolve({ status, out, err }));
+    child.stdin.end(stdin);
+  });
+}
+
+const SOURCE = 'import sys\nsys.stdout.write("ran %s" % sys.stdin.readline().strip())\n';
+let compiled: CompiledCode;
+beforeAll(async () => {
+  const c = await compiledPython('test-python-compiled', SOURCE, pythonCommand(DEFAULT_PYTHON_PATHS), { env: {}, ...pythonSpawnIds() });
+  expect(c).not.toBeNull();
+  compiled = c!;
+});
+
+describe('compiled once, run as the source would', () => {
+  test('the loader reads exactly the bytes and leaves the rest of stdin to the code', async () => {
+    const r = await sandboxed(pythonLoader(compiled), Buffer.concat([compiled.bytes, Buffer.from('request\n')]));
+    expect(r).toMatchObject({ status: 0, out: 'ran request' });
+  });
+
+  test('the same key answers the same bytes without compiling again', async () => {
+    const again = compiledPython('test-python-compiled', 'raise SystemExit(9)', pythonCommand(DEFAULT_PYTHON_PATHS), {});
+    expect(await again).toBe(compiled);
+  });
+
+  test('bytes of another Python are refused before they run', async () => {
+    const r = await sandboxed(pythonLoader({ ...compiled, hexversion: 1 }), Buffer.concat([compiled.bytes, Buffer.from('request\n')]));
+    expect(r.status).not.toBe(0);
+    expect(r.out).toBe('');
+    expect(r.err).toMatch(/compiled by another Python/);
+  });
+
+  test('bytes cut short are refused, not loaded', async () => {
+    const r = await sandboxed(pythonLoader(compiled), compiled.bytes.subarray(0, 10));
+    expect(r.status).not.toBe(0);
+    expect(r.out).toBe('');
+    expect(r.err).toMatch(/cut short/);
+  });
+
+  test('a compile that fails (no Python at that path) answers null and is not kept', async () => {
+    const broken = pythonCommand({ ...DEFAULT_PYTHON_PATHS, python: '/usr/bin/no-such-python' });
+    expect(await compiledPython('test-broken', SOURCE, broken, { env: {}, ...pythonSpawnIds() })).toBeNull();
+    const fixed = await compiledPython('test-broken', SOURCE, pythonCommand(DEFAULT_PYTHON_PATHS), { env: {}, ...pythonSpawnIds() });
+    expect(fixed).not.toBeNull();
+  });
+
+  test('parseCompiled takes a version line and bytes, nothing else', () => {
+    expect(parseCompiled(Buffer.from('51056880\nxyz'))).toEqual({ bytes: Buffer.from('xyz'), hexversion: 51056880 });
+    expect(parseCompiled(Buffer.from('51056880\n'))).toBeNull();
+    expect(parseCompiled(Buffer.from('3.11\nxyz'))).toBeNull();
+    expect(parseCompiled(Buffer.from('\nxyz'))).toBeNull();
+    expect(parseCompiled(Buffer.from('51056880'))).toBeNull();
+    expect(parseCompiled(Buffer.from(`${'1'.repeat(30)}\nxyz`))).toBeNull();
+  });
+
+  test("compiled code that never says ready fails its run as the sandbox's, and is compiled again for the next", async () => {
+    const paths = DEFAULT_PYTHON_PATHS;
+    const key = `${paths.bwrap}\0${paths.python}`; // runPythonBatch's key: seed it with code that is no harness
+    expect(await compiledPython(key, 'raise SystemExit(3)', pythonCommand(paths), { env: {}, ...pythonSpawnIds() })).not.toBeNull();
+    const limits = { timeMs: 2000, memoryMb: 128, outputBytes: 1000 };
+    const first = await runPythonBatch({ program: 'def f(x):\n    return x', entry: 'f', inputs: [[1]], limits });
+    expect(first.code).toBe('sandbox-error');
+    const second = await runPythonBatch({ program: 'def f(x):\n    return x', entry: 'f', inputs: [[1]], limits });
+    expect(second).toMatchObject({ code: 'ok', outputs: [{ code: 'ok', text: '1' }] });
+  });
+
+  test('runPythonBatch runs the compiled harness: a program gets its answer', async () => {
+    const r = await runPythonBatch({ program: 'def f(x):\n    return x * 2', entry: 'f', inputs: [[21]], limits: { timeMs: 2000, memoryMb: 128, outputBytes: 1000 } });
+    expect(r).toMatchObject({ code: 'ok', outputs: [{ code: 'ok', text: '42' }] });
+  });
+});
