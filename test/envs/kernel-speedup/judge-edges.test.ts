@@ -78,6 +78,9 @@ describe('attack inputs at their boundaries', () => {
     const allowing = { ...softmax, inputs: [{ ...softmax.inputs[0], subnormals: true }] };
     const kept = values(allowing, [0, 2 ** -127]);
     expect(kept.filter((v) => v > 0 && v < MIN).length).toBeGreaterThan(32);
+    // −0 is a value of its own in a Float32Array: a uniform over [−0, −0] gives it, as {"fill": −0} does
+    expect(values(softmax, [-0, -0]).every((v) => Object.is(v, -0))).toBe(true);
+    expect(Array.from(materializeAttack(softmax, { dims, inputs: { x: { fill: -0 } } }).x).every((v) => Object.is(v, -0))).toBe(true);
   });
 
   test('integer tensors: both ends of the range are inside', () => {
@@ -183,6 +186,11 @@ describe('a failed call’s message, classified', () => {
     expect(good.code).toBe('ok');
     expect(good).not.toHaveProperty('first');
     expect(good).not.toHaveProperty('message');
+  });
+
+  test('a call that says ok but returned no outputs at all is a wrong answer (judged, not a crash)', () => {
+    const ctx = { kind: 'seeded' as const, dims: { N: 1 }, names: ['y'], tolerance: { atol: 0, rtol: 0 }, seen: new Set<string>(), afterCorrectness: false };
+    expect(judgeCall({ code: 'ok' }, { code: 'ok', outputs: { y: new Float32Array(1) } }, ctx)).toMatchObject({ code: 'wrong-answer', first: { output: 'y', index: -1, actual: 'missing', expected: 1 } });
   });
 });
 
