@@ -1,14 +1,15 @@
 /**
  * The edges of judging that mutation testing found unpinned (issue 23, "Safety code under
  * mutation"): the attacker's input at its boundaries (attack.ts), the attack's every early exit
- * and what it hands the lab, the classification of a failed call's message (call-check.ts), and
- * the boundaries of the shape checks of recorded results (result-check.ts). Each test names the
- * rule it pins; none needs a sandbox.
+ * and what it hands the lab, the classification of a failed call's message (call-check.ts), the
+ * boundaries of the shape checks of recorded results (result-check.ts), and the candidate kinds
+ * and the compiled-glue cache (candidate.ts). Each test names the rule it pins; none needs a
+ * sandbox.
  */
 import type { KernelArray, KernelCallResult, KernelLab, KernelLabSession, KernelOutputSpec } from '../../../src/core/sandbox';
 import { failedCallCode, judgeCall } from '../../../envs/kernel-speedup/measure/call-check';
 import { attackResultProblem, measurementProblem } from '../../../envs/kernel-speedup/measure/result-check';
-import { PROBE_OUTPUT, attackProblem, kernelTask, materializeAttack, prepareKernel, runAttack, valueProblem, type Measurement, type TimingSummary } from '../../../envs/kernel-speedup';
+import { PROBE_OUTPUT, attackProblem, candidateProblem, candidateSource, kernelTask, materializeAttack, prepareKernel, runAttack, valueProblem, type Measurement, type TimingSummary } from '../../../envs/kernel-speedup';
 
 type Status = KernelLabSession['status'];
 
@@ -218,5 +219,48 @@ describe('recorded results at their boundaries', () => {
     for (const kind of ['edge', 'seeded', 'warmup', 'timed', 'attack']) {
       expect(attackResultProblem({ code: 'ok', referenceFinite: true, referenceCode: 'ok', check: { kind, dims: {}, code: 'ok', mismatches: 0, total: 0, maxAbsError: 0 } })).toBeNull();
     }
+  });
+});
+
+describe('candidates at their edges', () => {
+  const matmul = kernelTask('matmul');
+  const sum = kernelTask('sum');
+  /** A lab whose compiler answers `answer(source)` and counts its compiles. */
+  const compilingLab = (answer: (source: string) => Awaited<ReturnType<NonNullable<KernelLab['compileAssemblyScript']>>>) => {
+    const compiled: string[] = [];
+    const lab: KernelLab = {
+      open: async () => {
+        throw new Error('not used');
+      },
+      compileAssemblyScript: async (source) => {
+        compiled.push(source);
+        return answer(source);
+      },
+    };
+    return { lab, compiled };
+  };
+  const wasm = new Uint8Array([0, 97, 115, 109]);
+
+  test('a candidate that is a string or a number is not an object', () => {
+    expect(candidateProblem(matmul, 'js')).toBe('the candidate must be an object with a "kind"');
+    expect(candidateProblem(matmul, 3)).toBe('the candidate must be an object with a "kind"');
+  });
+
+  test('a compiler that says ok without a module is a sandbox error', async () => {
+    const { lab } = compilingLab(() => ({ code: 'ok' }));
+    expect(await candidateSource(lab, matmul, { kind: 'assemblyscript', source: 'k' })).toEqual({ ok: false, code: 'sandbox-error', message: 'the compiler produced no module' });
+  });
+
+  test('compiled glue is cached per task and source, at most 64 entries per lab, the oldest dropped first', async () => {
+    const { lab, compiled } = compilingLab(() => ({ code: 'ok', wasm }));
+    for (let i = 0; i < 65; i++) expect((await candidateSource(lab, matmul, { kind: 'assemblyscript', source: `k${i}` })).ok).toBe(true);
+    expect(compiled).toHaveLength(65);
+    await candidateSource(lab, matmul, { kind: 'assemblyscript', source: 'k64' });
+    await candidateSource(lab, matmul, { kind: 'assemblyscript', source: 'k1' });
+    expect(compiled).toHaveLength(65); // both still cached
+    await candidateSource(lab, matmul, { kind: 'assemblyscript', source: 'k0' });
+    expect(compiled).toHaveLength(66); // the oldest was dropped
+    await candidateSource(lab, sum, { kind: 'assemblyscript', source: 'k64' });
+    expect(compiled).toHaveLength(67); // another task: its own glue
   });
 });
