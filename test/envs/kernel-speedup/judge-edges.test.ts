@@ -205,6 +205,18 @@ describe('recorded results at their boundaries', () => {
     expect(measurementProblem(measurement({ timing: timing({ speedup: 2, lo: 2, hi: 2 }) }))).toBeNull();
   });
 
+  test('a measurement with flags, and one whose review confirmed the speedup, are valid', () => {
+    expect(measurementProblem(measurement({ flags: ['noisy', 'remeasured'] }))).toBeNull();
+    const confirmed = { threshold: 3, claimed: timing({ speedup: 9, lo: 8, hi: 10 }), recheckCode: 'ok' as const, recheck: timing({ speedup: 8, lo: 7, hi: 9 }), confirmed: true };
+    expect(measurementProblem(measurement({ timing: timing({ speedup: 8, lo: 7, hi: 9 }), review: confirmed }))).toBeNull();
+  });
+
+  test('a valid review does not vouch for the rest: the timing is still checked after it', () => {
+    const review = { threshold: 3, claimed: timing({ speedup: 9, lo: 8, hi: 10 }), recheckCode: 'ok' as const, recheck: timing(), confirmed: false };
+    expect(measurementProblem(measurement({ review, timing: null }))).toBe('a correct measurement has a timing');
+    expect(measurementProblem(measurement({ review, timing: timing({ cv: -1 }) }))).toBe('measurement.timing.cv must be a non-negative number');
+  });
+
   test('one bad trial time among good ones is refused', () => {
     expect(measurementProblem(measurement({ timing: timing({ referenceTrialsNs: [10, '11' as never, 12] }) }))).toBe('measurement.timing.referenceTrialsNs must be a list of numbers');
   });
