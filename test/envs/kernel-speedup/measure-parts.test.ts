@@ -251,6 +251,17 @@ describe('statistics and allclose at their edges', () => {
     // [1, 1, 1, 1, 5]: IQR 0, sd = √3.2
     expect(smoothingBandwidth([1, 1, 1, 1, 5])).toBeCloseTo(0.9 * Math.sqrt(3.2) * Math.pow(5, -0.2), 12);
     expect(smoothingBandwidth([7])).toBe(0);
+    // two values are enough: [1, 3] has IQR 2.5 − 1.5 = 1, below sd = √2
+    expect(smoothingBandwidth([1, 3])).toBeCloseTo(0.9 * (1 / 1.34) * Math.pow(2, -0.2), 12);
+  });
+
+  test('the interval is of the median, not of the data: each resample is sorted before its median is taken', () => {
+    const xs = Array.from({ length: 101 }, (_, i) => i + 1);
+    for (const smooth of [false, true]) {
+      const ci = bootstrapMedianInterval(xs, 's', 1000, 0.95, smooth);
+      expect(ci.lo).toBeGreaterThan(35);
+      expect(ci.hi).toBeLessThan(67);
+    }
   });
 
   test('the bootstrap of no value and of one value; a wider level gives a wider interval', () => {
