@@ -263,6 +263,11 @@ describe('candidates at their edges', () => {
     expect(await candidateSource(lab, matmul, { kind: 'assemblyscript', source: 'k' })).toEqual({ ok: false, code: 'sandbox-error', message: 'the compiler produced no module' });
   });
 
+  test('a module that comes with a failed compile is not used', async () => {
+    const { lab } = compilingLab(() => ({ code: 'compile-error', message: 'TS1005', wasm }));
+    expect(await candidateSource(lab, matmul, { kind: 'assemblyscript', source: 'k' })).toEqual({ ok: false, code: 'compile-error', message: 'TS1005' });
+  });
+
   test('compiled glue is cached per task and source, at most 64 entries per lab, the oldest dropped first', async () => {
     const { lab, compiled } = compilingLab(() => ({ code: 'ok', wasm }));
     for (let i = 0; i < 65; i++) expect((await candidateSource(lab, matmul, { kind: 'assemblyscript', source: `k${i}` })).ok).toBe(true);

@@ -288,6 +288,11 @@ describe('statistics and allclose at their edges', () => {
     expect(two).toEqual({ ok: false, mismatches: 3, total: 4, maxAbsError: 8, first: { output: 'a', index: 1, actual: 9, expected: 1 } });
   });
 
+  test('the largest error is over finite pairs only: an infinite actual value is a mismatch, not an infinite error', () => {
+    const r = compareOutputs(['y'], { y: f32([Infinity, -Infinity, NaN, 1]) }, { y: f32([2, 2, 3, 1.5]) }, tol);
+    expect(r).toMatchObject({ ok: false, mismatches: 4, total: 4, maxAbsError: 0.5 });
+  });
+
   test('a missing or mis-sized output counts as wrong: its expected length, or one when the reference has none', () => {
     expect(compareOutputs(['y'], { y: f32([1, 2, 3]) }, { y: f32([1, 2]) }, tol)).toEqual({ ok: false, mismatches: 2, total: 2, maxAbsError: 0, first: { output: 'y', index: -1, actual: 3, expected: 2 } });
     expect(compareOutputs(['y'], { y: f32([1]) }, {}, tol)).toEqual({ ok: false, mismatches: 1, total: 1, maxAbsError: 0, first: { output: 'y', index: -1, actual: 1, expected: 'missing' } });
