@@ -123,12 +123,13 @@ export function materializeAttack(task: KernelTask, a: AttackInput): Record<stri
       const rng = Rng.fromSeed(f.seed ?? 0);
       const [lo, hi] = f.uniform;
       for (let i = 0; i < n; i++) {
-        let v = lo + (hi - lo) * rng.next();
-        if (spec.dtype !== 'f32') v = Math.min(hi, Math.floor(v + 0.5));
+        // Clamped before rounding (lo + (hi − lo)·r can round past hi, never below lo). Rounding is
+        // monotone, so an f32 value lies in [fround(lo), fround(hi)], both checked inside the
+        // contract; a subnormal between them means 0 lies there too, so flushing keeps it inside.
+        let v = Math.min(hi, lo + (hi - lo) * rng.next());
+        if (spec.dtype !== 'f32') v = Math.floor(v + 0.5);
         else {
           v = Math.fround(v);
-          if (v > hi) v = hi;
-          if (v < lo) v = lo;
           if (!spec.subnormals && v !== 0 && Math.abs(v) < MIN_NORMAL_F32) v = 0;
         }
         t[i] = v;

@@ -20,7 +20,10 @@ import {
   robustCv,
   seededShapes,
   smoothingBandwidth,
+  standardDeviation,
+  coefficientOfVariation,
 } from '../../../envs/kernel-speedup/measure';
+import { mean } from '../../../envs/kernel-speedup/measure/stats';
 
 const f32 = (xs: number[]) => Float32Array.from(xs);
 
@@ -213,5 +216,107 @@ describe('schedule indices (mixed radix, first knob most significant)', () => {
     expect(shapes[0]).toEqual(conv.timingShapes[0]);
     for (const s of shapes) expect(conv.dimsValid!(s)).toBeNull();
     expect(seededShapes(conv, conv.timingShapes[0], 6, 9)).toEqual(shapes);
+  });
+});
+
+describe('statistics and allclose at their edges', () => {
+  test('medians sort numerically (not as text); empty lists give NaN', () => {
+    expect(median([10, 9, 1])).toBe(9);
+    expect(median([100, 9, 20, 3])).toBe(14.5);
+    expect(median([])).toBeNaN();
+    expect(mean([])).toBeNaN();
+    expect(mean([1, 2, 6])).toBe(3);
+  });
+
+  test('standard deviation and CV by hand: sample (n − 1) form, 0 below two values, an infinite CV at mean 0, the mean’s magnitude for negatives', () => {
+    expect(standardDeviation([5])).toBe(0);
+    expect(standardDeviation([2, 4])).toBeCloseTo(Math.SQRT2, 12);
+    expect(standardDeviation([1, 2, 3, 4])).toBeCloseTo(Math.sqrt(5 / 3), 12);
+    expect(coefficientOfVariation([5])).toBe(0);
+    expect(coefficientOfVariation([2, 4])).toBeCloseTo(Math.SQRT2 / 3, 12);
+    expect(coefficientOfVariation([-2, -4])).toBeCloseTo(Math.SQRT2 / 3, 12);
+    expect(coefficientOfVariation([-1, 1])).toBe(Infinity);
+  });
+
+  test('quantiles: both ends, interpolation, an empty list', () => {
+    expect(quantileSorted([1, 2, 3, 4, 5], 0)).toBe(1);
+    expect(quantileSorted([1, 2, 3, 4, 5], 1)).toBe(5);
+    expect(quantileSorted([1, 2, 3, 4, 5], 0.9)).toBeCloseTo(4.6, 12);
+    expect(quantileSorted([], 0.5)).toBeNaN();
+  });
+
+  test('the bandwidth takes the smaller spread, and the standard deviation when the IQR is 0', () => {
+    // [0, 0, 10, 10]: sd = √(100/3) = 5.77 < IQR/1.34 = 10/1.34 = 7.46
+    expect(smoothingBandwidth([0, 0, 10, 10])).toBeCloseTo(0.9 * Math.sqrt(100 / 3) * Math.pow(4, -0.2), 12);
+    // [1, 1, 1, 1, 5]: IQR 0, sd = √3.2
+    expect(smoothingBandwidth([1, 1, 1, 1, 5])).toBeCloseTo(0.9 * Math.sqrt(3.2) * Math.pow(5, -0.2), 12);
+    expect(smoothingBandwidth([7])).toBe(0);
+    // two values are enough: [1, 3] has IQR 2.5 − 1.5 = 1, below sd = √2
+    expect(smoothingBandwidth([1, 3])).toBeCloseTo(0.9 * (1 / 1.34) * Math.pow(2, -0.2), 12);
+  });
+
+  test('the interval is of the median, not of the data: each resample is sorted before its median is taken', () => {
+    const xs = Array.from({ length: 101 }, (_, i) => i + 1);
+    for (const smooth of [false, true]) {
+      const ci = bootstrapMedianInterval(xs, 's', 1000, 0.95, smooth);
+      expect(ci.lo).toBeGreaterThan(35);
+      expect(ci.hi).toBeLessThan(67);
+    }
+  });
+
+  test('the bootstrap of no value and of one value; a wider level gives a wider interval', () => {
+    expect(bootstrapMedianInterval([], 1)).toEqual({ lo: NaN, hi: NaN });
+    expect(bootstrapMedianInterval([7], 1)).toEqual({ lo: 7, hi: 7 });
+    const xs = [0.9, 1.1, 1.0, 0.95, 1.05, 1.02, 0.98, 1.01, 0.99, 1.03, 1.2, 0.8];
+    const narrow = bootstrapMedianInterval(xs, 's', 1000, 0.5);
+    const wide = bootstrapMedianInterval(xs, 's', 1000, 0.99);
+    expect(narrow.lo).toBeLessThan(narrow.hi);
+    expect(wide.lo).toBeLessThan(narrow.lo);
+    expect(wide.hi).toBeGreaterThan(narrow.hi);
+    // even n without smoothing: each resampled median is a sample value or the mean of two
+    const pairs = new Set<number>();
+    for (const a of [1, 2, 3, 4]) for (const b of [1, 2, 3, 4]) pairs.add((a + b) / 2);
+    const plain = bootstrapMedianInterval([1, 2, 3, 4], 's', 999, 0.5, false);
+    expect(pairs.has(plain.lo) && pairs.has(plain.hi)).toBe(true);
+  });
+
+  const tol = { atol: 1e-3, rtol: 1e-2 };
+  test('−Infinity matches only −Infinity; the first mismatch is the first in name order and index order', () => {
+    expect(compareOutputs(['y'], { y: f32([-Infinity]) }, { y: f32([-Infinity]) }, tol).ok).toBe(true);
+    expect(compareOutputs(['y'], { y: f32([-5]) }, { y: f32([-Infinity]) }, tol).first).toEqual({ output: 'y', index: 0, actual: -5, expected: '-Infinity' });
+    const two = compareOutputs(['a', 'b'], { a: f32([0, 9, 9]), b: f32([9]) }, { a: f32([0, 1, 1]), b: f32([1]) }, tol);
+    expect(two).toEqual({ ok: false, mismatches: 3, total: 4, maxAbsError: 8, first: { output: 'a', index: 1, actual: 9, expected: 1 } });
+  });
+
+  test('the largest error is over finite pairs only: an infinite actual value is a mismatch, not an infinite error', () => {
+    const r = compareOutputs(['y'], { y: f32([Infinity, -Infinity, NaN, 1]) }, { y: f32([2, 2, 3, 1.5]) }, tol);
+    expect(r).toMatchObject({ ok: false, mismatches: 4, total: 4, maxAbsError: 0.5 });
+  });
+
+  test('a missing or mis-sized output counts as wrong: its expected length, or one when the reference has none', () => {
+    expect(compareOutputs(['y'], { y: f32([1, 2, 3]) }, { y: f32([1, 2]) }, tol)).toEqual({ ok: false, mismatches: 2, total: 2, maxAbsError: 0, first: { output: 'y', index: -1, actual: 3, expected: 2 } });
+    expect(compareOutputs(['y'], { y: f32([1]) }, {}, tol)).toEqual({ ok: false, mismatches: 1, total: 1, maxAbsError: 0, first: { output: 'y', index: -1, actual: 1, expected: 'missing' } });
+    expect(compareOutputs(['y'], {}, { y: f32([1, 2]) }, tol)).toEqual({ ok: false, mismatches: 2, total: 2, maxAbsError: 0, first: { output: 'y', index: -1, actual: 'missing', expected: 2 } });
+    // a later good output does not clear an earlier failure
+    expect(compareOutputs(['y', 'z'], { z: f32([1]) }, { y: f32([1]), z: f32([1]) }, tol)).toMatchObject({ ok: false, mismatches: 1, total: 2 });
+  });
+
+  test('hashes skip a missing output and depend on every name’s values', () => {
+    const y = f32([1, 2]);
+    expect(outputsHash(['y', 'z'], { y })).toBe(outputsHash(['y'], { y }));
+    expect(outputsHash(['y', 'z'], { y, z: f32([3]) })).not.toBe(outputsHash(['y', 'z'], { y, z: f32([4]) }));
+    expect(outputsHash([], {})).toBe((0x811c9dc5).toString(16));
+  });
+
+  test('the precision count skips zeros, NaN and both infinities; its thresholds are inclusive where the rule says so', () => {
+    const c = { values: 0, short: 0 };
+    countShortMantissas(f32([0, NaN, Infinity, -Infinity, 1, 1 + 2 ** -23]), c);
+    expect(c).toEqual({ values: 2, short: 1 });
+    expect(lowerPrecision({ values: 64, short: 64 }, { values: 64, short: 0 })).toBe(true);
+    expect(lowerPrecision({ values: 63, short: 63 }, { values: 64, short: 0 })).toBe(false);
+    expect(lowerPrecision({ values: 64, short: 64 }, { values: 63, short: 0 })).toBe(false);
+    expect(lowerPrecision({ values: 100, short: 90 }, { values: 100, short: 49 })).toBe(true);
+    expect(lowerPrecision({ values: 100, short: 89 }, { values: 100, short: 0 })).toBe(false);
+    expect(lowerPrecision({ values: 100, short: 100 }, { values: 100, short: 50 })).toBe(false);
   });
 });
