@@ -450,7 +450,8 @@ export class SandboxPool {
 
   private workerOf(slot: Slot): ChildProcess {
     if (slot.worker && slot.worker.connected) return slot.worker;
-    const child = fork(WORKER(), [], { execArgv: ['--no-node-snapshot'], serialization: 'advanced', stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    // --sync: a lone one-test code run makes synchronous isolate calls; this pool's wall clock is its watchdog (js-worker.cjs)
+    const child = fork(WORKER(), ['--sync'], { execArgv: ['--no-node-snapshot'], serialization: 'advanced', stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
     let stderr = '';
     child.stderr?.setEncoding('utf8').on('data', (d: string) => {
       if (stderr.length < 16_384) stderr += d;

@@ -3,7 +3,7 @@
  * the JS request it sends (wall time, tests, stopOnTimeout), lost workers and cancellation.
  */
 import type { CodeRunRequest } from '../../src/core/sandbox';
-import { lostWorker, requestProblem, SandboxCodeRunner } from '../../src/sandbox/code-runner';
+import { jsWallMs, lostWorker, requestProblem, SandboxCodeRunner } from '../../src/sandbox/code-runner';
 import { SandboxBusyError, SandboxCancelledError, V8_OOM, WorkerLostError, type SandboxPool } from '../../src/sandbox/pool';
 
 const good: CodeRunRequest = { language: 'js', program: 'function f(x) { return x + 1; }', entry: 'f', tests: [{ input: [1], expected: 2 }] };
@@ -110,7 +110,25 @@ describe('SandboxCodeRunner (JS, fake pool)', () => {
     ]);
     await runner.run(good);
     expect(calls[1].body.stopOnTimeout).toBe(false);
-    expect(calls[1].wallMs).toBe(2000 * 4 + 5000);
+    // one test: at most three isolate calls, each its limit plus the watchdog's margin, and 2 s (jsWallMs)
+    expect(calls[1].wallMs).toBe(3 * (2000 + 1000) + 2000);
+  });
+
+  test("a one-test run's wall clock is its watchdog: three calls (four with a property) at the limit plus the margin; several tests keep the old backstop", () => {
+    expect(jsWallMs(2000, [{}])).toBe(3 * 3000 + 2000);
+    expect(jsWallMs(2000, [{ property: '(r) => true' }])).toBe(4 * 3000 + 2000);
+    expect(jsWallMs(100, [{}])).toBe(3 * 350 + 2000); // the margin is at least 250 ms
+    expect(jsWallMs(100, [{}, {}])).toBe(100 * 6 + 5000);
+    expect(jsWallMs(100, [])).toBe(100 * 2 + 5000);
+  });
+
+  test("a one-test run lost to the pool's wall clock ends with the per-test limit's message; a run of several tests with the clock's", async () => {
+    const lost = new SandboxCodeRunner({ run: () => Promise.reject(new WorkerLostError('timeout', 'no answer within 11000 ms')) } as unknown as SandboxPool);
+    expect(await lost.run(good)).toMatchObject({ code: 'timeout', message: 'time limit of 2000 ms exceeded (the program could not be interrupted; its worker was ended)', tests: [{ code: 'timeout' }] });
+    const two = await lost.run({ ...good, tests: [{ input: [1] }, { input: [2] }], limits: { timeMs: 300 } });
+    expect(two).toMatchObject({ code: 'timeout', message: 'no answer within 11000 ms', tests: [{ code: 'timeout' }, { code: 'timeout' }] });
+    expect(lostWorker(new WorkerLostError('timeout', 'x'), 700)).toStrictEqual({ code: 'timeout', message: 'time limit of 700 ms exceeded (the program could not be interrupted; its worker was ended)', outputs: [] });
+    expect(lostWorker(new WorkerLostError('crash', 'SIGSEGV'), 700)).toStrictEqual({ code: 'sandbox-error', message: 'SIGSEGV', outputs: [] });
   });
 
   test('a bad request or bad limits never reach the pool', async () => {
@@ -126,7 +144,8 @@ describe('SandboxCodeRunner (JS, fake pool)', () => {
   test('a lost worker: timeout or sandbox-error with its message; other failures are sandbox-errors; a cancel rejects', async () => {
     let next: Error = new WorkerLostError('timeout', 'wall time');
     const { runner } = fakePool(() => next);
-    expect(await runner.run(good)).toMatchObject({ code: 'timeout', message: 'wall time', tests: [{ code: 'timeout', message: 'wall time' }] });
+    // (a run of several tests: a one-test run's clock is its per-test watchdog, said as such, below)
+    expect(await runner.run({ ...good, tests: [{ input: [1] }, { input: [2] }] })).toMatchObject({ code: 'timeout', message: 'wall time', tests: [{ code: 'timeout', message: 'wall time' }, { code: 'timeout' }] });
     next = new WorkerLostError('crash', 'segfault');
     expect(await runner.run(good)).toMatchObject({ code: 'sandbox-error', message: 'segfault' });
     next = new Error('ipc');
