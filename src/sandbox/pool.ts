@@ -20,6 +20,7 @@ import { setMaxListeners } from 'node:events';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { packageRoot } from '../package-root';
+import { Deadline } from './deadline';
 
 /** The run was refused because the queue is full. */
 export class SandboxBusyError extends Error {
@@ -100,8 +101,12 @@ export class Slot {
   readonly units: Unit[] = [];
   /** JSON-text requests dispatched in this tick, sent to the worker together as one batch. */
   outbox: Job[] = [];
-  /** The running (first) unit's wall clock: the sum of its requests' clocks. */
-  clock: NodeJS.Timeout | undefined;
+  /** The running (first) unit's wall clock (the sum of its requests' clocks), set by the pool. */
+  clock: Deadline | undefined;
+  /** That clock's length (ms), for the error that says it ran out. */
+  clockMs = 0;
+  /** Whether the worker's handles are ref'd (a run is out): they keep the host alive. */
+  refd = false;
   /** Held by one run (`withSlot`, `hold`). */
   busy = false;
   /** Pipelined JavaScript runs on it (`run`). */
@@ -158,6 +163,7 @@ export class SandboxPool {
     this.depth = Math.max(1, Math.floor(options.pipeline ?? 4));
     this.batching = options.batch ?? true;
     this.slots = Array.from({ length: this.concurrency }, (_, i) => new Slot(i));
+    for (const slot of this.slots) slot.clock = new Deadline(() => this.lose(slot, new WorkerLostError('timeout', `no answer within ${slot.clockMs} ms`)));
   }
 
   /** Runs waiting to start: in the queue, or sent ahead to a worker behind its running one. */
@@ -317,9 +323,12 @@ export class SandboxPool {
   /** Sends `job` to the slot's worker (started if need be), behind the jobs it already has. */
   private dispatch(slot: Slot, job: Job): void {
     const worker = this.workerOf(slot);
-    worker.ref();
-    (worker.channel as { ref?: () => void } | undefined)?.ref?.();
-    (worker.stderr as { ref?: () => void } | null)?.ref?.();
+    if (!slot.refd) {
+      slot.refd = true;
+      worker.ref();
+      (worker.channel as { ref?: () => void } | undefined)?.ref?.();
+      (worker.stderr as { ref?: () => void } | null)?.ref?.();
+    }
     if (typeof job.message !== 'string' || job.alone || !this.batching) {
       this.flush(slot);
       this.send(slot, { jobs: [job], batch: false }, job.message);
@@ -349,8 +358,10 @@ export class SandboxPool {
   private startClock(slot: Slot): void {
     const head = slot.units[0];
     if (!head) return;
-    const ms = head.jobs.reduce((t, j) => t + j.wallMs, 0);
-    slot.clock = setTimeout(() => this.lose(slot, new WorkerLostError('timeout', `no answer within ${ms} ms`)), ms);
+    let ms = 0;
+    for (const j of head.jobs) ms += j.wallMs;
+    slot.clockMs = ms;
+    slot.clock?.set(ms);
   }
 
   /**
@@ -377,7 +388,7 @@ export class SandboxPool {
    * worker that retired after its answer) every request left is sent again.
    */
   private lose(slot: Slot, error: Error | null): void {
-    clearTimeout(slot.clock);
+    slot.clock?.clear();
     const units = slot.units.splice(0);
     const unsent = slot.outbox;
     this.kill(slot);
@@ -432,7 +443,7 @@ export class SandboxPool {
     const inOrder = answers.length > 0 && answers.length <= head.jobs.length && (retire || answers.length === head.jobs.length) && answers.every((a, i) => a?.id === head.jobs[i].id);
     // a worker answers in the order it was asked: anything else and it cannot be trusted with the rest
     if (!inOrder) return this.lose(slot, new WorkerLostError('crash', 'the sandbox worker answered out of order'));
-    clearTimeout(slot.clock);
+    slot.clock?.clear();
     const jobs = head.jobs.splice(0, answers.length);
     if (!head.jobs.length) slot.units.shift();
     answers.forEach((a, i) => {
@@ -466,6 +477,7 @@ export class SandboxPool {
     });
     child.on('error', () => undefined);
     slot.worker = child;
+    slot.refd = true; // a new child's handles start ref'd
     this.stats.workersStarted++;
     return child;
   }
@@ -479,7 +491,8 @@ export class SandboxPool {
   /** An idle worker must not keep the process alive. */
   private idle(slot: Slot): void {
     const w = slot.worker;
-    if (!w || slot.units.length || slot.outbox.length) return;
+    if (!w || !slot.refd || slot.units.length || slot.outbox.length) return;
+    slot.refd = false;
     w.unref();
     (w.channel as { unref?: () => void } | undefined)?.unref?.();
     (w.stderr as { unref?: () => void } | null)?.unref?.();
