@@ -28,13 +28,14 @@ function failed(code: RunCode, message: string, req: CodeRunRequest, started: nu
  * them synchronously when the run came alone (js-worker.cjs, `--sync`), where nothing in the
  * worker can stop a builtin the isolate's timeout cannot interrupt, so this clock is that run's
  * watchdog — each call's limit plus the margin the worker's own watchdog gives an asynchronous
- * call (isolate-runner.cjs, `watched`), and 2 s for compiling, a fresh context and the hop. A
- * run of several tests keeps the worker's watchdog; its clock is only a backstop.
+ * call (isolate-runner.cjs, `watched`), and 5 s, as the clock always gave, for starting a worker,
+ * compiling, a fresh context and the hop on a loaded machine. A run of several tests keeps the
+ * worker's watchdog; its clock is only a backstop.
  */
 export function jsWallMs(timeMs: number, tests: readonly { property?: string }[]): number {
   if (tests.length !== 1) return timeMs * (tests.length * 2 + 2) + 5000;
   const calls = 3 + (tests[0].property !== undefined ? 1 : 0);
-  return calls * (timeMs + Math.max(250, Math.ceil(timeMs / 2))) + 2000;
+  return calls * (timeMs + Math.max(250, Math.ceil(timeMs / 2))) + 5000;
 }
 
 /**
