@@ -255,15 +255,15 @@ async function runTests(req, sync = false) {
         return { code: c.code === 'runtime-error' ? 'syntax-error' : c.code, message: c.message, outputs };
       }
     }
-    const direct1 = sync === true && req.tests.length === 1;
+    const syncCalls = sync === true && req.tests.length === 1;
     const loadOptions = joined ? { timeout: timeMs, reference: true } : { timeout: timeMs };
-    const loaded = direct1 ? direct(() => script.runSync(h.context, loadOptions)) : await watched(isolate, script.run(h.context, loadOptions), timeMs);
+    const loaded = syncCalls ? direct(() => script.runSync(h.context, loadOptions)) : await watched(isolate, script.run(h.context, loadOptions), timeMs);
     if (!poisoned) done(isolate, script);
     if (loaded.hung) return { ...HUNG(timeMs), outputs };
     if (loaded.error) return { ...classify(loaded.error, isolate), outputs };
     let fn = loaded.value;
     if (!joined) {
-      const found = direct1 ? direct(() => h.context.evalSync(LOOKUP(req.entry), { reference: true, timeout: timeMs })) : await watched(isolate, h.context.eval(LOOKUP(req.entry), { reference: true, timeout: timeMs }), timeMs);
+      const found = syncCalls ? direct(() => h.context.evalSync(LOOKUP(req.entry), { reference: true, timeout: timeMs })) : await watched(isolate, h.context.eval(LOOKUP(req.entry), { reference: true, timeout: timeMs }), timeMs);
       if (found.hung) return { ...HUNG(timeMs), outputs };
       if (found.error) return { ...classify(found.error, isolate), outputs };
       fn = found.value;
@@ -288,7 +288,7 @@ async function runTests(req, sync = false) {
         continue;
       }
       const args = [fn.derefInto(), JSON.stringify(t.input), outputBytes];
-      const called = direct1 ? direct(() => h.call.applySync(undefined, args, { timeout: timeMs })) : await watched(isolate, h.call.apply(undefined, args, { timeout: timeMs }), timeMs);
+      const called = syncCalls ? direct(() => h.call.applySync(undefined, args, { timeout: timeMs })) : await watched(isolate, h.call.apply(undefined, args, { timeout: timeMs }), timeMs);
       if (called.hung) {
         timedOut = true;
         outputs.push(HUNG(timeMs));
