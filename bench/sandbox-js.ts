@@ -190,8 +190,10 @@ async function main(): Promise<void> {
   const sb = createSandbox({ concurrency: 1 });
   // as before batching: each run its own message and answer, one sent ahead
   const unbatched = createSandbox({ concurrency: 1, batch: false, pipeline: 2 });
+  const synced = createSandbox({ concurrency: 1, syncCalls: true });
   await unbatched.code.run({ language: 'js', program: PROGRAM, entry: 'f', tests: [{ input: [1], expected: 2 }] });
   await sb.code.run({ language: 'js', program: PROGRAM, entry: 'f', tests: [{ input: [1], expected: 2 }] }); // starts the worker
+  await synced.code.run({ language: 'js', program: PROGRAM, entry: 'f', tests: [{ input: [1], expected: 2 }] });
   const echo = startEcho();
   /** Runs and messages to the worker of the four-caller variant: the runs per message (batch size). */
   const batching = { runs: 0, messages: 0 };
@@ -208,6 +210,7 @@ async function main(): Promise<void> {
     { name: "the worker's `runTests` in that process (no hop)", rate: (s) => referenceRate(reference, 'runTests', s) },
     { name: "the worker's `runTests` in that process, synchronous isolate calls (as the worker runs a lone one-test run)", rate: (s) => referenceRate(reference, 'runTestsSync', s) },
     { name: '`code.run`, one-slot pool, one caller', rate: (s) => codeRunRate(sb, 1, s) },
+    { name: '`code.run`, one-slot pool, one caller, `syncCalls: true` (synchronous isolate calls; the wall clock its watchdog)', rate: (s) => codeRunRate(synced, 1, s) },
     { name: '`code.run`, one-slot pool, four callers (batched)', rate: counted },
     { name: '`code.run`, one-slot pool, four callers, not batched (`batch: false, pipeline: 2`: each run its own message and answer)', rate: (s) => codeRunRate(unbatched, 4, s) },
     { name: '`runTests` in a worker thread, one caller (no process switch; not used: no crash boundary)', rate: (s) => referenceRate(reference, 'thread', s, 1) },
@@ -241,6 +244,7 @@ async function main(): Promise<void> {
   console.log(`a bare round trip to a worker process (JSON text, no work): ${us(trips.map((t) => t.rate))} µs wall, ${us(trips.map((t) => t.perCpu))} µs CPU (both processes; medians of ${rounds} rounds)`);
   await sb.close();
   await unbatched.close();
+  await synced.close();
   reference.disconnect();
   echo.disconnect();
 }

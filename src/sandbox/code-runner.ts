@@ -22,33 +22,27 @@ function failed(code: RunCode, message: string, req: CodeRunRequest, started: nu
 
 /**
  * The pool's wall clock for a JavaScript run (ms): past it, the worker running the run alone is
- * killed and the run ends with `timeout`. A run of one test is made of at most three isolate
- * calls (the program's load, its entry's lookup when the lookup could not be joined to the
- * program, the call) and its property check, each under the per-test limit: the worker makes
- * them synchronously when the run came alone (js-worker.cjs, `--sync`), where nothing in the
- * worker can stop a builtin the isolate's timeout cannot interrupt, so this clock is that run's
- * watchdog — each call's limit plus the margin the worker's own watchdog gives an asynchronous
- * call (isolate-runner.cjs, `watched`), and 5 s, as the clock always gave, for starting a worker,
- * compiling, a fresh context and the hop on a loaded machine. A run of several tests keeps the
- * worker's watchdog; its clock is only a backstop.
+ * killed and the run ends with `timeout`. Normally a backstop: the worker's own watchdog stops a
+ * test at its limit (isolate-runner.cjs, `watched`). With `sync` (the pool's `syncCalls`) a run of
+ * one test makes its isolate calls synchronously — at most three (the program's load, its entry's
+ * lookup when the lookup could not be joined to the program, the call) and its property check,
+ * each under the per-test limit — where nothing in the worker can stop a builtin the isolate's
+ * timeout cannot interrupt, so this clock is that run's watchdog: each call's limit plus the
+ * margin the worker's watchdog gives an asynchronous call, and 5 s, as the clock always gave, for
+ * starting a worker, compiling, a fresh context and the hop on a loaded machine.
  */
-export function jsWallMs(timeMs: number, tests: readonly { property?: string }[]): number {
-  if (tests.length !== 1) return timeMs * (tests.length * 2 + 2) + 5000;
+export function jsWallMs(timeMs: number, tests: readonly { property?: string }[], sync: boolean): number {
+  if (!sync || tests.length !== 1) return timeMs * (tests.length * 2 + 2) + 5000;
   const calls = 3 + (tests[0].property !== undefined ? 1 : 0);
   return calls * (timeMs + Math.max(250, Math.ceil(timeMs / 2))) + 5000;
 }
 
-/**
- * The JS worker's raw run, or the code of how the worker was lost. `timeMs`: the per-test limit
- * of a run of one test, whose wall clock is its watchdog (`jsWallMs`): a timeout is then the
- * per-test limit held, said as the worker's watchdog says it.
- */
-export function lostWorker(e: unknown, timeMs?: number): RawRun {
+/** The JS worker's raw run, or the code of how the worker was lost. */
+export function lostWorker(e: unknown): RawRun {
   // a cancel, or a full queue (the caller must slow down), is not a result
   if (e instanceof SandboxCancelledError || e instanceof SandboxBusyError) throw e;
   if (e instanceof WorkerLostError) {
     // the program's doing: it ran past the run's wall clock, or V8 ran out of memory for it
-    if (e.why === 'timeout' && timeMs !== undefined) return { code: 'timeout', message: `time limit of ${timeMs} ms exceeded (the program could not be interrupted; its worker was ended)`, outputs: [] };
     if (e.why === 'timeout') return { code: 'timeout', message: e.message, outputs: [] };
     if (e.why === 'out-of-memory') return { code: 'memory-limit', message: `the program ran out of memory (${e.message})`, outputs: [] };
   }
@@ -105,10 +99,11 @@ export class SandboxCodeRunner implements CodeRunner {
     if (req.language === 'python') {
       raw = await this.pool.withSlot((slot) => this.runPython(slot, { program: req.program, entry: req.entry, inputs: req.tests.map((t) => t.input), check: req.check, helpers: req.helpers, limits, paths: this.pythonPaths, signal }), signal);
     } else {
-      const wallMs = jsWallMs(limits.timeMs, req.tests);
+      const sync = this.pool.syncCalls && req.tests.length === 1;
+      const wallMs = jsWallMs(limits.timeMs, req.tests, sync);
       const body = { program: req.program, entry: req.entry, tests: req.tests.map((t) => ({ input: t.input.map(bigIntsAsNumbers), ...(t.property ? { property: t.property } : {}) })), limits, stopOnTimeout: req.stopOnTimeout === true };
       // pipelined: the worker may already hold the next run while this one runs (pool.ts, `run`)
-      raw = await this.pool.run('tests', body, wallMs, signal).then((res): RawRun => validRaw(res, req.tests.length) ?? { code: 'sandbox-error', message: "the sandbox worker's answer is malformed", outputs: [] }, (e) => lostWorker(e, req.tests.length === 1 ? limits.timeMs : undefined));
+      raw = await this.pool.run('tests', body, wallMs, signal).then((res): RawRun => validRaw(res, req.tests.length) ?? { code: 'sandbox-error', message: "the sandbox worker's answer is malformed", outputs: [] }, lostWorker);
     }
     if (signal?.aborted) throw new SandboxCancelledError();
     return assemble(req, raw, Date.now() - started);

@@ -71,6 +71,15 @@ export interface PoolOptions {
    * two process switches per run (docs/architecture.md, "The sandbox", measured).
    */
   batch?: boolean;
+  /**
+   * Whether a lone one-test code run makes synchronous isolate calls (default false). They cost a
+   * tenth of an asynchronous call's CPU (docs/architecture.md, "JavaScript throughput"), but while
+   * one runs nothing in the worker can stop a builtin the isolate's timeout cannot interrupt (a
+   * 256 MB string flattened): the pool's wall clock for the run (`jsWallMs`, a few times the
+   * per-test limit) is then its only watchdog, so such a program holds its slot that long instead
+   * of the per-test limit. Off, every run keeps the worker's watchdog at the per-test limit.
+   */
+  syncCalls?: boolean;
 }
 
 /** A request sent to a worker, kept until the worker answers it. */
@@ -146,6 +155,8 @@ export class SandboxPool {
   private readonly maxQueue: number;
   private readonly depth: number;
   private readonly batching: boolean;
+  /** Lone one-test code runs make synchronous isolate calls (`PoolOptions.syncCalls`): the wall clock of `jsWallMs` is their watchdog. */
+  readonly syncCalls: boolean;
   private readonly slots: Slot[];
   private readonly waiting: Waiter[] = [];
   private nextId = 1;
@@ -162,6 +173,7 @@ export class SandboxPool {
     this.maxQueue = options.maxQueue ?? 10_000;
     this.depth = Math.max(1, Math.floor(options.pipeline ?? 4));
     this.batching = options.batch ?? true;
+    this.syncCalls = options.syncCalls === true;
     this.slots = Array.from({ length: this.concurrency }, (_, i) => new Slot(i));
     for (const slot of this.slots) slot.clock = new Deadline(() => this.lose(slot, new WorkerLostError('timeout', `no answer within ${slot.clockMs} ms`)));
   }
@@ -462,7 +474,7 @@ export class SandboxPool {
   private workerOf(slot: Slot): ChildProcess {
     if (slot.worker && slot.worker.connected) return slot.worker;
     // --sync: a lone one-test code run makes synchronous isolate calls; this pool's wall clock is its watchdog (js-worker.cjs)
-    const child = fork(WORKER(), ['--sync'], { execArgv: ['--no-node-snapshot'], serialization: 'advanced', stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    const child = fork(WORKER(), this.syncCalls ? ['--sync'] : [], { execArgv: ['--no-node-snapshot'], serialization: 'advanced', stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
     let stderr = '';
     child.stderr?.setEncoding('utf8').on('data', (d: string) => {
       if (stderr.length < 16_384) stderr += d;
