@@ -6,8 +6,9 @@
  * same from an isolate snapshot in which the bootstrap already ran (`Isolate.createSnapshot`:
  * what a "cached bootstrap" would buy), and a context of that snapshot alone; one call into the
  * isolate, synchronous and asynchronous (a trip to the isolate's thread and back: the worker's
- * runs use those, so its event loop stays free for the watchdog); and the worker's whole
- * `runTests`. Runs in a child process started with --no-node-snapshot (as the sandbox's
+ * runs of several tests use those, so its event loop stays free for the watchdog); and the
+ * worker's whole `runTests`, with asynchronous calls and with synchronous ones (a one-test run
+ * sent alone, whose watchdog is the pool's wall clock). Runs in a child process started with --no-node-snapshot (as the sandbox's
  * workers). Prints a markdown table with the load average (`uptime`) at the start and the end.
  *
  * Usage: npm run bench:sandbox-js-parts [-- --rounds 7]
@@ -67,6 +68,7 @@ const steps = {
   'one synchronous call into the isolate': () => fn.applySync(undefined, [1], { timeout: limits.timeMs }),
   'one asynchronous call into the isolate': () => fn.apply(undefined, [1], { timeout: limits.timeMs }),
   "the worker's runTests (one test)": () => runner.runTests(req),
+  "the worker's runTests (one test), synchronous calls (a lone one-test run)": () => runner.runTests(req, true),
 };
 (async () => {
   const names = Object.keys(steps);

@@ -13,7 +13,8 @@
  * (`uptime`) at the start and the end.
  *
  * Rows: the minimal loop; the worker's own `runTests` called in that process (the sandbox's
- * work without the hop to the worker); `code.run` through a one-slot pool with one caller (each
+ * work without the hop to the worker), with asynchronous isolate calls and with synchronous ones
+ * (what the worker does for a one-test run sent alone: one caller's runs); `code.run` through a one-slot pool with one caller (each
  * run waits for the previous one: one round trip per run) and with four callers (runs queued
  * behind each other, sent as batches: the runs per message are printed; and, as before batching,
  * each run its own message and answer); and, to measure the
@@ -62,8 +63,8 @@ function minimal() {
   context.release();
 }
 const req = { program, entry: 'f', tests: [{ input: [1] }], limits: ${JSON.stringify(DEFAULT_LIMITS)}, stopOnTimeout: false };
-async function viaRunner() {
-  const r = await runner.runTests(req);
+async function viaRunner(sync) {
+  const r = await runner.runTests(req, sync);
   if (r.code !== 'ok' || r.outputs[0].text !== '2') throw new Error('runTests answered ' + JSON.stringify(r));
 }
 // the option without a process switch: runTests in a worker thread of this process
@@ -84,7 +85,7 @@ function viaThread() {
   });
 }
 process.on('message', async ({ mode, secs, callers = 1 }) => {
-  const once = mode === 'minimal' ? async () => minimal() : mode === 'thread' ? viaThread : viaRunner;
+  const once = mode === 'minimal' ? async () => minimal() : mode === 'thread' ? viaThread : mode === 'runTestsSync' ? () => viaRunner(true) : () => viaRunner(false);
   const t0 = process.hrtime.bigint();
   const c0 = process.cpuUsage();
   const end = Date.now() + secs * 1000;
@@ -117,7 +118,7 @@ interface Rate {
 }
 
 /** The reference process's rates in `mode` over `secs` seconds, with `callers` callers each waiting for its previous run. */
-function referenceRate(child: ChildProcess, mode: 'minimal' | 'runTests' | 'thread', secs: number, callers = 1): Promise<Rate> {
+function referenceRate(child: ChildProcess, mode: 'minimal' | 'runTests' | 'runTestsSync' | 'thread', secs: number, callers = 1): Promise<Rate> {
   return new Promise((resolve, reject) => {
     const died = (code: number | null) => reject(new Error(`the reference process exited (${code})`));
     child.once('exit', died);
@@ -189,8 +190,10 @@ async function main(): Promise<void> {
   const sb = createSandbox({ concurrency: 1 });
   // as before batching: each run its own message and answer, one sent ahead
   const unbatched = createSandbox({ concurrency: 1, batch: false, pipeline: 2 });
+  const synced = createSandbox({ concurrency: 1, syncCalls: true });
   await unbatched.code.run({ language: 'js', program: PROGRAM, entry: 'f', tests: [{ input: [1], expected: 2 }] });
   await sb.code.run({ language: 'js', program: PROGRAM, entry: 'f', tests: [{ input: [1], expected: 2 }] }); // starts the worker
+  await synced.code.run({ language: 'js', program: PROGRAM, entry: 'f', tests: [{ input: [1], expected: 2 }] });
   const echo = startEcho();
   /** Runs and messages to the worker of the four-caller variant: the runs per message (batch size). */
   const batching = { runs: 0, messages: 0 };
@@ -205,7 +208,9 @@ async function main(): Promise<void> {
   const variants: { name: string; rate: (secs: number) => Promise<Rate> }[] = [
     { name: 'minimal isolated-vm: reused isolate, new context, compile + run + call', rate: (s) => referenceRate(reference, 'minimal', s) },
     { name: "the worker's `runTests` in that process (no hop)", rate: (s) => referenceRate(reference, 'runTests', s) },
+    { name: "the worker's `runTests` in that process, synchronous isolate calls (as the worker runs a lone one-test run)", rate: (s) => referenceRate(reference, 'runTestsSync', s) },
     { name: '`code.run`, one-slot pool, one caller', rate: (s) => codeRunRate(sb, 1, s) },
+    { name: '`code.run`, one-slot pool, one caller, `syncCalls: true` (synchronous isolate calls; the wall clock its watchdog)', rate: (s) => codeRunRate(synced, 1, s) },
     { name: '`code.run`, one-slot pool, four callers (batched)', rate: counted },
     { name: '`code.run`, one-slot pool, four callers, not batched (`batch: false, pipeline: 2`: each run its own message and answer)', rate: (s) => codeRunRate(unbatched, 4, s) },
     { name: '`runTests` in a worker thread, one caller (no process switch; not used: no crash boundary)', rate: (s) => referenceRate(reference, 'thread', s, 1) },
@@ -239,6 +244,7 @@ async function main(): Promise<void> {
   console.log(`a bare round trip to a worker process (JSON text, no work): ${us(trips.map((t) => t.rate))} µs wall, ${us(trips.map((t) => t.perCpu))} µs CPU (both processes; medians of ${rounds} rounds)`);
   await sb.close();
   await unbatched.close();
+  await synced.close();
   reference.disconnect();
   echo.disconnect();
 }

@@ -20,6 +20,23 @@ function failed(code: RunCode, message: string, req: CodeRunRequest, started: nu
   return assemble(req, { code, message, outputs: [] }, Date.now() - started);
 }
 
+/**
+ * The pool's wall clock for a JavaScript run (ms): past it, the worker running the run alone is
+ * killed and the run ends with `timeout`. Normally a backstop: the worker's own watchdog stops a
+ * test at its limit (isolate-runner.cjs, `watched`). With `sync` (the pool's `syncCalls`) a run of
+ * one test makes its isolate calls synchronously — at most three (the program's load, its entry's
+ * lookup when the lookup could not be joined to the program, the call) and its property check,
+ * each under the per-test limit — where nothing in the worker can stop a builtin the isolate's
+ * timeout cannot interrupt, so this clock is that run's watchdog: each call's limit plus the
+ * margin the worker's watchdog gives an asynchronous call, and 5 s, as the clock always gave, for
+ * starting a worker, compiling, a fresh context and the hop on a loaded machine.
+ */
+export function jsWallMs(timeMs: number, tests: readonly { property?: string }[], sync: boolean): number {
+  if (!sync || tests.length !== 1) return timeMs * (tests.length * 2 + 2) + 5000;
+  const calls = 3 + (tests[0].property !== undefined ? 1 : 0);
+  return calls * (timeMs + Math.max(250, Math.ceil(timeMs / 2))) + 5000;
+}
+
 /** The JS worker's raw run, or the code of how the worker was lost. */
 export function lostWorker(e: unknown): RawRun {
   // a cancel, or a full queue (the caller must slow down), is not a result
@@ -82,7 +99,8 @@ export class SandboxCodeRunner implements CodeRunner {
     if (req.language === 'python') {
       raw = await this.pool.withSlot((slot) => this.runPython(slot, { program: req.program, entry: req.entry, inputs: req.tests.map((t) => t.input), check: req.check, helpers: req.helpers, limits, paths: this.pythonPaths, signal }), signal);
     } else {
-      const wallMs = limits.timeMs * (req.tests.length * 2 + 2) + 5000;
+      const sync = this.pool.syncCalls && req.tests.length === 1;
+      const wallMs = jsWallMs(limits.timeMs, req.tests, sync);
       const body = { program: req.program, entry: req.entry, tests: req.tests.map((t) => ({ input: t.input.map(bigIntsAsNumbers), ...(t.property ? { property: t.property } : {}) })), limits, stopOnTimeout: req.stopOnTimeout === true };
       // pipelined: the worker may already hold the next run while this one runs (pool.ts, `run`)
       raw = await this.pool.run('tests', body, wallMs, signal).then((res): RawRun => validRaw(res, req.tests.length) ?? { code: 'sandbox-error', message: "the sandbox worker's answer is malformed", outputs: [] }, lostWorker);

@@ -20,6 +20,7 @@ import { setMaxListeners } from 'node:events';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { packageRoot } from '../package-root';
+import { Deadline } from './deadline';
 
 /** The run was refused because the queue is full. */
 export class SandboxBusyError extends Error {
@@ -70,6 +71,15 @@ export interface PoolOptions {
    * two process switches per run (docs/architecture.md, "The sandbox", measured).
    */
   batch?: boolean;
+  /**
+   * Whether a lone one-test code run makes synchronous isolate calls (default false). They cost a
+   * tenth of an asynchronous call's CPU (docs/architecture.md, "JavaScript throughput"), but while
+   * one runs nothing in the worker can stop a builtin the isolate's timeout cannot interrupt (a
+   * 256 MB string flattened): the pool's wall clock for the run (`jsWallMs`, a few times the
+   * per-test limit) is then its only watchdog, so such a program holds its slot that long instead
+   * of the per-test limit. Off, every run keeps the worker's watchdog at the per-test limit.
+   */
+  syncCalls?: boolean;
 }
 
 /** A request sent to a worker, kept until the worker answers it. */
@@ -100,8 +110,12 @@ export class Slot {
   readonly units: Unit[] = [];
   /** JSON-text requests dispatched in this tick, sent to the worker together as one batch. */
   outbox: Job[] = [];
-  /** The running (first) unit's wall clock: the sum of its requests' clocks. */
-  clock: NodeJS.Timeout | undefined;
+  /** The running (first) unit's wall clock (the sum of its requests' clocks), set by the pool. */
+  clock: Deadline | undefined;
+  /** That clock's length (ms), for the error that says it ran out. */
+  clockMs = 0;
+  /** Whether the worker's handles are ref'd (a run is out): they keep the host alive. */
+  refd = false;
   /** Held by one run (`withSlot`, `hold`). */
   busy = false;
   /** Pipelined JavaScript runs on it (`run`). */
@@ -141,6 +155,8 @@ export class SandboxPool {
   private readonly maxQueue: number;
   private readonly depth: number;
   private readonly batching: boolean;
+  /** Lone one-test code runs make synchronous isolate calls (`PoolOptions.syncCalls`): the wall clock of `jsWallMs` is their watchdog. */
+  readonly syncCalls: boolean;
   private readonly slots: Slot[];
   private readonly waiting: Waiter[] = [];
   private nextId = 1;
@@ -157,7 +173,9 @@ export class SandboxPool {
     this.maxQueue = options.maxQueue ?? 10_000;
     this.depth = Math.max(1, Math.floor(options.pipeline ?? 4));
     this.batching = options.batch ?? true;
+    this.syncCalls = options.syncCalls === true;
     this.slots = Array.from({ length: this.concurrency }, (_, i) => new Slot(i));
+    for (const slot of this.slots) slot.clock = new Deadline(() => this.lose(slot, new WorkerLostError('timeout', `no answer within ${slot.clockMs} ms`)));
   }
 
   /** Runs waiting to start: in the queue, or sent ahead to a worker behind its running one. */
@@ -317,9 +335,12 @@ export class SandboxPool {
   /** Sends `job` to the slot's worker (started if need be), behind the jobs it already has. */
   private dispatch(slot: Slot, job: Job): void {
     const worker = this.workerOf(slot);
-    worker.ref();
-    (worker.channel as { ref?: () => void } | undefined)?.ref?.();
-    (worker.stderr as { ref?: () => void } | null)?.ref?.();
+    if (!slot.refd) {
+      slot.refd = true;
+      worker.ref();
+      (worker.channel as { ref?: () => void } | undefined)?.ref?.();
+      (worker.stderr as { ref?: () => void } | null)?.ref?.();
+    }
     if (typeof job.message !== 'string' || job.alone || !this.batching) {
       this.flush(slot);
       this.send(slot, { jobs: [job], batch: false }, job.message);
@@ -349,8 +370,10 @@ export class SandboxPool {
   private startClock(slot: Slot): void {
     const head = slot.units[0];
     if (!head) return;
-    const ms = head.jobs.reduce((t, j) => t + j.wallMs, 0);
-    slot.clock = setTimeout(() => this.lose(slot, new WorkerLostError('timeout', `no answer within ${ms} ms`)), ms);
+    let ms = 0;
+    for (const j of head.jobs) ms += j.wallMs;
+    slot.clockMs = ms;
+    slot.clock?.set(ms);
   }
 
   /**
@@ -377,7 +400,7 @@ export class SandboxPool {
    * worker that retired after its answer) every request left is sent again.
    */
   private lose(slot: Slot, error: Error | null): void {
-    clearTimeout(slot.clock);
+    slot.clock?.clear();
     const units = slot.units.splice(0);
     const unsent = slot.outbox;
     this.kill(slot);
@@ -432,7 +455,7 @@ export class SandboxPool {
     const inOrder = answers.length > 0 && answers.length <= head.jobs.length && (retire || answers.length === head.jobs.length) && answers.every((a, i) => a?.id === head.jobs[i].id);
     // a worker answers in the order it was asked: anything else and it cannot be trusted with the rest
     if (!inOrder) return this.lose(slot, new WorkerLostError('crash', 'the sandbox worker answered out of order'));
-    clearTimeout(slot.clock);
+    slot.clock?.clear();
     const jobs = head.jobs.splice(0, answers.length);
     if (!head.jobs.length) slot.units.shift();
     answers.forEach((a, i) => {
@@ -450,7 +473,8 @@ export class SandboxPool {
 
   private workerOf(slot: Slot): ChildProcess {
     if (slot.worker && slot.worker.connected) return slot.worker;
-    const child = fork(WORKER(), [], { execArgv: ['--no-node-snapshot'], serialization: 'advanced', stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    // --sync: a lone one-test code run makes synchronous isolate calls; this pool's wall clock is its watchdog (js-worker.cjs)
+    const child = fork(WORKER(), this.syncCalls ? ['--sync'] : [], { execArgv: ['--no-node-snapshot'], serialization: 'advanced', stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
     let stderr = '';
     child.stderr?.setEncoding('utf8').on('data', (d: string) => {
       if (stderr.length < 16_384) stderr += d;
@@ -465,6 +489,7 @@ export class SandboxPool {
     });
     child.on('error', () => undefined);
     slot.worker = child;
+    slot.refd = true; // a new child's handles start ref'd
     this.stats.workersStarted++;
     return child;
   }
@@ -478,7 +503,8 @@ export class SandboxPool {
   /** An idle worker must not keep the process alive. */
   private idle(slot: Slot): void {
     const w = slot.worker;
-    if (!w || slot.units.length || slot.outbox.length) return;
+    if (!w || !slot.refd || slot.units.length || slot.outbox.length) return;
+    slot.refd = false;
     w.unref();
     (w.channel as { unref?: () => void } | undefined)?.unref?.();
     (w.stderr as { unref?: () => void } | null)?.unref?.();

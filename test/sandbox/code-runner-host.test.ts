@@ -3,7 +3,7 @@
  * the JS request it sends (wall time, tests, stopOnTimeout), lost workers and cancellation.
  */
 import type { CodeRunRequest } from '../../src/core/sandbox';
-import { lostWorker, requestProblem, SandboxCodeRunner } from '../../src/sandbox/code-runner';
+import { jsWallMs, lostWorker, requestProblem, SandboxCodeRunner } from '../../src/sandbox/code-runner';
 import { SandboxBusyError, SandboxCancelledError, V8_OOM, WorkerLostError, type SandboxPool } from '../../src/sandbox/pool';
 
 const good: CodeRunRequest = { language: 'js', program: 'function f(x) { return x + 1; }', entry: 'f', tests: [{ input: [1], expected: 2 }] };
@@ -75,9 +75,10 @@ describe('requestProblem', () => {
 });
 
 describe('SandboxCodeRunner (JS, fake pool)', () => {
-  function fakePool(answer: () => unknown) {
+  function fakePool(answer: () => unknown, syncCalls = false) {
     const calls: { op: string; body: Record<string, unknown>; wallMs: number; signal?: AbortSignal }[] = [];
     const pool = {
+      syncCalls,
       // JavaScript runs go through the pool's pipelined `run`, never a held slot
       withSlot: async () => {
         throw new Error('a JS run took a slot');
@@ -110,7 +111,29 @@ describe('SandboxCodeRunner (JS, fake pool)', () => {
     ]);
     await runner.run(good);
     expect(calls[1].body.stopOnTimeout).toBe(false);
+    // one test, the worker's watchdog on (the default): the clock is a backstop
     expect(calls[1].wallMs).toBe(2000 * 4 + 5000);
+    // with synchronous calls: at most three isolate calls, each its limit plus the watchdog's margin, and 5 s (jsWallMs)
+    const sync = fakePool(() => ({ code: 'ok', outputs: [{ code: 'ok', text: '2' }] }), true);
+    await sync.runner.run(good);
+    expect(sync.calls[0].wallMs).toBe(3 * (2000 + 1000) + 5000);
+  });
+
+  test("with synchronous calls a one-test run's wall clock is its watchdog: three calls (four with a property) at the limit plus the margin; otherwise the old backstop", () => {
+    expect(jsWallMs(2000, [{}], true)).toBe(3 * 3000 + 5000);
+    expect(jsWallMs(2000, [{ property: '(r) => true' }], true)).toBe(4 * 3000 + 5000);
+    expect(jsWallMs(100, [{}], true)).toBe(3 * 350 + 5000); // the margin is at least 250 ms
+    expect(jsWallMs(100, [{}, {}], true)).toBe(100 * 6 + 5000);
+    expect(jsWallMs(100, [], true)).toBe(100 * 2 + 5000);
+    expect(jsWallMs(2000, [{}], false)).toBe(2000 * 4 + 5000);
+    expect(jsWallMs(2000, [{ property: '(r) => true' }], false)).toBe(2000 * 4 + 5000);
+  });
+
+  test("a run lost to the pool's wall clock says so, with or without synchronous calls: the per-test limit's words are the worker's watchdog's alone", async () => {
+    for (const syncCalls of [true, false]) {
+      const lost = new SandboxCodeRunner({ syncCalls, run: () => Promise.reject(new WorkerLostError('timeout', 'no answer within 14000 ms')) } as unknown as SandboxPool);
+      expect(await lost.run(good)).toMatchObject({ code: 'timeout', message: 'no answer within 14000 ms', tests: [{ code: 'timeout' }] });
+    }
   });
 
   test('a bad request or bad limits never reach the pool', async () => {
@@ -126,7 +149,7 @@ describe('SandboxCodeRunner (JS, fake pool)', () => {
   test('a lost worker: timeout or sandbox-error with its message; other failures are sandbox-errors; a cancel rejects', async () => {
     let next: Error = new WorkerLostError('timeout', 'wall time');
     const { runner } = fakePool(() => next);
-    expect(await runner.run(good)).toMatchObject({ code: 'timeout', message: 'wall time', tests: [{ code: 'timeout', message: 'wall time' }] });
+    expect(await runner.run({ ...good, tests: [{ input: [1] }, { input: [2] }] })).toMatchObject({ code: 'timeout', message: 'wall time', tests: [{ code: 'timeout', message: 'wall time' }, { code: 'timeout' }] });
     next = new WorkerLostError('crash', 'segfault');
     expect(await runner.run(good)).toMatchObject({ code: 'sandbox-error', message: 'segfault' });
     next = new Error('ipc');

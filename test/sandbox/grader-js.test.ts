@@ -42,12 +42,33 @@ describe('the per-test limits hold for every allocation', () => {
     expect(sb.pool.stats.workersStarted).toBeGreaterThan(started);
   });
 
+  test('the same builtin in a lone one-test run (the default pool keeps the worker\'s watchdog: synchronous calls are opt-in)', async () => {
+    // the split runs for seconds before V8 runs out of memory: the worker's watchdog ends it at the limit first
+    // (with synchronous calls the same run ends seconds later, as memory-limit or at the wall clock: below)
+    const r = await js(`function f(){ const s = 'x'.repeat(2**28) + 'y'; return s.split('').length }`, [{ input: [] }], { timeMs: 300, memoryMb: 256 });
+    expect(r).toMatchObject({ code: 'timeout', message: 'time limit of 300 ms exceeded (the program could not be interrupted; its worker was ended)' });
+  });
+
   // One flattened 256 MB string can slip under isolated-vm's limit (V8 checks the heap after the
   // allocation; measured: a 64 MB isolate held one), so the load keeps eight: 2 GB no limit holds.
   test("padEnd into 256 MB strings while loading: the load's limit holds too", async () => {
     const r = await js(`const a = []; for (let i = 0; i < 8; i++) { const s = ''.padEnd(2**28 - i, 'ab'); s.indexOf('z'); a.push(s) } function f(){ return a.length }`);
     expect(['timeout', 'memory-limit']).toContain(r.code);
     expect(r.message).not.toMatch(WALL);
+  });
+});
+
+describe('with `syncCalls: true` (opt-in) the run\'s wall clock is the watchdog of a lone one-test run', () => {
+  test('a builtin the isolate cannot interrupt is stopped by the wall clock, said as such, and the next run is served', async () => {
+    const synced = createSandbox({ concurrency: 1, syncCalls: true });
+    try {
+      const r = await synced.code.run({ language: 'js', program: `function f(){ const s = 'x'.repeat(2**28) + 'y'; return s.split('').length }`, entry: 'f', tests: [{ input: [] }], limits: { timeMs: 300, memoryMb: 256 } });
+      expect(['timeout', 'memory-limit']).toContain(r.code);
+      if (r.code === 'timeout') expect(r.message).toMatch(WALL);
+      expect((await synced.code.run({ language: 'js', program: 'function f(x){ return x * 2 }', entry: 'f', tests: [{ input: [21], expected: 42 }] })).code).toBe('ok');
+    } finally {
+      await synced.close();
+    }
   });
 });
 

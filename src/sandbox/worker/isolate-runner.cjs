@@ -202,6 +202,20 @@ function watched(isolate, promise, timeMs) {
   });
 }
 
+/**
+ * `f()` (a synchronous isolate call: a few µs instead of a trip to the isolate's thread and
+ * back) as `watched` answers: `{ value }` or `{ error }`. Nothing here can stop a builtin the
+ * isolate's timeout cannot interrupt: only for a run whose watchdog is the pool's wall clock
+ * (see `runTests`, `sync`).
+ */
+function direct(f) {
+  try {
+    return { value: f() };
+  } catch (error) {
+    return { error };
+  }
+}
+
 const HUNG = (timeMs) => ({ code: 'timeout', message: `time limit of ${timeMs} ms exceeded (the program could not be interrupted; its worker was ended)` });
 
 /**
@@ -209,9 +223,17 @@ const HUNG = (timeMs) => ({ code: 'timeout', message: `time limit of ${timeMs} m
  * it is healthy), each test called with copied JSON arguments and its output copied back as
  * JSON text, every isolate call under the per-test time limit (held by a watchdog too, see
  * `watched`). Property tests are checked in another fresh context.
+ *
+ * `sync` (a run of one test that the pool sent alone, nothing queued behind it): the program's
+ * load and its test's call are synchronous isolate calls, which leave this thread blocked while
+ * they run: the isolate's timeout still ends a long program, and a builtin it cannot interrupt
+ * is stopped by the pool, whose wall clock for a one-test run is its watchdog (it kills this
+ * worker past it; code-runner.ts, `jsWallMs`). Runs of several tests keep the asynchronous calls
+ * and the watchdog here, which can answer the tests that ran before a stuck one.
  * @param {{program: string, entry: string, tests: {input: unknown[], property?: string}[], limits: {timeMs: number, memoryMb: number, outputBytes: number}, stopOnTimeout?: boolean}} req
+ * @param {boolean} [sync]
  */
-async function runTests(req) {
+async function runTests(req, sync = false) {
   const { timeMs, memoryMb, outputBytes } = req.limits;
   if (!ENTRY_RE.test(req.entry)) return { code: 'sandbox-error', message: `entry "${oneLine(req.entry, 60)}" is not an identifier`, outputs: [] };
   const isolate = isolateFor(memoryMb, req.program.length);
@@ -233,13 +255,15 @@ async function runTests(req) {
         return { code: c.code === 'runtime-error' ? 'syntax-error' : c.code, message: c.message, outputs };
       }
     }
-    const loaded = await watched(isolate, script.run(h.context, joined ? { timeout: timeMs, reference: true } : { timeout: timeMs }), timeMs);
+    const syncCalls = sync === true && req.tests.length === 1;
+    const loadOptions = joined ? { timeout: timeMs, reference: true } : { timeout: timeMs };
+    const loaded = syncCalls ? direct(() => script.runSync(h.context, loadOptions)) : await watched(isolate, script.run(h.context, loadOptions), timeMs);
     if (!poisoned) done(isolate, script);
     if (loaded.hung) return { ...HUNG(timeMs), outputs };
     if (loaded.error) return { ...classify(loaded.error, isolate), outputs };
     let fn = loaded.value;
     if (!joined) {
-      const found = await watched(isolate, h.context.eval(LOOKUP(req.entry), { reference: true, timeout: timeMs }), timeMs);
+      const found = syncCalls ? direct(() => h.context.evalSync(LOOKUP(req.entry), { reference: true, timeout: timeMs })) : await watched(isolate, h.context.eval(LOOKUP(req.entry), { reference: true, timeout: timeMs }), timeMs);
       if (found.hung) return { ...HUNG(timeMs), outputs };
       if (found.error) return { ...classify(found.error, isolate), outputs };
       fn = found.value;
@@ -263,7 +287,8 @@ async function runTests(req) {
         outputs.push({ code: 'memory-limit', message: 'the sandbox ran out of memory in an earlier test' });
         continue;
       }
-      const called = await watched(isolate, h.call.apply(undefined, [fn.derefInto(), JSON.stringify(t.input), outputBytes], { timeout: timeMs }), timeMs);
+      const args = [fn.derefInto(), JSON.stringify(t.input), outputBytes];
+      const called = syncCalls ? direct(() => h.call.applySync(undefined, args, { timeout: timeMs })) : await watched(isolate, h.call.apply(undefined, args, { timeout: timeMs }), timeMs);
       if (called.hung) {
         timedOut = true;
         outputs.push(HUNG(timeMs));

@@ -20,6 +20,15 @@
  * compiler). Between code runs the next run's fresh context is prepared (runner.prepare). A crash
  * of isolated-vm ends this process only; the pool restarts it and sends the requests that never
  * started, or whose batch died unanswered, to the new one (pool.ts, `lose`).
+ *
+ * Started with `--sync` (the pool does), a code run of one test that came alone and has nothing
+ * queued behind it runs with synchronous isolate calls (runner.runTests, `sync`): this thread is
+ * blocked while it runs, so nothing here could stop a builtin the isolate's timeout cannot
+ * interrupt, nor hear a cancel — the pool does both for a request sent alone (it kills this
+ * worker past the run's wall clock, or on a cancel), and an orphaned worker ends when the run's
+ * time limit ends it. So a request starts only after the messages that came with it were read
+ * (`schedule`): a cancel sent behind it skips it, and a request with others behind it keeps the
+ * asynchronous calls (a cancel of a batch's running request is answered here, see below).
  */
 // Optimizing compilation on the main thread: with background (concurrent) recompilation, when an
 // optimized version of a kernel is installed depends on thread scheduling, and two isolates given
@@ -53,6 +62,27 @@ let current = null;
 let cancelledRunning = false;
 /** An answer with `retire` went out: nothing more runs here. */
 let retired = false;
+/** Started with `--sync`: a lone one-test code run with nothing behind it makes synchronous isolate calls. */
+const SYNC = process.argv.includes('--sync');
+/** A `next` is scheduled (`schedule`). */
+let scheduled = false;
+
+/**
+ * Runs the queue once the messages already received were read: with `--sync` a run may block
+ * this thread, so it starts in the event loop's check phase, after the poll phase that read the
+ * messages that came with it (a cancel sent behind a request, the requests queued behind it;
+ * an immediate set while immediates run waits for the next loop, after its poll). Without
+ * `--sync` at once.
+ */
+function schedule() {
+  if (!SYNC) return next();
+  if (scheduled) return;
+  scheduled = true;
+  setImmediate(() => {
+    scheduled = false;
+    next();
+  });
+}
 
 /** A JSON-text answer; one whose result cannot be written becomes an error answer. */
 function encode(/** @type {{ id?: unknown }} */ m) {
@@ -76,7 +106,12 @@ function answer(/** @type {Unit} */ unit, /** @type {{ id?: unknown }} */ m) {
   const retire = runner.mustExit() || cancelledRunning;
   unit.answers.push(retire ? { ...m, retire: true } : m);
   if (!retire && unit.answers.length < unit.size) return true;
-  const after = retire ? () => process.kill(process.pid, 'SIGKILL') : undefined;
+  // an answer that cannot go out (the pool went away while a synchronous run held this thread:
+  // EPIPE before the disconnect is read) ends the worker as the disconnect would
+  const after = (/** @type {Error | null} */ err) => {
+    if (retire) process.kill(process.pid, 'SIGKILL');
+    else if (err) process.exit(0);
+  };
   if (retire) retired = true;
   if (unit.batch) process.send?.(`[${unit.answers.map(encode).join(',')}]`, after);
   else if (unit.json) process.send?.(encode(unit.answers[0]), after);
@@ -107,14 +142,16 @@ function next() {
       done = true;
       current = null;
       if (!answer(unit, m)) return;
-      if (queue.length) next();
+      if (queue.length) schedule();
       else if (op === 'tests') runner.prepare();
     };
     current = { id, op, unit, settle };
     try {
       const f = OPS[/** @type {keyof typeof OPS} */ (op)];
       if (!f) throw new Error(`unknown op "${String(op)}"`);
-      const res = f(/** @type {never} */ (req));
+      // synchronous isolate calls only where the pool is the watchdog: one request of one message, nothing behind it
+      const sync = SYNC && op === 'tests' && !unit.batch && unit.size === 1 && queue.length === 0;
+      const res = f(/** @type {never} */ (req), /** @type {never} */ (sync));
       if (res && typeof res.then === 'function') {
         res.then(
           (v) => settle({ id, ok: true, res: v }),
@@ -152,6 +189,6 @@ process.on('message', (raw) => {
   /** @type {Unit} */
   const unit = { json, batch, size: reqs.length, answers: [] };
   for (const one of reqs) queue.push({ id: one?.id, op: one?.op, req: one?.req, unit });
-  next();
+  schedule();
 });
 process.on('disconnect', () => process.exit(0));
