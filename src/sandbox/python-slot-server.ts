@@ -155,7 +155,8 @@ interface Current {
   timer: NodeJS.Timeout;
   /** The server's verdict (`done` line) once it came: exit status and end token. */
   done: { status: number; token: string } | null;
-  why: 'timeout' | 'output-limit' | 'aborted' | null;
+  /** Why the host stopped the run (the server broke its protocol: the sandbox's fault). */
+  why: 'timeout' | 'output-limit' | 'aborted' | 'protocol' | null;
   cap: number;
   onAbort: () => void;
 }
@@ -291,7 +292,7 @@ export abstract class PythonSlotServer {
 
   private onControl(line: string): void {
     const m = /^done (\d+) ([0-9a-f]{32})$/.exec(line);
-    if (!this.current || !m) return this.stop('aborted'); // the server said what it never says: ours to restart
+    if (!this.current || !m) return this.stop('protocol'); // the server said what it never says: ours to restart
     this.current.done = { status: Number(m[1]), token: m[2] };
     this.maybeFinish();
   }
@@ -332,6 +333,7 @@ export abstract class PythonSlotServer {
   private onExit(status: number | null, sig: NodeJS.Signals | null): void {
     const cur = this.current;
     if (!cur) return;
+    if (cur.why === 'protocol') return this.finish({ code: 'sandbox-error', message: `${this.what} broke its protocol`, outputs: [] });
     if (cur.why) return this.finish(parseRun(this.out, this.err.slice(0, 65_536), cur.nonce, status, sig, cur.why, cur.batch.limits, cur.batch.inputs.length));
     // the server itself ended with a run in flight: no program can reach it, so it is our fault
     this.finish({ code: 'sandbox-error', message: `${this.what} ended (${sig ?? `exit status ${status}`})`, outputs: [] });
