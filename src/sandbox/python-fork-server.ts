@@ -24,8 +24,10 @@ import { PYTHON_SLOT_LOOP, PythonSlotServer, type SlotServerStart } from './pyth
 /** The server: the harness's functions, then the slot loop, whose init per request forks the program's process. */
 export const PYTHON_FORK_SERVER = String.raw`${PYTHON_HARNESS_BODY}
 def _program():
-    """The program's process: dumpable again (as any fresh process; the server and init are not), a session of its own, then the harness."""
+    """The program's process: dumpable again (as any fresh process; the server and init are not), Python's
+    SIGINT handler back (init left it at its default), a session of its own, then the harness."""
     _C.prctl(4, 1, 0, 0, 0)
+    _signal.signal(_signal.SIGINT, _signal.default_int_handler)
     posix.setsid()
     _main()
     sys.stdout.flush()

@@ -42,7 +42,7 @@ import type { RawRun } from './raw-run';
  * `posix` and `sys` imported before it.
  */
 export const PYTHON_SLOT_LOOP = String.raw`
-import ctypes, select, gc  # loaded once: every run's processes inherit them
+import ctypes, select, gc, _signal  # loaded once: every run's processes inherit them
 
 # CLONE_NEWUSER | CLONE_NEWIPC | CLONE_NEWPID | CLONE_NEWNET, and SIGCHLD at the end, as for a fork
 _CLONE_FLAGS = 0x10000000 | 0x08000000 | 0x20000000 | 0x40000000 | 17
@@ -65,6 +65,9 @@ def _init():
     its end ends every process left in the namespace. Never returns."""
     code = 121
     try:
+        # Python's SIGINT handler would let a program end its init (KeyboardInterrupt); at its
+        # default, the kernel drops what a pid namespace's own processes send its init
+        _signal.signal(_signal.SIGINT, _signal.SIG_DFL)
         posix.closerange(3, 65536)  # the control channel stays the server's
         if _C.capset(_C.header, _C.no_caps) != 0:
             posix._exit(code)

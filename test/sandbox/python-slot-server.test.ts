@@ -166,6 +166,12 @@ describe.each([
     expect(r.tests[0].actual).toBe('ENETUNREACH'); // on the sandbox's own loopback: ECONNREFUSED
   });
 
+  test("a program that signals its namespace's init (pid 1) changes nothing; its own SIGINT is still Python's KeyboardInterrupt", async () => {
+    // (SIGINT: the server's Python handler, were init to keep it, would end init, and the run with it)
+    const r = await py(`import os, signal, time\ndef f():\n    for s in (signal.SIGKILL, signal.SIGTERM, signal.SIGINT, signal.SIGSTOP):\n        os.kill(1, s)\n    time.sleep(0.3)\n    try:\n        os.kill(os.getpid(), signal.SIGINT)\n        time.sleep(1)\n    except KeyboardInterrupt:\n        return os.getppid()`);
+    expect(r).toMatchObject({ code: 'ok', tests: [{ code: 'ok', actual: 1 }] });
+  });
+
   test('each program gets its own process, pid namespace and user namespace', async () => {
     const probe = `import os\ndef f():\n    return [os.getpid(), os.readlink('/proc/self/ns/user'), os.readlink('/proc/self/ns/pid')]`;
     const [x, y] = [await py(probe), await py(probe)];
