@@ -205,6 +205,7 @@ export abstract class PythonSlotServer {
     if (failed) return { code: 'sandbox-error', message: `${this.what} did not start: ${failed}`, outputs: [] };
     if (b.signal?.aborted) return { code: 'sandbox-error', message: 'cancelled', outputs: [] };
     const child = this.child!;
+    this.hold(true);
     const { text, nonce, wallMs, outputCap } = pythonRequest(b);
     this.out = '';
     this.err = '';
@@ -323,9 +324,25 @@ export abstract class PythonSlotServer {
     const cur = this.current;
     if (!cur) return;
     this.current = null;
+    this.hold(false);
     clearTimeout(cur.timer);
     cur.batch.signal?.removeEventListener('abort', cur.onAbort);
     cur.resolve(raw);
+  }
+
+  /**
+   * Whether the server keeps the host process alive: while a run is in flight (and while it
+   * starts for one: a spawned process holds it by default), never when idle (as the pool's idle
+   * JavaScript workers: a command that is done exits without closing the sandbox).
+   */
+  private hold(on: boolean): void {
+    const child = this.child;
+    if (!child) return;
+    for (const h of [child, ...child.stdio]) {
+      const handle = h as { ref?: () => void; unref?: () => void } | null;
+      if (on) handle?.ref?.();
+      else handle?.unref?.();
+    }
   }
 
   /** Kills the server; the run in flight ends for `why` when the server's exit is seen. */

@@ -94,6 +94,17 @@ describe('per-slot server host: the server\'s faults are ours', () => {
     expect(s.starts).toBe(before + 1); // started (the server is per slot), but given no request: no run to wait for
   });
 
+  test('an idle server does not keep the host process alive (a command that is done exits without closing the sandbox); a run starting it does', async () => {
+    const alive = () => process.getActiveResourcesInfo().filter((r) => r === 'ProcessWrap' || r === 'PipeWrap').length;
+    const before = alive();
+    const s = fake(`echo ready >&3; while read -r request && read -r nonce; do printf '%sready\\n' "$nonce"; sleep 0.3; ${end(0)}; done`);
+    const pending = s.run(batch());
+    await new Promise((r) => setTimeout(r, 150));
+    expect(alive()).toBeGreaterThan(before); // the server and its pipes, while the run is in flight
+    expect((await pending).code).toBe('exited');
+    expect(alive()).toBe(before);
+  });
+
   test('a closed server runs nothing', async () => {
     const s = fake(afterReady(end(0)));
     await s.close();
