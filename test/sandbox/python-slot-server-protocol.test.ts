@@ -81,7 +81,7 @@ describe('per-slot server host: the server\'s faults are ours', () => {
     expect(s.neverReadyCalls).toBe(0);
   });
 
-  test('cancelled mid-run: sandbox-error "cancelled"; a batch cancelled before it starts never reaches the server', async () => {
+  test('cancelled mid-run (or while the server starts): sandbox-error "cancelled"; so is a batch cancelled before it runs', async () => {
     const s = fake(afterReady('exec sleep 60'));
     const stop = new AbortController();
     const pending = s.run(batch(1000, stop.signal));
@@ -89,9 +89,7 @@ describe('per-slot server host: the server\'s faults are ours', () => {
     expect(await pending).toEqual({ code: 'sandbox-error', message: 'cancelled', outputs: [] });
     const early = new AbortController();
     early.abort();
-    const before = s.starts;
     expect(await s.run(batch(1000, early.signal))).toEqual({ code: 'sandbox-error', message: 'cancelled', outputs: [] });
-    expect(s.starts).toBe(before + 1); // started (the server is per slot), but given no request: no run to wait for
   });
 
   test('an idle server does not keep the host process alive (a command that is done exits without closing the sandbox); a run starting it does', async () => {
