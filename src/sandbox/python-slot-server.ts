@@ -203,7 +203,10 @@ export abstract class PythonSlotServer {
     if (problem) return { code: 'sandbox-error', message: problem, outputs: [] };
     const failed = await this.start();
     if (failed) return { code: 'sandbox-error', message: `${this.what} did not start: ${failed}`, outputs: [] };
-    if (b.signal?.aborted) return { code: 'sandbox-error', message: 'cancelled', outputs: [] };
+    if (b.signal?.aborted) {
+      this.hold(false); // started for this run, now idle
+      return { code: 'sandbox-error', message: 'cancelled', outputs: [] };
+    }
     const child = this.child!;
     this.hold(true);
     const { text, nonce, wallMs, outputCap } = pythonRequest(b);
