@@ -8,15 +8,17 @@
  *
  * Rows: the bare spawn; bwrap with the sandbox's flags, spawned as its uid, running `pass` (the sandbox without
  * the harness); the full sandbox command line through `runPythonBatch` (a trivial program, one
- * test); the same through the pool (`code.run`); and `code.run` on a sandbox created with
- * `pythonForkServer: true` (a forked process per program, python-fork-server.ts).
+ * test); the same through the pool (`code.run`) with a bubblewrap sandbox per program
+ * (`pythonMode: 'fresh-sandbox'`); `code.run` with a fresh interpreter per program started by
+ * the slot's launcher (`pythonMode: 'launcher'`, python-launcher.ts); and `code.run` through the
+ * fork server (`pythonMode: 'fork-server'`: a forked process per program, python-fork-server.ts).
  *
  * Usage: npm run bench:sandbox-launch [-- --rounds 5] [-- --seconds 2]
  * Pin it to one core with `taskset -c 0 npm run bench:sandbox-launch` for a per-core figure.
  */
 import { spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
-import { createSandbox, type Sandbox } from '../src/sandbox';
+import { createSandbox, type PythonMode, type Sandbox } from '../src/sandbox';
 import { DEFAULT_LIMITS } from '../src/sandbox/limits';
 import { median, positiveOption } from './interleaved';
 import { DEFAULT_PYTHON_PATHS, pythonCommand, pythonSpawnIds, runPythonBatch } from '../src/sandbox/python-runner';
@@ -58,8 +60,8 @@ async function main(): Promise<void> {
   const limits = DEFAULT_LIMITS;
   const trivial = { program: 'def f(x):\n    return x + 1', entry: 'f', tests: [{ input: [1], expected: 2 }] };
   const sandboxes: Sandbox[] = [];
-  const viaPool = (pythonForkServer: boolean): (() => Promise<void>) => {
-    const sb = createSandbox({ concurrency: 1, pythonForkServer });
+  const viaPool = (pythonMode: PythonMode): (() => Promise<void>) => {
+    const sb = createSandbox({ concurrency: 1, pythonMode });
     sandboxes.push(sb);
     return async () => {
       const r = await sb.code.run({ language: 'python', ...trivial });
@@ -83,8 +85,9 @@ async function main(): Promise<void> {
         if (r.code !== 'ok') throw new Error(`runPythonBatch answered ${r.code}: ${r.message}`);
       },
     },
-    { name: '`code.run` (pool + host comparison), fresh sandbox per program', once: viaPool(false) },
-    { name: '`code.run` through the fork server (`pythonForkServer: true`)', once: viaPool(true) },
+    { name: "`code.run` (pool + host comparison), a bubblewrap sandbox per program (`pythonMode: 'fresh-sandbox'`)", once: viaPool('fresh-sandbox') },
+    { name: "`code.run`, a fresh interpreter per program from the slot's launcher (`pythonMode: 'launcher'`)", once: viaPool('launcher') },
+    { name: "`code.run` through the fork server (`pythonMode: 'fork-server'`)", once: viaPool('fork-server') },
   ];
 
   for (const v of variants) await v.once(); // warm: page cache, pools, the fork server

@@ -10,11 +10,21 @@ import { assemble } from './assemble';
 import { resolveLimits, type ResolvedLimits } from './limits';
 import { SandboxBusyError, SandboxCancelledError, WorkerLostError, type SandboxPool, type Slot } from './pool';
 import { PythonForkServer } from './python-fork-server';
+import { PythonLauncher } from './python-launcher';
 import { runPythonBatch, type PythonBatch, type PythonSandboxPaths } from './python-runner';
+import type { PythonSlotServer } from './python-slot-server';
 import { validRaw, type RawRun } from './raw-run';
 import { requestProblem } from './request';
 
 export { requestProblem } from './request';
+
+/**
+ * How Python programs run: `launcher`, a fresh interpreter per program started by a per-slot
+ * launcher (python-launcher.ts); `fresh-sandbox`, a bubblewrap sandbox spawned per program
+ * (python-runner.ts `runPythonBatch`); `fork-server`, a process forked per program from a
+ * per-slot server that loaded the harness (python-fork-server.ts).
+ */
+export type PythonMode = 'launcher' | 'fresh-sandbox' | 'fork-server';
 
 function failed(code: RunCode, message: string, req: CodeRunRequest, started: number): CodeRunResult {
   return assemble(req, { code, message, outputs: [] }, Date.now() - started);
@@ -51,25 +61,25 @@ export function lostWorker(e: unknown): RawRun {
 
 /** A CodeRunner over a pool. */
 export class SandboxCodeRunner implements CodeRunner {
-  /** With `forkServer`: each slot's Python fork server (python-fork-server.ts), started on its first run. */
-  private readonly servers = new Map<Slot, PythonForkServer>();
+  /** Each slot's Python launcher or fork server (by `pythonMode`), started on its first run. */
+  private readonly servers = new Map<Slot, PythonSlotServer>();
 
   constructor(
     private readonly pool: SandboxPool,
     private readonly pythonPaths?: PythonSandboxPaths,
-    private readonly forkServer = false,
+    private readonly pythonMode: PythonMode = 'launcher',
   ) {}
 
-  /** Stops the fork servers (the pool's own close stops the JS workers). */
+  /** Stops the slots' servers (the pool's own close stops the JS workers). */
   async close(): Promise<void> {
     await Promise.all([...this.servers.values()].map((s) => s.close()));
     this.servers.clear();
   }
 
   private runPython(slot: Slot, batch: PythonBatch): Promise<RawRun> {
-    if (!this.forkServer) return runPythonBatch(batch);
+    if (this.pythonMode === 'fresh-sandbox') return runPythonBatch(batch);
     let server = this.servers.get(slot);
-    if (!server) this.servers.set(slot, (server = new PythonForkServer(this.pythonPaths)));
+    if (!server) this.servers.set(slot, (server = this.pythonMode === 'fork-server' ? new PythonForkServer(this.pythonPaths) : new PythonLauncher(this.pythonPaths)));
     return server.run(batch);
   }
 

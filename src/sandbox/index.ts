@@ -5,12 +5,13 @@
  */
 import type { CodeRunner, KernelLab } from '../core/sandbox';
 import { kernelLab } from './kernel-lab';
-import { SandboxCodeRunner } from './code-runner';
+import { SandboxCodeRunner, type PythonMode } from './code-runner';
 import { SandboxPool, type PoolOptions } from './pool';
 import type { PythonSandboxPaths } from './python-runner';
 
 export { SandboxPool, SandboxBusyError, SandboxCancelledError } from './pool';
 export { pythonSandboxProblem } from './python-runner';
+export type { PythonMode } from './code-runner';
 export { DEFAULT_LIMITS } from './limits';
 
 /** A sandbox: its pool and the runners on it. */
@@ -24,16 +25,17 @@ export interface Sandbox {
 export interface SandboxOptions extends PoolOptions {
   python?: PythonSandboxPaths;
   /**
-   * Run Python programs through a pre-started fork server per slot (python-fork-server.ts: a
-   * forked process per program in namespaces of its own) instead of a fresh sandbox per program.
-   * Default false.
+   * How Python programs run (code-runner.ts `PythonMode`): a fresh interpreter per program,
+   * started by a per-slot launcher (`launcher`, the default) or in a bubblewrap sandbox of its
+   * own (`fresh-sandbox`), or a process forked per program from a per-slot fork server
+   * (`fork-server`). Every mode runs each program in namespaces of its own.
    */
-  pythonForkServer?: boolean;
+  pythonMode?: PythonMode;
 }
 
 /** A new sandbox with its own pool of worker processes (started lazily). */
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const pool = new SandboxPool(options);
-  const code = new SandboxCodeRunner(pool, options.python, options.pythonForkServer === true);
+  const code = new SandboxCodeRunner(pool, options.python, options.pythonMode);
   return { pool, code, lab: kernelLab(pool), close: () => code.close().then(() => pool.close()) };
 }

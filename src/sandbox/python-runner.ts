@@ -93,8 +93,31 @@ export function pythonCommand(paths: PythonSandboxPaths, code: string = PYTHON_H
     '--setenv', 'PYTHONDONTWRITEBYTECODE', '1',
     '--chdir', '/',
     '--',
-    paths.python, '-I', '-S', '-c', code,
+    ...pythonArgv(paths, code),
   ];
+}
+
+/** The sandbox's Python command line running `code`: isolated mode (no environment variables, no user site), no `site`. */
+export function pythonArgv(paths: PythonSandboxPaths, code: string): string[] {
+  return [paths.python, '-I', '-S', '-c', code];
+}
+
+/** The harness as a run starts it (see {@link runPythonBatch}). */
+export interface PreparedHarness {
+  /** The `-c` code: the loader of the compiled harness, or the harness's source when the compile failed. */
+  code: string;
+  /** The bytes written on stdin ahead of the request: the compiled code's, or none. */
+  prefix: Buffer;
+  /** Forgets the compiled code (a run with it never said "ready": the next one compiles again). */
+  forget: () => void;
+}
+
+/** The harness compiled once per Python (python-compiled.ts), ready to run with `paths`. */
+export async function preparedHarness(paths: PythonSandboxPaths): Promise<PreparedHarness> {
+  const key = `${paths.bwrap}\0${paths.python}`;
+  const compiled = await compiledPython(key, PYTHON_HARNESS, pythonCommand(paths), { env: {}, ...pythonSpawnIds() });
+  if (!compiled) return { code: PYTHON_HARNESS, prefix: Buffer.alloc(0), forget: () => undefined };
+  return { code: pythonLoader(compiled), prefix: compiled.bytes, forget: () => forgetCompiled(key) };
 }
 
 /** What one Python batch needs. */
@@ -138,11 +161,10 @@ export async function runPythonBatch(b: PythonBatch): Promise<RawRun> {
   const paths = b.paths ?? DEFAULT_PYTHON_PATHS;
   const problem = pythonSandboxProblem(paths);
   if (problem) return { code: 'sandbox-error', message: problem, outputs: [] };
-  const key = `${paths.bwrap}\0${paths.python}`;
-  const compiled = await compiledPython(key, PYTHON_HARNESS, pythonCommand(paths), { env: {}, ...pythonSpawnIds() });
+  const harness = await preparedHarness(paths);
   if (b.signal?.aborted) return { code: 'sandbox-error', message: 'cancelled', outputs: [] };
   const { text, nonce, wallMs, outputCap: stdoutCap } = pythonRequest(b);
-  const [cmd, ...args] = pythonCommand(paths, compiled ? pythonLoader(compiled) : PYTHON_HARNESS);
+  const [cmd, ...args] = pythonCommand(paths, harness.code);
   return new Promise((resolve) => {
     // no environment: bwrap's own process keeps what it was given, and the program can read it in /proc
     const child = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'pipe'], env: {}, ...pythonSpawnIds() });
@@ -175,10 +197,10 @@ export async function runPythonBatch(b: PythonBatch): Promise<RawRun> {
       clearTimeout(timer);
       b.signal?.removeEventListener('abort', onAbort);
       // compiled code that never reached "ready" (another Python now?) is compiled again next time
-      if (compiled && why !== 'aborted' && !out.includes(`${nonce}ready`)) forgetCompiled(key);
+      if (why !== 'aborted' && !out.includes(`${nonce}ready`)) harness.forget();
       resolve(parseRun(out, err, nonce, status, sig, why, b.limits, b.inputs.length));
     });
-    child.stdin.end(compiled ? Buffer.concat([compiled.bytes, Buffer.from(text)]) : text);
+    child.stdin.end(Buffer.concat([harness.prefix, Buffer.from(text)]));
   });
 }
 

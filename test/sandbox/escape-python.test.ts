@@ -1,12 +1,13 @@
 /**
  * The Python escape corpus: every attempt stays inside the bubblewrap sandbox (no host file,
  * process, socket or clock is reached), the host stays up, and the result code is the right one.
- * Run twice: with a fresh sandbox per program, and through the fork server (`pythonForkServer`).
+ * Run in every `pythonMode`: a bubblewrap sandbox per program, a fresh interpreter per program
+ * from the slot's launcher, and through the fork server.
  */
 import { createServer, type Server } from 'node:net';
 import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { createSandbox, pythonSandboxProblem, type Sandbox } from '../../src/sandbox';
+import { createSandbox, pythonSandboxProblem, type PythonMode, type Sandbox } from '../../src/sandbox';
 import type { CodeRunResult, RunLimits } from '../../src/core/sandbox';
 
 let server: Server;
@@ -26,12 +27,13 @@ afterAll(async () => {
 });
 
 describe.each([
-  ['a fresh sandbox per program', false],
-  ['the fork server', true],
-])('Python escape corpus, %s', (_how, pythonForkServer) => {
+  ['a fresh sandbox per program', 'fresh-sandbox'],
+  ["a fresh interpreter per program from the slot's launcher", 'launcher'],
+  ['the fork server', 'fork-server'],
+] as const)('Python escape corpus, %s', (_how, pythonMode: PythonMode) => {
 let sb: Sandbox;
 beforeAll(() => {
-  sb = createSandbox({ concurrency: 2, pythonForkServer });
+  sb = createSandbox({ concurrency: 2, pythonMode });
 });
 afterAll(() => sb.close());
 

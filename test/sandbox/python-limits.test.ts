@@ -3,21 +3,24 @@
  * as an unprivileged uid seen from the host (as root RLIMIT_NPROC would not bind it), the harness
  * has set every rlimit to the value the run's limits give before the program runs, the program
  * cannot raise one again, and a fork bomb meets the process limit. Each test fails when its
- * defence is removed (the spawn's uid, a `setrlimit` of the harness). Run twice: a fresh sandbox
- * per program, and the fork server.
+ * defence is removed (the spawn's uid, a `setrlimit` of the harness). Run in every mode: a fresh
+ * sandbox per program, a fresh interpreter per program from the slot's launcher, and the fork server.
  */
 import { runPythonBatch, pythonSandboxProblem, type PythonBatch } from '../../src/sandbox/python-runner';
 import { PythonForkServer } from '../../src/sandbox/python-fork-server';
+import { PythonLauncher } from '../../src/sandbox/python-launcher';
 import type { RawRun } from '../../src/sandbox/raw-run';
 import { randomBytes } from 'node:crypto';
 import { eventually, hostIds, processesNamed } from './processes';
 
 beforeAll(() => expect(pythonSandboxProblem()).toBeNull());
 const server = new PythonForkServer();
-afterAll(() => server.close());
+const launcher = new PythonLauncher();
+afterAll(() => Promise.all([server.close(), launcher.close()]));
 
 describe.each([
   ['a fresh sandbox per program', (b: PythonBatch) => runPythonBatch(b)],
+  ["a fresh interpreter per program from the slot's launcher", (b: PythonBatch) => launcher.run(b)],
   ['the fork server', (b: PythonBatch) => server.run(b)],
 ])('%s', (_how, runBatch) => {
 

@@ -1,25 +1,20 @@
 /**
- * The Python fork server (`pythonForkServer: true`): nothing of one program reaches the next
- * program run by the same server — module globals, the environment, files, System V IPC objects,
- * keys in the kernel's keyrings, abstract sockets, processes left behind — and a run the server
- * cannot end (wall clock) costs only a restart. The same cross-run test runs against the default
- * (a fresh sandbox per program). The escape corpus and the rlimit tests run against the fork
- * server too (escape-python.test.ts, python-limits.test.ts).
+ * The per-slot Python servers (python-slot-server.ts), in both kinds: the launcher
+ * (`pythonMode: 'launcher'`, a fresh interpreter per program) and the fork server
+ * (`pythonMode: 'fork-server'`). Nothing of one program reaches the next program run by the
+ * same server — module globals, the environment, files, System V IPC objects, keys in the
+ * kernel's keyrings, abstract sockets, processes left behind — and a run the server cannot end
+ * (wall clock) costs only a restart. The same cross-run test runs against a bubblewrap sandbox
+ * per program (`fresh-sandbox`). The escape corpus and the rlimit tests run in every mode too
+ * (escape-python.test.ts, python-limits.test.ts).
  */
 import { randomBytes } from 'node:crypto';
-import { createSandbox, pythonSandboxProblem, type Sandbox } from '../../src/sandbox';
+import { createSandbox, pythonSandboxProblem, type PythonMode, type Sandbox } from '../../src/sandbox';
 import type { CodeRunResult } from '../../src/core/sandbox';
 import { runPythonBatch } from '../../src/sandbox/python-runner';
 import { eventually, processesNamed } from './processes';
 
-let sb: Sandbox;
-beforeAll(() => {
-  expect(pythonSandboxProblem()).toBeNull();
-  sb = createSandbox({ concurrency: 1, pythonForkServer: true }); // one slot: every run on the same server
-});
-afterAll(() => sb.close());
-
-const py = (program: string, timeMs = 3000): Promise<CodeRunResult> => sb.code.run({ language: 'python', program, entry: 'f', tests: [{ input: [] }], limits: { timeMs, memoryMb: 128 } });
+beforeAll(() => expect(pythonSandboxProblem()).toBeNull());
 
 /** Looks for every trace program A tries to leave (with `marker` and SysV `key`); answers what it finds. */
 const look = (marker: string, key: number): string => `import os, sys, builtins, socket, ctypes, time
@@ -109,7 +104,18 @@ def f():
     expect(processesNamed(marker)).toEqual([]); // and the host sees no process A left
   }
 
-describe('Python fork server: nothing of one program reaches the next', () => {
+describe.each([
+  ["the launcher (a fresh interpreter per program)", 'launcher'],
+  ['the fork server', 'fork-server'],
+] as const)('Python per-slot server, %s: nothing of one program reaches the next', (_how, pythonMode: PythonMode) => {
+  let sb: Sandbox;
+  beforeAll(() => {
+    sb = createSandbox({ concurrency: 1, pythonMode }); // one slot: every run on the same server
+  });
+  afterAll(() => sb.close());
+
+  const py = (program: string, timeMs = 3000): Promise<CodeRunResult> => sb.code.run({ language: 'python', program, entry: 'f', tests: [{ input: [] }], limits: { timeMs, memoryMb: 128 } });
+
   test('program A leaves traces everywhere it can; program B, on the same server, sees none', () => nothingCarriesOver(py));
 
   test('a run past its wall clock kills the server; the next run starts a fresh one', async () => {
@@ -160,6 +166,12 @@ describe('Python fork server: nothing of one program reaches the next', () => {
     expect(r.tests[0].actual).toBe('ENETUNREACH'); // on the sandbox's own loopback: ECONNREFUSED
   });
 
+  test("a program that signals its namespace's init (pid 1) changes nothing; its own SIGINT is still Python's KeyboardInterrupt", async () => {
+    // (SIGINT: the server's Python handler, were init to keep it, would end init, and the run with it)
+    const r = await py(`import os, signal, time\ndef f():\n    for s in (signal.SIGKILL, signal.SIGTERM, signal.SIGINT, signal.SIGSTOP):\n        os.kill(1, s)\n    time.sleep(0.3)\n    try:\n        os.kill(os.getpid(), signal.SIGINT)\n        time.sleep(1)\n    except KeyboardInterrupt:\n        return os.getppid()`);
+    expect(r).toMatchObject({ code: 'ok', tests: [{ code: 'ok', actual: 1 }] });
+  });
+
   test('each program gets its own process, pid namespace and user namespace', async () => {
     const probe = `import os\ndef f():\n    return [os.getpid(), os.readlink('/proc/self/ns/user'), os.readlink('/proc/self/ns/pid')]`;
     const [x, y] = [await py(probe), await py(probe)];
@@ -176,10 +188,10 @@ describe('Python fork server: nothing of one program reaches the next', () => {
   });
 });
 
-describe('a fresh sandbox per program (the default): nothing of one program reaches the next either', () => {
+describe('a bubblewrap sandbox per program: nothing of one program reaches the next either', () => {
   let fresh: Sandbox;
   beforeAll(() => {
-    fresh = createSandbox({ concurrency: 1 });
+    fresh = createSandbox({ concurrency: 1, pythonMode: 'fresh-sandbox' });
   });
   afterAll(() => fresh.close());
 

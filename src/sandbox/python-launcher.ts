@@ -1,0 +1,59 @@
+/**
+ * The per-slot Python launcher (`pythonMode: 'launcher'`): a fresh interpreter per program
+ * without a sandbox started per program. The launcher is a per-slot server
+ * (python-slot-server.ts: one bubblewrap sandbox per slot with the flags of a fresh run, fresh
+ * user, IPC, pid and network namespaces per run, an init that drops every capability, the
+ * protocol and restarts) that never loads the harness: per request the run's init starts the
+ * program's process with `posix_spawn` (a vfork and an exec: nothing of the launcher's or init's
+ * memory is copied into it) running `python3 -I -S -c <loader>` — the command line a fresh
+ * sandbox runs (python-runner.ts `pythonArgv`), the harness compiled once per Python
+ * (python-compiled.ts: its bytes are written ahead of each request, as for a fresh sandbox) — in
+ * a session of its own, with the signals Python ignores at start (SIGPIPE, SIGXFSZ) back at
+ * their default, and the sandbox's environment (bwrap's: PYTHONDONTWRITEBYTECODE only).
+ *
+ * What programs share, then, is what a fresh sandbox's program shares with the host's other
+ * sandboxes and no more than the fork server's share: the read-only mount namespace of the
+ * slot's sandbox (nothing writable), its UTS and cgroup namespaces, the uid the slot's sandbox
+ * was spawned as (each run in a user namespace of its own, so its own RLIMIT_NPROC count), and
+ * the server's stdin, stdout and stderr pipes, one run at a time (the host writes the next
+ * request only after the server's end token, written once the run's namespace is gone). The
+ * program's interpreter is new (exec: no memory of the launcher's), its rlimits are set by the
+ * harness as in a fresh run, and no earlier program's process survives its namespace's init.
+ *
+ * Compiled code that never says "ready" (another Python under a running arena) is forgotten and
+ * the launcher restarted: the next run compiles again, as a fresh run would.
+ */
+import { DEFAULT_PYTHON_PATHS, preparedHarness, pythonArgv, pythonCommand, type PreparedHarness, type PythonSandboxPaths } from './python-runner';
+import { PYTHON_SLOT_LOOP, PythonSlotServer, type SlotServerStart } from './python-slot-server';
+
+/** The launcher: its own arguments are the program's command line; then the slot loop, whose init per request spawns it. */
+export const PYTHON_LAUNCHER = String.raw`import posix, sys, _signal
+
+_PROGRAM = sys.argv[1:]  # python3 -I -S -c <loader>
+_DEFAULTS = (_signal.SIGPIPE, _signal.SIGXFSZ)  # Python ignores them at start; bwrap's child has them at their default
+
+def _start_program():
+    """The program's process: a fresh interpreter (a vfork and an exec) in a session of its own, with the sandbox's environment."""
+    return posix.posix_spawn(_PROGRAM[0], _PROGRAM, posix.environ, setsid=True, setsigdef=_DEFAULTS)
+${PYTHON_SLOT_LOOP}`;
+
+/** One slot's launcher: started on the first run, restarted after any run it could not end. */
+export class PythonLauncher extends PythonSlotServer {
+  private harness: PreparedHarness | null = null;
+
+  constructor(paths: PythonSandboxPaths = DEFAULT_PYTHON_PATHS) {
+    super(paths, 'the Python launcher');
+  }
+
+  protected async prepare(): Promise<SlotServerStart> {
+    const harness = await preparedHarness(this.paths);
+    this.harness = harness;
+    return { command: [...pythonCommand(this.paths, PYTHON_LAUNCHER), ...pythonArgv(this.paths, harness.code)], prefix: harness.prefix };
+  }
+
+  protected override neverReady(): void {
+    this.harness?.forget();
+    this.harness = null;
+    this.restart();
+  }
+}

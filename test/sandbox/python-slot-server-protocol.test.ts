@@ -1,0 +1,132 @@
+/**
+ * The host side of a per-slot Python server (python-slot-server.ts `PythonSlotServer`), against
+ * fake servers (bash scripts speaking the protocol, or breaking it): what the server does wrong
+ * is the sandbox's fault (sandbox-error), what the program's process did is the program's (the
+ * exit status the server reports after "ready"), and the host never waits forever.
+ */
+import { DEFAULT_PYTHON_PATHS, type PythonBatch } from '../../src/sandbox/python-runner';
+import { PythonSlotServer, type SlotServerStart } from '../../src/sandbox/python-slot-server';
+import type { RawRun } from '../../src/sandbox/raw-run';
+
+const TOKEN = '0123456789abcdef0123456789abcdef';
+
+/** Ends a run as the real server does: the token on stdout and stderr, then `done <status>` on fd 3. */
+const end = (status: number | string): string => `printf '\\n%s\\n' ${TOKEN}; printf '\\n%s\\n' ${TOKEN} >&2; echo "done ${status} ${TOKEN}" >&3`;
+
+/** A server started with `script` (bash); counts the runs that ended before "ready". */
+class FakeServer extends PythonSlotServer {
+  neverReadyCalls = 0;
+  starts = 0;
+  constructor(private readonly script: string) {
+    super(DEFAULT_PYTHON_PATHS, 'the fake server');
+  }
+  protected prepare(): Promise<SlotServerStart> {
+    this.starts++;
+    return Promise.resolve({ command: ['/bin/bash', '-c', this.script], prefix: Buffer.alloc(0) });
+  }
+  protected override neverReady(): void {
+    this.neverReadyCalls++;
+  }
+}
+
+const servers: FakeServer[] = [];
+afterAll(() => Promise.all(servers.map((s) => s.close())));
+
+function fake(script: string): FakeServer {
+  const s = new FakeServer(script);
+  servers.push(s);
+  return s;
+}
+
+const batch = (timeMs = 1000, signal?: AbortSignal): PythonBatch => ({ program: 'def f():\n    return 1', entry: 'f', inputs: [[]], limits: { timeMs, memoryMb: 64, outputBytes: 1000 }, signal });
+
+/** The server reads the request (JSON line, nonce line), says "ready" as the harness would, then does `then`. */
+const afterReady = (then: string): string => `echo ready >&3; while read -r request && read -r nonce; do printf '%sready\\n' "$nonce"; ${then}; done`;
+
+describe('per-slot server host: the server\'s faults are ours', () => {
+  test('a server that never says ready: sandbox-error with the last line of its stderr; the next run tries to start it again', async () => {
+    const s = fake('echo "first line" >&2; echo "no user namespaces here" >&2; exit 1');
+    const r = await s.run(batch());
+    expect(r).toEqual({ code: 'sandbox-error', message: 'the fake server did not start: no user namespaces here', outputs: [] });
+    await s.run(batch());
+    expect(s.starts).toBe(2);
+  });
+
+  test('a server that ends with a run in flight: sandbox-error naming it, not a fault of the program', async () => {
+    const s = fake(afterReady('exit 3'));
+    const r = await s.run(batch());
+    expect(r).toEqual({ code: 'sandbox-error', message: 'the fake server ended (exit status 3)', outputs: [] });
+  });
+
+  test('a server that says on its channel what it never says: sandbox-error, the server killed and started again for the next run', async () => {
+    const s = fake(`echo ready >&3; read -r request; read -r nonce; echo "finished, honest" >&3; exec sleep 30`);
+    const r = await s.run(batch());
+    expect(r).toEqual({ code: 'sandbox-error', message: 'the fake server broke its protocol', outputs: [] });
+    await s.run(batch());
+    expect(s.starts).toBe(2);
+  });
+
+  test('a run that ended before the harness said "ready" is the sandbox\'s (no program code ran), and the server is told', async () => {
+    const s = fake(`echo ready >&3; while read -r request && read -r nonce; do ${end(1)}; done`);
+    const r = await s.run(batch());
+    expect(r.code).toBe('sandbox-error');
+    expect(r.message).toMatch(/did not start/);
+    expect(s.neverReadyCalls).toBe(1);
+  });
+
+  test('a server that never answers: the wall clock ends the run as a timeout of the program (its process was running) and kills the server', async () => {
+    const s = fake(afterReady('exec sleep 60'));
+    const r = await s.run(batch(100)); // wall clock: 100 ms x (1 + 2) + 3 s
+    expect(r.code).toBe('timeout');
+    expect(s.neverReadyCalls).toBe(0);
+  });
+
+  test('cancelled mid-run (or while the server starts): sandbox-error "cancelled"; so is a batch cancelled before it runs', async () => {
+    const s = fake(afterReady('exec sleep 60'));
+    const stop = new AbortController();
+    const pending = s.run(batch(1000, stop.signal));
+    setTimeout(() => stop.abort(), 200);
+    expect(await pending).toEqual({ code: 'sandbox-error', message: 'cancelled', outputs: [] });
+    const early = new AbortController();
+    early.abort();
+    expect(await s.run(batch(1000, early.signal))).toEqual({ code: 'sandbox-error', message: 'cancelled', outputs: [] });
+  });
+
+  test('an idle server does not keep the host process alive (a command that is done exits without closing the sandbox); a run starting it does', async () => {
+    const alive = () => process.getActiveResourcesInfo().filter((r) => r === 'ProcessWrap' || r === 'PipeWrap').length;
+    const before = alive();
+    const s = fake(`echo ready >&3; while read -r request && read -r nonce; do printf '%sready\\n' "$nonce"; sleep 0.3; ${end(0)}; done`);
+    const pending = s.run(batch());
+    await new Promise((r) => setTimeout(r, 150));
+    expect(alive()).toBeGreaterThan(before); // the server and its pipes, while the run is in flight
+    expect((await pending).code).toBe('exited');
+    expect(alive()).toBe(before);
+  });
+
+  test('a closed server runs nothing', async () => {
+    const s = fake(afterReady(end(0)));
+    await s.close();
+    expect(await s.run(batch())).toEqual({ code: 'sandbox-error', message: 'the fake server is closed', outputs: [] });
+  });
+});
+
+describe("per-slot server host: the program's process's end is the program's", () => {
+  const runs = (status: number): Promise<RawRun> => fake(afterReady(end(status))).run(batch());
+
+  test('killed by a signal (128 + n after "ready"): killed-by-signal, or the code the signal means', async () => {
+    expect(await runs(128 + 9)).toMatchObject({ code: 'killed-by-signal', message: expect.stringMatching(/SIGKILL/) });
+    expect(await runs(128 + 24)).toMatchObject({ code: 'timeout' }); // SIGXCPU: RLIMIT_CPU
+    expect(await runs(128 + 25)).toMatchObject({ code: 'output-limit' }); // SIGXFSZ: RLIMIT_FSIZE
+    expect(await runs(128 + 11)).toMatchObject({ code: 'runtime-error', message: expect.stringMatching(/SIGSEGV/) });
+  });
+
+  test('an exit after "ready" without a result: exited, with the status', async () => {
+    expect(await runs(3)).toMatchObject({ code: 'exited', message: expect.stringMatching(/exit status 3/) });
+  });
+
+  test('runs follow each other on one server: each is answered by its own end', async () => {
+    const s = fake(afterReady(end(128 + 9)));
+    for (let i = 0; i < 3; i++) expect((await s.run(batch())).code).toBe('killed-by-signal');
+    expect(s.starts).toBe(1);
+  });
+});
