@@ -13,8 +13,13 @@
  *
  * Starts its own redis-server (must be installed) on a free 127.0.0.1 port; run from the
  * package root after `npm run build`:
- *   npm run bench:scale [-- --matches 300 --workers 1,2 --rounds 2 --window 32 --batch N --leagues rock-paper-scissors,werewolf --events 50000 --cpu-prof DIR --pin]
+ *   npm run bench:scale [-- --matches 300 --workers 1,2 --rounds 2 --window 32 --batch N --warmup 0 --leagues rock-paper-scissors,werewolf --events 50000 --cpu-prof DIR --pin]
  * (`--cpu-prof DIR`: the scheduler's CPU profile of each worker run, written to DIR as a .cpuprofile.)
+ *
+ * `--warmup N`: before each measured run, N matches of another league played the same way (in
+ * this process; by the run's freshly started workers) and not counted, so that both sides are
+ * measured warm (JIT-compiled), as a long-running worker is. Without it every worker run is a
+ * fresh process's first matches, while the one-process runs after the first round are warm.
  *
  * `--pin`: workers that do not share the scheduler's core, as on machines of their own. The bench
  * itself (the scheduler, and the one-process league it compares with) and Redis run on CPU 0,
@@ -130,6 +135,7 @@ async function main(): Promise<void> {
   const rounds = Number(arg('rounds', '2'));
   const window = Number(arg('window', '32'));
   const batch = arg('batch', '');
+  const warmup = Number(arg('warmup', '0'));
   const only = arg('leagues', 'rock-paper-scissors,werewolf').split(',');
   const profDir = arg('cpu-prof', '');
   const pin = process.argv.includes('--pin');
@@ -157,6 +163,11 @@ async function main(): Promise<void> {
         let localCpu = 0;
         {
           const raw = { ...sc.config(name('local')), budget: { matches }, window };
+          if (warmup) {
+            const warm = new Store(join(dir, `${raw.name}-warmup.db`));
+            await runLeague({ config: parseLeagueConfig({ ...raw, name: `${raw.name}-warmup`, budget: { matches: warmup } }), store: warm, registry, bus: new EventBus() });
+            warm.close();
+          }
           const store = new Store(join(dir, `${raw.name}.db`));
           const l0 = load();
           const cpu0 = process.cpuUsage();
@@ -178,6 +189,11 @@ async function main(): Promise<void> {
           const envId = (await registry.resolveEnv(raw.env)).meta.id;
           await admin.sadd(QUEUES_KEY, envId); // workers attach to the queue at start
           const workers = await startWorkers(redisServer.url, n, 1, pin ? '1' : '');
+          const playOn = { redis: target, ...(batch ? { batch: Number(batch) } : {}) };
+          if (warmup) {
+            const warm = new Store(join(dir, `${raw.name}-warmup.db`));
+            await runLeague({ config: parseLeagueConfig({ ...raw, name: `${raw.name}-warmup`, budget: { matches: warmup } }), store: warm, registry, workers: playOn }).finally(() => warm.close());
+          }
           const store = new Store(join(dir, `${raw.name}.db`));
           const l0 = load();
           const calls0 = await commandCalls(admin);
@@ -189,7 +205,7 @@ async function main(): Promise<void> {
           const cpu0 = process.cpuUsage();
           const t0 = performance.now();
           try {
-            await runLeague({ config: parseLeagueConfig(raw), store, registry, workers: { redis: target, ...(batch ? { batch: Number(batch) } : {}) } });
+            await runLeague({ config: parseLeagueConfig(raw), store, registry, workers: playOn });
           } finally {
             store.close();
           }
@@ -216,7 +232,7 @@ async function main(): Promise<void> {
       }
     }
     const jobs = batch || `default (${Math.max(1, Math.min(16, Math.floor(window / 2)))})`;
-    process.stdout.write(`Scale-out throughput, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'cpu'})${pin ? ', pinned: scheduler, one-process run and Redis on CPU 0, workers on CPU 1' : ''}, loopback Redis, window ${window}, plans per job ${jobs}, ${matches} matches per run, ${rounds} interleaved round(s); medians of the rounds (each round's figures in brackets)\n\n`);
+    process.stdout.write(`Scale-out throughput, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'cpu'})${pin ? ', pinned: scheduler, one-process run and Redis on CPU 0, workers on CPU 1' : ''}, loopback Redis, window ${window}, plans per job ${jobs}, ${matches} matches per run${warmup ? ` (each after ${warmup} unmeasured warm-up matches played the same way)` : ''}, ${rounds} interleaved round(s); medians of the rounds (each round's figures in brackets)\n\n`);
     process.stdout.write('| league | played by | matches/s | x one process | CPU ms/match: one process, or workers | CPU ratio (one process / workers) | scheduler CPU ms/match | Redis CPU ms/match | Redis commands/match | Redis KB in / out per match | load (1 min, start-end) |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n');
     const f = (xs: number[], d: number) => (xs.length ? `${median(xs).toFixed(d)}${xs.length > 1 ? ` [${xs.map((x) => x.toFixed(d)).join(', ')}]` : ''}` : '–');
     for (const r of rows.values()) {
