@@ -86,7 +86,7 @@ describe('event logs: one row per match', () => {
   });
 
   test('a message that is no packed log is refused: not an object, a bad count, not base64', () => {
-    const bad = [null, 'x', [], { count: 2 }, { count: 2, packed: 7 }];
+    const bad: unknown[] = [null, 'x', [], { count: 2 }, { count: 2, packed: 7 }];
     for (const field of ['packed', 'deflated']) bad.push({ count: -1, [field]: '' }, { count: 1.5, [field]: '' }, { count: '2', [field]: '' }, { count: 2, [field]: 'not base64!' });
     for (const m of bad) expect(() => eventLogOfMessage(m)).toThrow(new EventLogError('an event log in a result is not {count, packed (base64)}'));
     expect(eventLogOfMessage({ count: 0, packed: '' }).count).toBe(0);
