@@ -271,7 +271,7 @@ export class Store {
    * same (league, idx) or match id fails, so nothing is counted twice.
    */
   recordMatch(m: MatchRecord, events: readonly MatchEvent[] | PackedEventLog, ratings: readonly RatingRecord[], history: readonly RatingPoint[]): void {
-    const log = 'packed' in events ? events : packEventLog(m.id, events);
+    const log = 'deflated' in events ? events : packEventLog(m.id, events);
     const insertMatch = this.statement(
       `INSERT INTO matches (league, idx, id, env, params, seed, seats, returns, outcome, code, length, faults, summary, started_at, ended_at, reports)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -290,7 +290,7 @@ export class Store {
         m.outcome, m.code, m.length, JSON.stringify(m.faults), JSON.stringify(m.summary ?? null), m.startedAt, m.endedAt,
         m.reports ? JSON.stringify(m.reports) : null,
       );
-      if (log.count) insertLog.run(m.id, log.count, log.packed);
+      if (log.count) insertLog.run(m.id, log.count, log.deflated);
       for (const r of ratings) upsertRating.run(m.league, r.system, r.player, r.role, r.value, JSON.stringify(r.state));
       for (const h of history) insertHistory.run(m.league, h.system, h.player, h.role, h.matchIdx, h.value, h.time);
     });

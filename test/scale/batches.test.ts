@@ -112,7 +112,7 @@ describeRedis('batches of plans on workers', () => {
       const matches = store.matches('odd');
       expect(matches.map((m) => m.code)).toEqual(['failed', 'failed', 'failed', 'failed']);
       for (const m of matches) {
-        expect(JSON.stringify(m.summary)).toMatch(/the result of worker odd for this match has no readable event log \(an event log in a result is not \{count, packed \(base64\)\}; a worker of another version\?\)/);
+        expect(JSON.stringify(m.summary)).toMatch(/the result of worker odd for this match has no readable event log \(an event log in a result is not \{count, deflated \(base64\)\}; a worker of another version\?\)/);
         expect(store.events(m.id)).toEqual([]);
       }
     } finally {

@@ -1,20 +1,17 @@
 /**
  * A match's event log is ONE row (schema version 5, issue 27): round trip, the checks that the old
  * per-event key (match_id, seq) made, a database written the old way (one row per event) read and
- * upgraded, small logs stored raw behind a marker byte and larger ones deflated (logs and worker
- * messages of the version that deflated every log still read), and a crash in the middle of a
- * batch's transaction leaving no half match.
+ * upgraded, and a crash in the middle of a batch's transaction leaving no half match.
  */
 import { spawnSync } from 'node:child_process';
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import fc from 'fast-check';
+import { deflateRawSync } from 'node:zlib';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import type { MatchEvent } from '../../src/core/events';
 import { MIGRATIONS } from '../../src/store/schema';
-import { eventLogMessage, eventLogOfMessage, packEventLog, RAW_MARK, RAW_MAX } from '../../src/store/event-log';
+import { eventLogMessage, eventLogOfMessage, packEventLog, SMALL_LOG, unpackEventLog } from '../../src/store/event-log';
 import { EventLogError, Store, type MatchRecord } from '../../src/store/store';
 
 const ROOT = resolve(__dirname, '..', '..');
@@ -85,85 +82,40 @@ describe('event logs: one row per match', () => {
     s.close();
   });
 
-  test('a message that is no packed log is refused: not an object, a bad count, not base64', () => {
-    const bad: unknown[] = [null, 'x', [], { count: 2 }, { count: 2, packed: 7 }];
-    for (const field of ['packed', 'deflated']) bad.push({ count: -1, [field]: '' }, { count: 1.5, [field]: '' }, { count: '2', [field]: '' }, { count: 2, [field]: 'not base64!' });
-    for (const m of bad) expect(() => eventLogOfMessage(m)).toThrow(new EventLogError('an event log in a result is not {count, packed (base64)}'));
-    expect(eventLogOfMessage({ count: 0, packed: '' }).count).toBe(0);
-    expect(eventLogOfMessage({ count: 0, deflated: '' }).count).toBe(0);
-  });
-
-  test('a small log is stored raw (the marker byte, then its JSON); a larger one deflated; both read back equal', () => {
-    const s = new Store(tmp());
-    s.ensureLeague('L', {});
-    s.recordMatch(match(0), log('L#0', 16), [], []);
-    s.recordMatch(match(1), log('L#1', 200), [], []);
-    const row = (id: string) => (s.db.prepare('SELECT log FROM event_logs WHERE match_id = ?').get(id) as { log: Buffer }).log;
-    expect(row('L#0')[0]).toBe(RAW_MARK);
-    expect(row('L#0').subarray(1).toString('utf8')).toBe(JSON.stringify(log('L#0', 16)));
-    expect(row('L#1')[0]).not.toBe(RAW_MARK);
-    expect(inflateRawSync(row('L#1')).toString('utf8')).toBe(JSON.stringify(log('L#1', 200)));
-    expect(s.events('L#0')).toEqual(log('L#0', 16));
-    expect(s.events('L#1')).toEqual(log('L#1', 200));
-    s.close();
-  });
-
-  test('the raw form holds logs whose JSON has at most RAW_MAX characters, not one more', () => {
-    const sized = (chars: number): MatchEvent[] => {
-      const events = log('L#0', 4);
-      const text = (events[2] as { text: string }).text;
-      const pad = chars - JSON.stringify(events).length;
-      (events[2] as { text: string }).text = text + 'x'.repeat(pad);
-      expect(JSON.stringify(events).length).toBe(chars);
-      return events;
-    };
-    expect(packEventLog('L#0', sized(RAW_MAX)).packed[0]).toBe(RAW_MARK);
-    expect(packEventLog('L#0', sized(RAW_MAX + 1)).packed[0]).not.toBe(RAW_MARK);
-    for (const n of [RAW_MAX, RAW_MAX + 1]) {
-      const p = packEventLog('L#0', sized(n));
-      expect(p.count).toBe(4);
-      const s = new Store(tmp());
-      s.ensureLeague('L', {});
-      s.recordMatch(match(0), eventLogOfMessage(JSON.parse(JSON.stringify(eventLogMessage(p)))), [], []);
-      expect(s.events('L#0')).toEqual(sized(n));
-      s.close();
+  test('a small log (a cheap match\'s) is deflated with a small window: compressed as well as with the default one, and either kind reads back', () => {
+    // the largest log at most SMALL_LOG characters long, and the smallest above it
+    let n = 1;
+    while (JSON.stringify(log('L#0', n + 1)).length <= SMALL_LOG) n++;
+    for (const events of [log('L#0', 3), log('L#0', n), log('L#0', n + 1)]) {
+      const json = JSON.stringify(events);
+      const packed = packEventLog('L#0', events);
+      expect(unpackEventLog('L#0', packed.deflated)).toEqual(events);
+      const usual = deflateRawSync(json, { level: 1 });
+      expect(packed.deflated.length).toBeLessThanOrEqual(Math.ceil(usual.length * 1.1));
+      expect(packed.deflated.length).toBeLessThan(json.length);
+      // a log written before the small window (default window) still reads
+      expect(unpackEventLog('L#0', usual)).toEqual(events);
     }
+    expect(JSON.stringify(log('L#0', n)).length).toBeLessThanOrEqual(SMALL_LOG);
+    expect(JSON.stringify(log('L#0', n + 1)).length).toBeGreaterThan(SMALL_LOG);
   });
 
-  test('no deflate stream starts with the raw marker: whatever the data (compressible or not) and the level', () => {
-    fc.assert(
-      fc.property(fc.oneof(fc.string({ maxLength: 3000 }), fc.uint8Array({ maxLength: 3000 }).map((a) => Buffer.from(a))), fc.integer({ min: 0, max: 9 }), (data, level) => {
-        expect(deflateRawSync(data, { level })[0]).not.toBe(RAW_MARK);
-      }),
-      { numRuns: 300 },
-    );
-  });
-
-  test('what the version that deflated every log wrote still reads: a small deflated row, and a worker message with `deflated`', () => {
-    const s = new Store(tmp());
-    s.ensureLeague('L', {});
-    s.recordMatch(match(0), log('L#0', 16), [], []);
-    // the row as that version wrote it: the log deflated (raw deflate, level 1), however small
-    s.db.prepare('UPDATE event_logs SET log = ? WHERE match_id = ?').run(deflateRawSync(JSON.stringify(log('L#0', 16)), { level: 1 }), 'L#0');
-    expect(s.events('L#0')).toEqual(log('L#0', 16));
-    // its workers' results: {count, deflated (base64)}
-    const old = { count: 16, deflated: deflateRawSync(JSON.stringify(log('L#1', 16)), { level: 1 }).toString('base64') };
-    s.recordMatch(match(1), eventLogOfMessage(JSON.parse(JSON.stringify(old))), [], []);
-    expect(s.events('L#1')).toEqual(log('L#1', 16));
-    s.close();
+  test('a message that is no packed log is refused: not an object, a bad count, not base64', () => {
+    for (const m of [null, 'x', [], { count: -1, deflated: '' }, { count: 1.5, deflated: '' }, { count: '2', deflated: '' }, { count: 2 }, { count: 2, deflated: 'not base64!' }]) {
+      expect(() => eventLogOfMessage(m)).toThrow(new EventLogError('an event log in a result is not {count, deflated (base64)}'));
+    }
+    expect(eventLogOfMessage({ count: 0, deflated: '' }).count).toBe(0);
   });
 
   test('a stored log that is damaged, no list, or another match\'s is named when read, never served as the match\'s', () => {
     const s = new Store(tmp());
     s.ensureLeague('L', {});
-    for (const i of [0, 1, 2, 3]) s.recordMatch(match(i), log(`L#${i}`, 5), [], []);
+    for (const i of [0, 1, 2]) s.recordMatch(match(i), log(`L#${i}`, 5), [], []);
     const put = (id: string, bytes: Buffer) => s.db.prepare('UPDATE event_logs SET log = ? WHERE match_id = ?').run(bytes, id);
     put('L#0', Buffer.from('garbage'));
     put('L#1', deflateRawSync('{"a":1}'));
-    put('L#2', packEventLog('L#9', log('L#9', 5)).packed);
-    put('L#3', Buffer.concat([Buffer.of(RAW_MARK), Buffer.from('[{"seq":0')]));
+    put('L#2', packEventLog('L#9', log('L#9', 5)).deflated);
     expect(() => s.events('L#0')).toThrow(/^match L#0: its stored event log is damaged \(.+\)$/);
-    expect(() => s.events('L#3')).toThrow(/^match L#3: its stored event log is damaged \(.+JSON.+\)$/);
     expect(() => s.events('L#1')).toThrow(/^match L#1: its stored event log is damaged \(not a list of events\)$/);
     expect(() => s.events('L#2')).toThrow(new EventLogError('match L#2: its event log holds an event of match L#9'));
     s.close();
