@@ -4,7 +4,7 @@
  * worker` child processes, and Redis's command count.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import { join, resolve } from 'node:path';
@@ -67,6 +67,37 @@ export async function commandCalls(redis: Redis): Promise<number> {
   let n = 0;
   for (const m of info.matchAll(/calls=(\d+)/g)) n += Number(m[1]);
   return n;
+}
+
+/** CPU seconds Redis has used so far (INFO cpu: user and system, its threads together). */
+export async function redisCpuS(redis: Redis): Promise<number> {
+  const info = await redis.info('cpu');
+  const field = (name: string) => Number(new RegExp(`${name}:([\\d.]+)`).exec(info)?.[1] ?? 0);
+  return field('used_cpu_user') + field('used_cpu_sys');
+}
+
+/** Clock ticks per second of /proc/<pid>/stat (USER_HZ: 100 on Linux, whatever the kernel's HZ). */
+const USER_HZ = 100;
+
+/**
+ * CPU milliseconds the processes have used so far, every thread included (utime + stime of
+ * /proc/<pid>/stat, 10 ms resolution): how the benches count a worker's CPU per match while it
+ * runs (a load-independent figure beside its rate). Linux only; a process gone counts 0.
+ */
+export function processesCpuMs(pids: readonly number[]): number {
+  let ticks = 0;
+  for (const pid of pids) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    // fields after the command name (which may hold spaces), from field 3 on: utime and stime are fields 14 and 15
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    ticks += Number(f[11]) + Number(f[12]);
+  }
+  return (ticks * 1000) / USER_HZ;
 }
 
 /**

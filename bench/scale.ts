@@ -3,16 +3,23 @@
  * window, `league run` without --redis) and by 1 and 2 `arena worker` child processes through a
  * loopback Redis (`league run --redis`, scheduler in this process), in interleaved rounds (one
  * process, 1 worker, 2 workers, again...) so that each ratio compares runs under the same load.
- * Prints markdown tables: matches/s, the ratio to the same round's one-process rate, the
- * scheduler's CPU per match, Redis commands per match (INFO commandstats: commands inside
+ * Prints markdown tables: matches/s, the ratio to the same round's one-process rate, the CPU
+ * per match of the one process and of the workers (all their threads: /proc/<pid>/stat) with
+ * the ratio of the two (what one worker on a core of its own reaches at best, a figure that
+ * shifts little with the machine's load), the scheduler's and Redis's CPU per match, Redis commands per match (INFO commandstats: commands inside
  * BullMQ's scripts included), bytes into and out of Redis per match (INFO stats; the median run) and
  * the load average; then live events/s through Redis to a
  * spectator server's bus (LivePublisher -> LiveFeed).
  *
  * Starts its own redis-server (must be installed) on a free 127.0.0.1 port; run from the
  * package root after `npm run build`:
- *   npm run bench:scale [-- --matches 300 --workers 1,2 --rounds 2 --window 32 --batch N --leagues rock-paper-scissors,werewolf --events 50000 --cpu-prof DIR --pin]
+ *   npm run bench:scale [-- --matches 300 --workers 1,2 --rounds 2 --window 32 --batch N --warmup 0 --leagues rock-paper-scissors,werewolf --events 50000 --cpu-prof DIR --pin]
  * (`--cpu-prof DIR`: the scheduler's CPU profile of each worker run, written to DIR as a .cpuprofile.)
+ *
+ * `--warmup N`: before each measured run, N matches of another league played the same way (in
+ * this process; by the run's freshly started workers) and not counted, so that both sides are
+ * measured warm (JIT-compiled), as a long-running worker is. Without it every worker run is a
+ * fresh process's first matches, while the one-process runs after the first round are warm.
  *
  * `--pin`: workers that do not share the scheduler's core, as on machines of their own. The bench
  * itself (the scheduler, and the one-process league it compares with) and Redis run on CPU 0,
@@ -35,7 +42,7 @@ import { parseRedisUrl } from '../src/scale/redis-connection';
 import { Store } from '../src/store/store';
 import { parseLeagueConfig } from '../league/config';
 import { runLeague } from '../league/league-run';
-import { commandCalls, netBytes, pinSelf, ROOT, startRedis, startWorkers, stopWorkers } from './scale-kit';
+import { commandCalls, netBytes, pinSelf, processesCpuMs, redisCpuS, ROOT, startRedis, startWorkers, stopWorkers } from './scale-kit';
 
 
 function arg(name: string, fallback: string): string {
@@ -109,6 +116,12 @@ interface Row {
   /** Rate over the same round's one-process rate. */
   ratio: number[];
   cpuMs: number[];
+  /** CPU ms per match of the one process, or of the workers (every thread). */
+  playCpuMs: number[];
+  /** The same round's one-process CPU per match over this row's workers' CPU per match. */
+  cpuRatio: number[];
+  /** Redis's CPU ms per match. */
+  redisCpuMs: number[];
   commands: number[];
   /** Bytes into and out of Redis per match, in KB. */
   kbIn: number[];
@@ -122,6 +135,7 @@ async function main(): Promise<void> {
   const rounds = Number(arg('rounds', '2'));
   const window = Number(arg('window', '32'));
   const batch = arg('batch', '');
+  const warmup = Number(arg('warmup', '0'));
   const only = arg('leagues', 'rock-paper-scissors,werewolf').split(',');
   const profDir = arg('cpu-prof', '');
   const pin = process.argv.includes('--pin');
@@ -136,7 +150,7 @@ async function main(): Promise<void> {
   const rows = new Map<string, Row>();
   const row = (scenario: string, label: string, workers: number): Row => {
     const key = `${scenario}|${label}`;
-    if (!rows.has(key)) rows.set(key, { scenario, label, workers, rate: [], ratio: [], cpuMs: [], commands: [], kbIn: [], kbOut: [], load: [] });
+    if (!rows.has(key)) rows.set(key, { scenario, label, workers, rate: [], ratio: [], cpuMs: [], playCpuMs: [], cpuRatio: [], redisCpuMs: [], commands: [], kbIn: [], kbOut: [], load: [] });
     return rows.get(key)!;
   };
   let run = 0;
@@ -146,17 +160,27 @@ async function main(): Promise<void> {
       for (const sc of SCENARIOS.filter((x) => only.some((o) => x.name.startsWith(o)))) {
         const name = (label: string) => `bench-${process.pid}-${run++}-${label}`;
         let local = 0;
+        let localCpu = 0;
         {
           const raw = { ...sc.config(name('local')), budget: { matches }, window };
+          if (warmup) {
+            const warm = new Store(join(dir, `${raw.name}-warmup.db`));
+            await runLeague({ config: parseLeagueConfig({ ...raw, name: `${raw.name}-warmup`, budget: { matches: warmup } }), store: warm, registry, bus: new EventBus() });
+            warm.close();
+          }
           const store = new Store(join(dir, `${raw.name}.db`));
           const l0 = load();
+          const cpu0 = process.cpuUsage();
           const t0 = performance.now();
           // with a bus, as `arena league run` has one: each match's event log is recorded, as the workers' are
           await runLeague({ config: parseLeagueConfig(raw), store, registry, bus: new EventBus() });
           local = matches / ((performance.now() - t0) / 1000);
+          const cpu = process.cpuUsage(cpu0);
+          localCpu = (cpu.user + cpu.system) / 1000 / matches;
           store.close();
           const r = row(sc.name, 'one process (no Redis)', 0);
           r.rate.push(local);
+          r.playCpuMs.push(localCpu);
           r.ratio.push(1);
           r.load.push(`${l0}-${load()}`);
         }
@@ -165,20 +189,30 @@ async function main(): Promise<void> {
           const envId = (await registry.resolveEnv(raw.env)).meta.id;
           await admin.sadd(QUEUES_KEY, envId); // workers attach to the queue at start
           const workers = await startWorkers(redisServer.url, n, 1, pin ? '1' : '');
+          const playOn = { redis: target, ...(batch ? { batch: Number(batch) } : {}) };
+          if (warmup) {
+            const warm = new Store(join(dir, `${raw.name}-warmup.db`));
+            await runLeague({ config: parseLeagueConfig({ ...raw, name: `${raw.name}-warmup`, budget: { matches: warmup } }), store: warm, registry, workers: playOn }).finally(() => warm.close());
+          }
           const store = new Store(join(dir, `${raw.name}.db`));
           const l0 = load();
           const calls0 = await commandCalls(admin);
           const bytes0 = await netBytes(admin);
           const prof = profDir ? await startProfile() : null;
+          const pids = workers.map((w) => w.pid!);
+          const workerCpu0 = processesCpuMs(pids);
+          const redisCpu0 = await redisCpuS(admin);
           const cpu0 = process.cpuUsage();
           const t0 = performance.now();
           try {
-            await runLeague({ config: parseLeagueConfig(raw), store, registry, workers: { redis: target, ...(batch ? { batch: Number(batch) } : {}) } });
+            await runLeague({ config: parseLeagueConfig(raw), store, registry, workers: playOn });
           } finally {
             store.close();
           }
           const s = (performance.now() - t0) / 1000;
           const cpu = process.cpuUsage(cpu0);
+          const workerCpu = (processesCpuMs(pids) - workerCpu0) / matches;
+          const redisCpu = ((await redisCpuS(admin)) - redisCpu0) * 1000 / matches;
           if (prof) writeFileSync(join(profDir, `${raw.name}.cpuprofile`), JSON.stringify(await prof()));
           const calls = (await commandCalls(admin)) - calls0;
           const bytes = await netBytes(admin);
@@ -187,6 +221,9 @@ async function main(): Promise<void> {
           r.rate.push(matches / s);
           r.ratio.push(matches / s / local);
           r.cpuMs.push((cpu.user + cpu.system) / 1000 / matches);
+          r.playCpuMs.push(workerCpu);
+          r.cpuRatio.push(localCpu / workerCpu);
+          r.redisCpuMs.push(redisCpu);
           r.commands.push(calls / matches);
           r.kbIn.push((bytes.input - bytes0.input) / 1024 / matches);
           r.kbOut.push((bytes.output - bytes0.output) / 1024 / matches);
@@ -195,11 +232,11 @@ async function main(): Promise<void> {
       }
     }
     const jobs = batch || `default (${Math.max(1, Math.min(16, Math.floor(window / 2)))})`;
-    process.stdout.write(`Scale-out throughput, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'cpu'})${pin ? ', pinned: scheduler, one-process run and Redis on CPU 0, workers on CPU 1' : ''}, loopback Redis, window ${window}, plans per job ${jobs}, ${matches} matches per run, ${rounds} interleaved round(s); medians of the rounds (each round's figures in brackets)\n\n`);
-    process.stdout.write('| league | played by | matches/s | x one process | scheduler CPU ms/match | Redis commands/match | Redis KB in / out per match | load (1 min, start-end) |\n|---|---|---:|---:|---:|---:|---:|---|\n');
+    process.stdout.write(`Scale-out throughput, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'cpu'})${pin ? ', pinned: scheduler, one-process run and Redis on CPU 0, workers on CPU 1' : ''}, loopback Redis, window ${window}, plans per job ${jobs}, ${matches} matches per run${warmup ? ` (each after ${warmup} unmeasured warm-up matches played the same way)` : ''}, ${rounds} interleaved round(s); medians of the rounds (each round's figures in brackets)\n\n`);
+    process.stdout.write('| league | played by | matches/s | x one process | CPU ms/match: one process, or workers | CPU ratio (one process / workers) | scheduler CPU ms/match | Redis CPU ms/match | Redis commands/match | Redis KB in / out per match | load (1 min, start-end) |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n');
     const f = (xs: number[], d: number) => (xs.length ? `${median(xs).toFixed(d)}${xs.length > 1 ? ` [${xs.map((x) => x.toFixed(d)).join(', ')}]` : ''}` : '–');
     for (const r of rows.values()) {
-      process.stdout.write(`| ${r.scenario} | ${r.label} | ${f(r.rate, 1)} | ${r.workers ? f(r.ratio, 2) : '1'} | ${f(r.cpuMs, 2)} | ${f(r.commands, 1)} | ${r.workers ? `${median(r.kbIn).toFixed(2)} / ${median(r.kbOut).toFixed(2)}` : '–'} | ${r.load.join(', ')} |\n`);
+      process.stdout.write(`| ${r.scenario} | ${r.label} | ${f(r.rate, 1)} | ${r.workers ? f(r.ratio, 2) : '1'} | ${f(r.playCpuMs, 2)} | ${r.workers ? f(r.cpuRatio, 2) : '1'} | ${f(r.cpuMs, 2)} | ${f(r.redisCpuMs, 2)} | ${f(r.commands, 1)} | ${r.workers ? `${median(r.kbIn).toFixed(2)} / ${median(r.kbOut).toFixed(2)}` : '–'} | ${r.load.join(', ')} |\n`);
     }
     process.stdout.write('\n');
 

@@ -31,7 +31,7 @@ import { connectRedis, redisOptions, type RedisTarget } from '../../src/scale/re
 import { planKey, type MatchPlan } from './match-plan';
 import type { PlayOutcome } from './record-match';
 import type { PlanPlayer, Schedule } from './schedule';
-import { MATCH_JOB, batchKey, failureText, type MatchJob, type MatchJobResult } from '../scale/match-job';
+import { MATCH_JOB, batchKeyOf, failureText, type MatchJob, type MatchJobResult } from '../scale/match-job';
 
 /** How a schedule is played on workers. */
 export interface WorkerPlayOptions {
@@ -82,6 +82,8 @@ export async function workerPlayer(schedule: Schedule<unknown>, o: WorkerPlayOpt
 interface Batch {
   id: string;
   plans: MatchPlan[];
+  /** Each plan's key (hashed once: for the batch's key, and to check each result). */
+  keys: string[];
   key: string;
   outcomes: PlayOutcome[] | null;
   /** Its job failed every attempt (it stays in the queue's failed list for `league status`). */
@@ -253,7 +255,8 @@ class JobScheduler implements PlanPlayer {
   }
 
   private newBatch(id: string, plans: MatchPlan[]): Batch {
-    const b: Batch = { id, plans, key: batchKey(plans), outcomes: null, failed: false, left: plans.length, readAt: Date.now() + this.pollMs };
+    const keys = plans.map(planKey);
+    const b: Batch = { id, plans, keys, key: batchKeyOf(keys), outcomes: null, failed: false, left: plans.length, readAt: Date.now() + this.pollMs };
     for (const p of plans) this.batchOf.set(p.idx, b);
     this.byId.set(id, b);
     return b;
@@ -328,7 +331,7 @@ class JobScheduler implements PlanPlayer {
   private outcomesOf(b: Batch, r: MatchJobResult): PlayOutcome[] {
     return b.plans.map((plan, i) => {
       const res = Array.isArray(r.results) ? r.results[i] : undefined;
-      if (!res || res.key !== planKey(plan)) return { ok: false, reason: `the result of worker ${String(r.worker)} is not for this match's plan (a worker of another version?)` };
+      if (!res || res.key !== b.keys[i]) return { ok: false, reason: `the result of worker ${String(r.worker)} is not for this match's plan (a worker of another version?)` };
       if (!res.ok) {
         this.o.log?.(`${this.what(plan)}: match ${plan.idx} failed and is recorded as failed (${res.reason})`);
         return { ok: false, reason: res.reason };

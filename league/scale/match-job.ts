@@ -29,7 +29,12 @@ export const MATCH_JOB = 'match';
 
 /** The key of a batch of plans: SHA-256 of their plan keys in order (a worker checks it; the scheduler takes a result only for it). */
 export function batchKey(plans: readonly MatchPlan[]): string {
-  return sha256(plans.map(planKey).join('\n'));
+  return batchKeyOf(plans.map(planKey));
+}
+
+/** {@link batchKey} from the plans' keys (in order), for a caller that has them already. */
+export function batchKeyOf(planKeys: readonly string[]): string {
+  return sha256(planKeys.join('\n'));
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;

@@ -25,7 +25,7 @@ import { eventLogMessage, packEventLog } from '../../src/store/event-log';
 import { connectRedis, redisOptions, type RedisTarget } from '../../src/scale/redis-connection';
 import { planKey, type MatchPlan } from '../engine/match-plan';
 import { playPlan } from '../engine/play-plan';
-import { batchKey, failureText, type MatchJob, type MatchJobResult, type PlanResult } from './match-job';
+import { batchKeyOf, failureText, type MatchJob, type MatchJobResult, type PlanResult } from './match-job';
 
 /** How to run a worker. */
 export interface MatchWorkerOptions {
@@ -135,15 +135,16 @@ export class MatchWorkers {
 
   private async process(job: Job<MatchJob, MatchJobResult>): Promise<MatchJobResult> {
     const { plans, key } = job.data;
-    if (!Array.isArray(plans) || !plans.length || batchKey(plans) !== key) throw new UnrecoverableError(`job ${job.id}: its plans do not match its key (a damaged job, or one of another version)`);
+    // each plan's key is hashed once: for the batch's key here, and for its result
+    const keys = Array.isArray(plans) ? plans.map(planKey) : [];
+    if (!keys.length || batchKeyOf(keys) !== key) throw new UnrecoverableError(`job ${job.id}: its plans do not match its key (a damaged job, or one of another version)`);
     const results: PlanResult[] = [];
-    for (const plan of plans) results.push(await this.playOne(job, plan));
+    for (const [i, plan] of plans.entries()) results.push(await this.playOne(job, plan, keys[i]));
     return { key, results, worker: this.name };
   }
 
-  /** Plays one plan of a job: its result, a failed result when its env threw; throws (the whole job is retried) on any other error. */
-  private async playOne(job: Job<MatchJob, MatchJobResult>, plan: MatchPlan): Promise<PlanResult> {
-    const key = planKey(plan);
+  /** Plays one plan of a job (`key`: its plan key): its result, a failed result when its env threw; throws (the whole job is retried) on any other error. */
+  private async playOne(job: Job<MatchJob, MatchJobResult>, plan: MatchPlan, key: string): Promise<PlanResult> {
     this.stats.active++;
     this.attempts.set(plan.matchId, job.attemptsStarted);
     try {

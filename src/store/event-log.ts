@@ -1,6 +1,10 @@
 /**
  * A match's event log as one value (issue 27): the JSON array of its events, deflate-compressed
- * (raw deflate, level 1: ~8x smaller for a Werewolf log, fast to make). The store keeps it as one
+ * (raw deflate, level 1: ~8x smaller for a Werewolf log, fast to make; a log of at most
+ * {@link SMALL_LOG} characters — a rock-paper-scissors match's ~2.5 KB — with a 4 KB window and
+ * small hash tables: about the same bytes out, since the window still covers the whole log, without
+ * zlib's set-up of its 256 KB of default state, which cost a cheap match more than the rest of
+ * its bookkeeping; inflate reads every window size, so logs of either kind read alike). The store keeps it as one
  * row per match; a worker packs it where the match was played and returns it (base64 in its
  * job's JSON result), so the scheduler neither parses nor re-serialises the events of the
  * matches it records. Packing checks that the events are the match's in increasing seq order;
@@ -8,6 +12,12 @@
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { MatchEvent } from '../core/events';
+
+/** The longest JSON (in characters, so at most 4 KB of ASCII) of a log deflated with {@link SMALL_OPTIONS}. */
+export const SMALL_LOG = 4096;
+
+/** zlib options for a small log: level 1, a 4 KB window (2^12, it covers the whole log) and 4 KB hash tables (memLevel 4 of 9). */
+const SMALL_OPTIONS = { level: 1, windowBits: 12, memLevel: 4 } as const;
 
 /** A packed event log: how many events, and the deflated JSON array. */
 export interface PackedEventLog {
@@ -40,7 +50,8 @@ export function checkEventLog(matchId: string, events: readonly MatchEvent[]): v
 /** Packs `matchId`'s events (checked first: see {@link checkEventLog}). */
 export function packEventLog(matchId: string, events: readonly MatchEvent[]): PackedEventLog {
   checkEventLog(matchId, events);
-  return { count: events.length, deflated: deflateRawSync(JSON.stringify(events), { level: 1 }) };
+  const json = JSON.stringify(events);
+  return { count: events.length, deflated: deflateRawSync(json, json.length <= SMALL_LOG ? SMALL_OPTIONS : { level: 1 }) };
 }
 
 /** The events of `matchId`'s packed log, checked; an {@link EventLogError} names a log that is damaged or not the match's. */

@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import type { MatchEvent } from '../../src/core/events';
 import { MIGRATIONS } from '../../src/store/schema';
-import { eventLogMessage, eventLogOfMessage, packEventLog } from '../../src/store/event-log';
+import { eventLogMessage, eventLogOfMessage, packEventLog, SMALL_LOG, unpackEventLog } from '../../src/store/event-log';
 import { EventLogError, Store, type MatchRecord } from '../../src/store/store';
 
 const ROOT = resolve(__dirname, '..', '..');
@@ -80,6 +80,24 @@ describe('event logs: one row per match', () => {
     expect(count(s.db, "SELECT count AS n FROM event_logs WHERE match_id = 'L#0'")).toBe(200);
     expect(count(s.db, 'SELECT length(log) AS n FROM event_logs')).toBeLessThan(JSON.stringify(log('L#0', 200)).length / 4);
     s.close();
+  });
+
+  test('a small log (a cheap match\'s) is deflated with a small window: compressed as well as with the default one, and either kind reads back', () => {
+    // the largest log at most SMALL_LOG characters long, and the smallest above it
+    let n = 1;
+    while (JSON.stringify(log('L#0', n + 1)).length <= SMALL_LOG) n++;
+    for (const events of [log('L#0', 3), log('L#0', n), log('L#0', n + 1)]) {
+      const json = JSON.stringify(events);
+      const packed = packEventLog('L#0', events);
+      expect(unpackEventLog('L#0', packed.deflated)).toEqual(events);
+      const usual = deflateRawSync(json, { level: 1 });
+      expect(packed.deflated.length).toBeLessThanOrEqual(Math.ceil(usual.length * 1.1));
+      expect(packed.deflated.length).toBeLessThan(json.length);
+      // a log written before the small window (default window) still reads
+      expect(unpackEventLog('L#0', usual)).toEqual(events);
+    }
+    expect(JSON.stringify(log('L#0', n)).length).toBeLessThanOrEqual(SMALL_LOG);
+    expect(JSON.stringify(log('L#0', n + 1)).length).toBeGreaterThan(SMALL_LOG);
   });
 
   test('a message that is no packed log is refused: not an object, a bad count, not base64', () => {
