@@ -233,6 +233,9 @@ describe('statistics and allclose at their edges', () => {
     expect(standardDeviation([2, 4])).toBeCloseTo(Math.SQRT2, 12);
     expect(standardDeviation([1, 2, 3, 4])).toBeCloseTo(Math.sqrt(5 / 3), 12);
     expect(coefficientOfVariation([5])).toBe(0);
+    // below two values the CV is 0 even where the mean is 0 or undefined
+    expect(coefficientOfVariation([0])).toBe(0);
+    expect(coefficientOfVariation([])).toBe(0);
     expect(coefficientOfVariation([2, 4])).toBeCloseTo(Math.SQRT2 / 3, 12);
     expect(coefficientOfVariation([-2, -4])).toBeCloseTo(Math.SQRT2 / 3, 12);
     expect(coefficientOfVariation([-1, 1])).toBe(Infinity);
