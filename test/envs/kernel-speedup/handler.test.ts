@@ -1,9 +1,9 @@
 /**
  * The `kernel-measure` effect handler (handler.ts) turns the env's request into a measurement
  * (issue 23, "Safety code under mutation"): the protocol's floors hold whatever the request says,
- * the request's limits, CV threshold and abort signal reach the lab, the review threshold comes
- * from the task's expert, and an attack request runs the attacker's input. Against a recording
- * lab (no sandbox: outputs and "times" are what the test says).
+ * the request's limits, CV threshold and abort signal reach the lab, and an attack request runs
+ * the attacker's input (the review threshold from the task's expert is secret-inputs.test.ts's).
+ * Against a recording lab (no sandbox: outputs and "times" are what the test says).
  */
 import type { KernelArray, KernelCallResult, KernelLab, KernelOutputSpec } from '../../../src/core/sandbox';
 import { PROBE_OUTPUT, kernelMeasureHandler, kernelTask, performKernelRequest, type AttackRequest, type MeasureRequest } from '../../../envs/kernel-speedup';
@@ -97,40 +97,31 @@ describe('the measure request', () => {
     expect(strict.timing).toMatchObject({ remeasured: true, noisy: true });
     expect(strict.flags).toEqual(['remeasured', 'noisy']);
   });
-
-  test('the review threshold is 2× the expert: a 10× claim is re-measured in a fresh session with no expert recorded, not with an expert of 10×', async () => {
-    const noExpert = recordingLab(() => 100);
-    const m = await measured(noExpert.lab, measure({ expertCeiling: null }));
-    expect(noExpert.opened).toHaveLength(2);
-    expect(m.review).toMatchObject({ threshold: 2, confirmed: true });
-    const fastExpert = recordingLab(() => 100);
-    const n = await measured(fastExpert.lab, measure({ expertCeiling: 10 }));
-    expect(fastExpert.opened).toHaveLength(1);
-    expect(n.review).toBeUndefined();
-    expect(n.timing?.speedup).toBe(10);
-  });
-
-  test('the handler is the request with the context’s signal, its result plain JSON', async () => {
-    const r = recordingLab();
-    const signal = new AbortController().signal;
-    const out = await kernelMeasureHandler(r.lab)(measure() as never, { signal } as never);
-    expect(r.opened[0].signal).toBe(signal);
-    expect(JSON.parse(JSON.stringify(out))).toEqual(out);
-    expect(out).toMatchObject({ op: 'measure', measurement: { code: 'ok', correct: true } });
-  });
 });
+
+const attack: AttackRequest = { op: 'attack', task: 'sort', candidate: { kind: 'js', source: sort.reference }, input: { dims: { N: 3 }, inputs: { x: { fill: 2 } } }, timeMs: 222, memoryMb: 33 };
 
 describe('the attack request', () => {
   test("the candidate and the reference run on the attacker's input with the request's limits; the result is the attack's", async () => {
     const r = recordingLab();
     const signal = new AbortController().signal;
-    const req: AttackRequest = { op: 'attack', task: 'sort', candidate: { kind: 'js', source: sort.reference }, input: { dims: { N: 3 }, inputs: { x: { fill: 2 } } }, timeMs: 222, memoryMb: 33 };
-    const out = await performKernelRequest(r.lab, req, signal);
+    const out = await performKernelRequest(r.lab, attack, signal);
     expect(out).toEqual({ op: 'attack', attack: { code: 'ok', referenceFinite: true, referenceCode: 'ok', check: expect.objectContaining({ kind: 'attack', code: 'ok' }) } });
     expect(r.opened).toEqual([{ options: { timeMs: 222, memoryMb: 33 }, signal }]);
     expect(r.calls.map((c) => [c.name, Array.from(c.inputs.x as Float32Array)])).toEqual([
       ['reference', [2, 2, 2]],
       ['candidate', [2, 2, 2]],
     ]);
+  });
+});
+
+describe('the effect handler', () => {
+  test('performs the request with the context’s abort signal; its result is plain JSON', async () => {
+    const r = recordingLab();
+    const signal = new AbortController().signal;
+    const out = await kernelMeasureHandler(r.lab)(attack as never, { signal } as never);
+    expect(r.opened[0].signal).toBe(signal);
+    expect(JSON.parse(JSON.stringify(out))).toEqual(out);
+    expect(out).toMatchObject({ op: 'attack', attack: { code: 'ok' } });
   });
 });

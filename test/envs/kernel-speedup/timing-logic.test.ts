@@ -54,6 +54,12 @@ describe('timing protocol (scripted lab)', () => {
     expect(m.flags).toEqual([]);
     // correctness calls: every edge shape, then 5 seeded shapes; then 5 warm-up and 30 timed pairs
     expect(calls).toHaveLength(2 * (task.edgeShapes.length + 5 + 5 + 30));
+    // correctness: the reference first; warm-up alternates like the timed trials (A B, B A, …)
+    const correctness = calls.slice(0, 2 * (task.edgeShapes.length + 5));
+    expect(correctness.every((c, i) => c.name === (i % 2 ? 'candidate' : 'reference'))).toBe(true);
+    const warmup = calls.slice(2 * (task.edgeShapes.length + 5), 2 * (task.edgeShapes.length + 5 + 5));
+    expect(warmup.map((c) => c.name)).toEqual(['reference', 'candidate', 'candidate', 'reference', 'reference', 'candidate', 'candidate', 'reference', 'reference', 'candidate']);
+    expect(warmup.every((c) => c.dims.N === shape.N)).toBe(true);
     const timed = calls.slice(2 * (task.edgeShapes.length + 5 + 5));
     for (let t2 = 0; t2 < 30; t2++) {
       const [a, b] = [timed[2 * t2], timed[2 * t2 + 1]];
