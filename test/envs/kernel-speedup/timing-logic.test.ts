@@ -88,7 +88,9 @@ describe('timing protocol (scripted lab)', () => {
   test('both batches noisy: flagged noisy, the interval widened by the robust CV each side', async () => {
     const { lab } = scriptedLab((name, k) => (name === 'candidate' ? 1e6 : k % 2 ? 2e6 : 0.5e6), shape);
     const m = await measureKernel(lab, task, task.reference, { secret: 's3', shape });
-    expect(m.timing).toMatchObject({ remeasured: true, noisy: true });
+    // two batches at most: 60 trials, 5 warm-up calls and 60 timed ones checked
+    expect(m.timing).toMatchObject({ remeasured: true, noisy: true, trials: 60 });
+    expect(m.checkedCalls).toBe(65);
     expect(m.flags).toEqual(['remeasured', 'noisy']);
     // ratios 0.5 and 2: median 1.25, MAD 0.75, robust CV 1.4826 · 0.75 / 1.25 = 0.8896
     const t = m.timing!;
@@ -96,6 +98,12 @@ describe('timing protocol (scripted lab)', () => {
     // the bootstrap alone stays within the ratios [0.5, 2] (plus smoothing); widened by 1.02 · 1.89 each side
     expect(t.lo).toBeLessThan(0.3);
     expect(t.hi).toBeGreaterThan(3);
+  });
+
+  test('a CV exactly at the threshold is calm: a steady batch with a threshold of 0 is not re-measured', async () => {
+    const { lab } = scriptedLab((name) => (name === 'reference' ? 1.25e6 : 1e6), shape);
+    const m = await measureKernel(lab, task, task.reference, { secret: 's5', shape, cvThreshold: 0 });
+    expect(m.timing).toMatchObject({ cv: 0, trials: 30, remeasured: false, noisy: false });
   });
 
   test('a calm first batch is not re-measured even when the threshold is low for the other', async () => {
