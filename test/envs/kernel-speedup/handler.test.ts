@@ -6,7 +6,7 @@
  * Against a recording lab (no sandbox: outputs and "times" are what the test says).
  */
 import type { KernelArray, KernelCallResult, KernelLab, KernelOutputSpec } from '../../../src/core/sandbox';
-import { PROBE_OUTPUT, kernelMeasureHandler, kernelTask, performKernelRequest, type AttackRequest, type MeasureRequest } from '../../../envs/kernel-speedup';
+import { KERNEL_MEASURE_EFFECT, PROBE_OUTPUT, kernelMeasureHandler, kernelTask, performKernelRequest, type AttackRequest, type MeasureRequest } from '../../../envs/kernel-speedup';
 
 interface Opened {
   options: unknown;
@@ -116,6 +116,10 @@ describe('the attack request', () => {
 });
 
 describe('the effect handler', () => {
+  test("its kind is 'kernel-measure' (recorded in every match log: another name would not replay old logs)", () => {
+    expect(KERNEL_MEASURE_EFFECT).toBe('kernel-measure');
+  });
+
   test('performs the request with the context’s abort signal; its result is plain JSON', async () => {
     const r = recordingLab();
     const signal = new AbortController().signal;
