@@ -46,8 +46,8 @@ function* nodes(root: AstNode): Generator<AstNode> {
   while (stack.length) {
     const n = stack.pop()!;
     yield n;
+    // every field: `type`, `start` and `end` hold a string and numbers, which are not nodes
     for (const key of Object.keys(n)) {
-      if (key === 'type' || key === 'start' || key === 'end') continue;
       const v = n[key];
       if (Array.isArray(v)) {
         for (const c of v) if (isNode(c)) stack.push(c);

@@ -182,14 +182,15 @@ function batchInterval(o: MeasureOptions, secret: string, index: number, b: Batc
 }
 
 /**
- * The timing summary. One batch: its median ratio and interval. Re-measured (two batches): the
- * median of all ratios, and an interval spanning both batches' intervals (the first batch was
- * disturbed; an interval valid for either run is reported, so a noisy machine widens it). Still
- * noisy: the interval is widened by the last batch's robust CV on each side (the bootstrap
- * treats trials as exchangeable, which sustained interference breaks: measured in the A/A bench,
- * 4 of its 5 misses were noisy runs shifted ~10% one way).
+ * The timing summary (`warmup`: the warm-up calls made per kernel). One batch: its median ratio
+ * and interval. Re-measured (two batches): the median of all ratios, and an interval spanning
+ * both batches' intervals (the first batch was disturbed; an interval valid for either run is
+ * reported, so a noisy machine widens it). Still noisy: the interval is widened by the last
+ * batch's robust CV on each side (the bootstrap treats trials as exchangeable, which sustained
+ * interference breaks: measured in the A/A bench, 4 of its 5 misses were noisy runs shifted ~10%
+ * one way).
  */
-function summarize(o: MeasureOptions, secret: string, batches: readonly Batch[], noisy: boolean): TimingSummary {
+function summarize(o: MeasureOptions, secret: string, warmup: number, batches: readonly Batch[], noisy: boolean): TimingSummary {
   const ref = batches.flatMap((b) => b.ref);
   const cand = batches.flatMap((b) => b.cand);
   const ratios = ref.map((r, i) => r / cand[i]);
@@ -200,7 +201,7 @@ function summarize(o: MeasureOptions, secret: string, batches: readonly Batch[],
   const res = (1 + (o.resolution ?? MEASURE_DEFAULTS.resolution)) * (noisy ? 1 + cv : 1);
   return {
     dims: o.shape,
-    warmup: Math.max(0, o.warmup ?? MEASURE_DEFAULTS.warmup),
+    warmup,
     trials: ratios.length,
     referenceNs: median(ref),
     candidateNs: median(cand),
@@ -298,9 +299,8 @@ async function measureOnce(lab: KernelLab, task: KernelTask, kernels: { referenc
       noisy = robustCv(b.ref.map((r, i) => r / b.cand[i])) > threshold;
       if (!noisy) break;
     }
-    const remeasured = batches.length > 1;
-    const timing = summarize(o, secret, batches, noisy);
-    if (remeasured) flags.push('remeasured');
+    const timing = summarize(o, secret, warm, batches, noisy);
+    if (timing.remeasured) flags.push('remeasured');
     if (noisy) flags.push('noisy');
     return result(timing, checked);
   } finally {

@@ -20,14 +20,20 @@ export function mean(xs: readonly number[]): number {
   return s / xs.length;
 }
 
-/** Coefficient of variation: sample standard deviation / mean (0 for fewer than two values). */
-export function coefficientOfVariation(xs: readonly number[]): number {
+/** Sample standard deviation (0 for fewer than two values). */
+export function standardDeviation(xs: readonly number[]): number {
   if (xs.length < 2) return 0;
   const m = mean(xs);
   let ss = 0;
   for (const x of xs) ss += (x - m) ** 2;
-  const sd = Math.sqrt(ss / (xs.length - 1));
-  return m === 0 ? Infinity : sd / Math.abs(m);
+  return Math.sqrt(ss / (xs.length - 1));
+}
+
+/** Coefficient of variation: sample standard deviation / |mean| (0 for fewer than two values, Infinity at mean 0). */
+export function coefficientOfVariation(xs: readonly number[]): number {
+  if (xs.length < 2) return 0;
+  const m = mean(xs);
+  return m === 0 ? Infinity : standardDeviation(xs) / Math.abs(m);
 }
 
 /** The value at quantile q of an ascending list, linear interpolation between order statistics (type 7). */
@@ -43,15 +49,6 @@ export function quantileSorted(sorted: readonly number[], q: number): number {
 export interface Interval {
   lo: number;
   hi: number;
-}
-
-/** Sample standard deviation (0 for fewer than two values). */
-export function standardDeviation(xs: readonly number[]): number {
-  if (xs.length < 2) return 0;
-  const m = mean(xs);
-  let ss = 0;
-  for (const x of xs) ss += (x - m) ** 2;
-  return Math.sqrt(ss / (xs.length - 1));
 }
 
 /**

@@ -359,6 +359,9 @@ describe('inputs: sizes, declared outputs, shapes', () => {
     expect(dimsProblem(matmul, { M: 0, N: 1, K: 1 })).toBe('dims.M must be an integer in [1, 256], got 0');
     expect(dimsProblem(matmul, { M: 256, N: 1, K: '2' })).toBe('dims.K must be an integer in [1, 256], got "2"');
     expect(dimsProblem(conv, conv.edgeShapes[0])).toBeNull();
+    // inside every range, refused by the task's cross-dimension rule
+    const e = conv.edgeShapes[0];
+    expect(dimsProblem(conv, { ...e, OH: e.OH + 1 })).toBe(`OH must be H − 2 (valid 3×3 convolution), got OH=${e.OH + 1}, H=${e.H}`);
   });
 
   test('seededShapes: the timing shape first, then draws inside the contract; a listed shape when the cross rule keeps failing', () => {
@@ -510,6 +513,12 @@ describe('the wrapper (in a throwaway vm context; the lab runs it in an isolate)
     const p = prepareKernel('function k() { try { try { a(); } catch (e) { b(); } } catch (f) { c(); } return {}; }', ['y']);
     expect(p).toMatchObject({ ok: true, catches: 2 });
     expect(prepareKernel('function k() { return {}; }', ['y'])).toMatchObject({ ok: true, catches: 0 });
+    // a catch inside a catch block: the later position is instrumented first, so both counters land in place
+    const nested = run('function k() { let n = 0; try { throw 1; } catch (e) { n++; try { throw 2; } catch (g) { n++; } } return { y: n }; }');
+    expect(nested.p.source).toContain('catch (e) { __ksCaught[0]++;  n++; try { throw 2; } catch (g) { __ksCaught[0]++;  n++; } }');
+    const r = nested.f({}, {});
+    expect(r.y).toBe(2);
+    expect(Array.from(r[PROBE_OUTPUT] as Int32Array)).toEqual([2, 0]);
   });
 
   test('refusals, with messages', () => {

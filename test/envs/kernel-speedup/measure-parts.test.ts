@@ -233,9 +233,14 @@ describe('statistics and allclose at their edges', () => {
     expect(standardDeviation([2, 4])).toBeCloseTo(Math.SQRT2, 12);
     expect(standardDeviation([1, 2, 3, 4])).toBeCloseTo(Math.sqrt(5 / 3), 12);
     expect(coefficientOfVariation([5])).toBe(0);
+    // below two values the CV is 0 even where the mean is 0 or undefined
+    expect(coefficientOfVariation([0])).toBe(0);
+    expect(coefficientOfVariation([])).toBe(0);
     expect(coefficientOfVariation([2, 4])).toBeCloseTo(Math.SQRT2 / 3, 12);
     expect(coefficientOfVariation([-2, -4])).toBeCloseTo(Math.SQRT2 / 3, 12);
     expect(coefficientOfVariation([-1, 1])).toBe(Infinity);
+    // mean 0 with no spread at all: still Infinity (not 0 / 0)
+    expect(coefficientOfVariation([0, 0])).toBe(Infinity);
   });
 
   test('quantiles: both ends, interpolation, an empty list', () => {
@@ -261,6 +266,26 @@ describe('statistics and allclose at their edges', () => {
       const ci = bootstrapMedianInterval(xs, 's', 1000, 0.95, smooth);
       expect(ci.lo).toBeGreaterThan(35);
       expect(ci.hi).toBeLessThan(67);
+    }
+  });
+
+  test("each resample's median: the middle value for an odd count, the mean of the two middle ones for an even count", () => {
+    // the centre (levels 0.495–0.505) of the plain bootstrap's medians; resamples of [0, 10] have median 5 half of the time
+    expect(bootstrapMedianInterval([0, 10], 's', 1000, 0.01, false)).toEqual({ lo: 5, hi: 5 });
+    // resamples of [0, 5, 10]: median 0 or 10 with 7/27 each, 5 with 13/27 (their largest value is 10 with 19/27)
+    expect(bootstrapMedianInterval([0, 5, 10], 's', 1000, 0.01, false)).toEqual({ lo: 5, hi: 5 });
+  });
+
+  test('the smoothing noise is Gaussian with the bandwidth as its deviation: it widens the tails by a few bandwidths, never by a heavy tail', () => {
+    // [-1, 1]: each resampled median is the mean of two values, each jittered by N(0, h²); the 99.9%
+    // interval's ends lie about 2.9 · h/√2 beyond ±1 (a heavy-tailed jitter would put them many h out)
+    const h = smoothingBandwidth([-1, 1]);
+    for (const seed of ['s', 't', 1]) {
+      const ci = bootstrapMedianInterval([-1, 1], seed, 2000, 0.999);
+      expect(ci.lo).toBeGreaterThan(-1 - 3 * h);
+      expect(ci.lo).toBeLessThan(-1 - h);
+      expect(ci.hi).toBeGreaterThan(1 + h);
+      expect(ci.hi).toBeLessThan(1 + 3 * h);
     }
   });
 

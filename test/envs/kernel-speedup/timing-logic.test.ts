@@ -54,6 +54,12 @@ describe('timing protocol (scripted lab)', () => {
     expect(m.flags).toEqual([]);
     // correctness calls: every edge shape, then 5 seeded shapes; then 5 warm-up and 30 timed pairs
     expect(calls).toHaveLength(2 * (task.edgeShapes.length + 5 + 5 + 30));
+    // correctness: the reference first; warm-up alternates like the timed trials (A B, B A, …)
+    const correctness = calls.slice(0, 2 * (task.edgeShapes.length + 5));
+    expect(correctness.every((c, i) => c.name === (i % 2 ? 'candidate' : 'reference'))).toBe(true);
+    const warmup = calls.slice(2 * (task.edgeShapes.length + 5), 2 * (task.edgeShapes.length + 5 + 5));
+    expect(warmup.map((c) => c.name)).toEqual(['reference', 'candidate', 'candidate', 'reference', 'reference', 'candidate', 'candidate', 'reference', 'reference', 'candidate']);
+    expect(warmup.every((c) => c.dims.N === shape.N)).toBe(true);
     const timed = calls.slice(2 * (task.edgeShapes.length + 5 + 5));
     for (let t2 = 0; t2 < 30; t2++) {
       const [a, b] = [timed[2 * t2], timed[2 * t2 + 1]];
@@ -82,7 +88,9 @@ describe('timing protocol (scripted lab)', () => {
   test('both batches noisy: flagged noisy, the interval widened by the robust CV each side', async () => {
     const { lab } = scriptedLab((name, k) => (name === 'candidate' ? 1e6 : k % 2 ? 2e6 : 0.5e6), shape);
     const m = await measureKernel(lab, task, task.reference, { secret: 's3', shape });
-    expect(m.timing).toMatchObject({ remeasured: true, noisy: true });
+    // two batches at most: 60 trials, 5 warm-up calls and 60 timed ones checked
+    expect(m.timing).toMatchObject({ remeasured: true, noisy: true, trials: 60 });
+    expect(m.checkedCalls).toBe(65);
     expect(m.flags).toEqual(['remeasured', 'noisy']);
     // ratios 0.5 and 2: median 1.25, MAD 0.75, robust CV 1.4826 · 0.75 / 1.25 = 0.8896
     const t = m.timing!;
@@ -90,6 +98,12 @@ describe('timing protocol (scripted lab)', () => {
     // the bootstrap alone stays within the ratios [0.5, 2] (plus smoothing); widened by 1.02 · 1.89 each side
     expect(t.lo).toBeLessThan(0.3);
     expect(t.hi).toBeGreaterThan(3);
+  });
+
+  test('a CV exactly at the threshold is calm: a steady batch with a threshold of 0 is not re-measured', async () => {
+    const { lab } = scriptedLab((name) => (name === 'reference' ? 1.25e6 : 1e6), shape);
+    const m = await measureKernel(lab, task, task.reference, { secret: 's5', shape, cvThreshold: 0 });
+    expect(m.timing).toMatchObject({ cv: 0, trials: 30, remeasured: false, noisy: false });
   });
 
   test('a calm first batch is not re-measured even when the threshold is low for the other', async () => {

@@ -1,0 +1,53 @@
+/**
+ * The precision rule's place in a measurement (measure.ts; the rule itself is compare.ts's): it
+ * counts the float32 outputs of the correct correctness calls only — integer outputs say nothing
+ * about float precision — and it judges only a kernel that is otherwise correct (a wrong answer
+ * stays a wrong answer). Against a scripted lab: the candidate's float outputs carry float16
+ * mantissas (1.5), the reference's full float32 ones (1 + 2^-20), within a loose tolerance.
+ */
+import type { KernelArray, KernelCallResult, KernelLab, KernelOutputSpec } from '../../../src/core/sandbox';
+import { PROBE_OUTPUT, kernelTask, measureKernel, type KernelTask } from '../../../envs/kernel-speedup';
+
+const sort = kernelTask('sort');
+/** sort with an integer output beside its float one, and a tolerance that lets 1.5 pass for 1 + 2^-20. */
+const mixed: KernelTask = { ...sort, outputs: [...sort.outputs, { name: 'n', dtype: 'i32', shape: ['N'] }], tolerance: { atol: 1, rtol: 0 } };
+const options = { shape: { N: 777 }, secret: 'precision', time: false };
+
+/** The scripted lab; the candidate's first call answers floats of 100 (a wrong answer) where `firstWrong`. */
+function scriptedLab(firstWrong = false): KernelLab {
+  return {
+    async open() {
+      let candidateCalls = 0;
+      return {
+        status: { reference: { code: 'ok' }, candidate: { code: 'ok' } },
+        async call(name: string, _inputs: Record<string, KernelArray>, _dims: Record<string, number>, outputs: KernelOutputSpec[]): Promise<KernelCallResult> {
+          const wrong = name === 'candidate' && candidateCalls++ === 0 && firstWrong;
+          const out: Record<string, KernelArray> = {};
+          for (const s of outputs) {
+            if (s.name === PROBE_OUTPUT) out[s.name] = new Int32Array(s.length);
+            else if (s.dtype === 'i32') out[s.name] = new Int32Array(s.length).fill(1);
+            else out[s.name] = new Float32Array(s.length).fill(wrong ? 100 : name === 'candidate' ? 1.5 : 1 + 2 ** -20);
+          }
+          return { code: 'ok', ns: 1000, outputs: out, flags: [], modified: [] };
+        },
+        async close() {},
+      };
+    },
+  };
+}
+
+test('integer outputs are left out of the count: float16 floats beside exact integers are lower-precision', async () => {
+  const m = await measureKernel(scriptedLab(), mixed, sort.reference, options);
+  expect(m.code).toBe('lower-precision');
+  // every counted value is a float: as many for the candidate as for the reference
+  const [, short, values, refShort, refValues] = /^(\d+) of (\d+) float32 outputs have float16 mantissas \(the reference: (\d+) of (\d+)\)$/.exec(m.message ?? '') ?? [];
+  expect(short).toBe(values);
+  expect(refShort).toBe('0');
+  expect(refValues).toBe(values);
+});
+
+test('a wrong answer stays a wrong answer, whatever the precision of the correct calls', async () => {
+  const m = await measureKernel(scriptedLab(true), mixed, sort.reference, options);
+  expect(m.code).toBe('wrong-answer');
+  expect(m.trials.filter((t) => t.code === 'wrong-answer')).toHaveLength(1);
+});
