@@ -42,8 +42,8 @@ describe('one process: arguments, error texts, every code of a test', () => {
     const [r] = await all([
       {
         program: f,
-        inputs: [[bigIntTag(2n ** 60n + 1n)], [bigIntTag(-(2n ** 60n))], [tag('9007199254740991')], [tag('9007199254740992')], [tag('01152921504606846977')], [tag('1152921504606846977x')], [tag('-1152921504606846977-')], [{ $bigint: '1152921504606846977', b: 1 }], [tag(5)], [tag('1'.repeat(4001))], [tag('')]],
-        outputBytes: 10_000,
+        inputs: [[bigIntTag(2n ** 60n + 1n)], [bigIntTag(-(2n ** 60n))], [tag('9007199254740991')], [tag('9007199254740992')], [tag('01152921504606846977')], [tag('1152921504606846977x')], [tag('-1152921504606846977-')], [{ $bigint: '1152921504606846977', b: 1 }], [tag(5)], [tag('1'.repeat(4001))], [tag('1'.repeat(4000))], [tag('1'.repeat(3999))], [tag('')]],
+        outputBytes: 20_000,
       },
     ]);
     expect(outputs(r)).toEqual([
@@ -57,6 +57,8 @@ describe('one process: arguments, error texts, every code of a test', () => {
       '["dict", [["$bigint", "1152921504606846977"], ["b", 1]]]',
       '["dict", [["$bigint", 5]]]',
       `["dict", [["$bigint", "${'1'.repeat(4001)}"]]]`,
+      `["dict", [["$bigint", "${'1'.repeat(4000)}"]]]`, // the harness's own cut, below Python's int-from-text limit
+      `["int", "${'1'.repeat(3999)}"]`,
       '["dict", [["$bigint", ""]]]',
     ]);
   });
@@ -128,6 +130,20 @@ def f(x):
       'runtime-error: the output is not JSON (ValueError: the output is nested deeper than 200 levels)',
       'output-limit: output of 302 characters exceeds 200',
       '"fast"',
+    ]);
+  });
+
+  test('outputs: a dict keeps its own key order and may mix key types JSON takes; a key JSON cannot take is not JSON', async () => {
+    const [r] = await all([
+      {
+        program: "def f(x):\n    if x == 'tuple':\n        return {(1, 2): 3}\n    return {'b': 1, 1: 'a', None: 2.5, False: 0}",
+        inputs: [['mixed'], ['tuple']],
+        outputBytes: 1000,
+      },
+    ]);
+    expect(outputs(r)).toEqual([
+      '{"b": 1, "1": "a", "null": 2.5, "false": 0}', // unsorted (sorting int and str keys would raise)
+      'runtime-error: the output is not JSON (TypeError: keys must be str, int, float, bool or None, not tuple)', // not skipped
     ]);
   });
 
@@ -260,6 +276,9 @@ def f(x):
       { program: 'import os\nos.write(3, b"{\\"code\\": \\"sandbox-error\\", \\"message\\": \\"x\\"}\\n")\nos._exit(0)', check: check('pass') },
       { program: 'import os\nos.write(3, b"{\\"code\\": \\"exited\\", \\"message\\": 5}\\n")\nos._exit(0)', check: check('pass') },
       { program: 'import os\nos.write(3, b"{\\"code\\": \\"exited\\"}\\n")\nos._exit(0)', check: check('pass') },
+      // a reply is one strict JSON value: a raw control character in a string, or a second value after it, is forged
+      { program: 'import os\nos.write(3, b"{\\"code\\": \\"exited\\", \\"message\\": \\"a\\tb\\"}\\n")\nos._exit(0)', check: check('pass') },
+      { program: 'import os\nos.write(3, b"{\\"code\\": \\"exited\\", \\"message\\": \\"m\\"} {}\\n")\nos._exit(0)', check: check('pass') },
       // a forged first line: its outputs are not a list (none kept), and the real line then answers the first call
       { program: 'import os\nos.write(3, b"{\\"code\\": \\"ok\\", \\"outputs\\": 5}\\n")\ndef f(x):\n    return x', inputs: [], check: check('assert candidate(2) == 2') },
     ]);
@@ -271,6 +290,8 @@ def f(x):
       ['runtime-error', 'the program wrote a malformed reply', [], undefined],
       ['runtime-error', 'the program wrote a malformed reply', [], undefined],
       ['exited', '', [], undefined],
+      ['runtime-error', 'the program wrote a malformed reply', [], undefined],
+      ['runtime-error', 'the program wrote a malformed reply', [], undefined],
       ['ok', undefined, [], { code: 'runtime-error', message: "the candidate's value is not a Python literal" }],
     ]);
   });
