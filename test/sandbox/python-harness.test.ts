@@ -105,12 +105,17 @@ def f(x):
         for _ in range(201):
             v = [v]
         return v
+    if x == 'deepdict':
+        v = {}
+        for _ in range(201):
+            v = {'k': v}
+        return v
     if x == 'big':
         return 'w' * 300
     if x == 'mutate':
         return 'ok'
     return x`;
-    const names = ['loop', 'fast', 'print', 'stderr', 'memory', 'exit', 'value', 'long', 'empty', 'liar', 'nameless', 'set', 'nan', 'deep', 'big', 'fast'];
+    const names = ['loop', 'fast', 'print', 'stderr', 'memory', 'exit', 'value', 'long', 'empty', 'liar', 'nameless', 'set', 'nan', 'deep', 'deepdict', 'big', 'fast'];
     const [r] = await all([{ program, inputs: names.map((n) => [n]), timeMs: 400 }]);
     expect(r.code).toBe('ok');
     expect(outputs(r)).toEqual([
@@ -128,6 +133,7 @@ def f(x):
       "runtime-error: the output is not JSON (TypeError: Object of type set is not JSON serializable)",
       'runtime-error: the output is not JSON (ValueError: Out of range float values are not JSON compliant)',
       'runtime-error: the output is not JSON (ValueError: the output is nested deeper than 200 levels)',
+      'runtime-error: the output is not JSON (ValueError: the output is nested deeper than 200 levels)', // in dicts too
       'output-limit: output of 302 characters exceeds 200',
       '"fast"',
     ]);
