@@ -2,7 +2,8 @@
  * How the Python harness reads its request (`_request` in src/sandbox/python-harness.ts): with
  * `posix.read` until both lines (the JSON request, the nonce) are in, however the host's writes
  * are split, and no further (a fork server's program process shares a stdin the host keeps open);
- * a stdin that ends before that ends the read instead of waiting or spinning. The harness runs in
+ * a stdin that ends before that ends the read instead of waiting or spinning. After the request
+ * the program's stdin is empty (/dev/null), even while the host's end stays open. The harness runs in
  * the sandbox as a fresh run does, with its stdin written here piece by piece. (Found by
  * stryker/python-mutants.cjs: the read stopping at the first newline, or going on past EOF, left
  * every other test passing: the host writes both lines at once.)
@@ -30,9 +31,9 @@ function harness(feed: (child: ChildProcessWithoutNullStreams) => Promise<void>)
 }
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const request = () => pythonRequest({ program: 'def f(x):\n    return x + 1', entry: 'f', inputs: [[1]], limits: { timeMs: 2000, memoryMb: 128, outputBytes: 100 } });
+const request = () => pythonRequest({ program: 'import sys\ndef f(x):\n    return [x + 1, sys.stdin.read()]', entry: 'f', inputs: [[1]], limits: { timeMs: 2000, memoryMb: 128, outputBytes: 100 } });
 
-test('the request line and the nonce line written apart, stdin left open: both are read, nothing more is waited for', async () => {
+test('the request line and the nonce line written apart, stdin left open: both are read, nothing more is waited for, the program reads an empty stdin', async () => {
   const { text, nonce } = request();
   const [line] = text.split('\n');
   const r = await harness(async (child) => {
@@ -41,7 +42,7 @@ test('the request line and the nonce line written apart, stdin left open: both a
     child.stdin.write(`${nonce}\n`); // stdin stays open until the harness ends
   });
   expect(r.status).toBe(0);
-  expect(r.out).toBe(`${nonce}ready\n${nonce}{"code": "ok", "outputs": [{"code": "ok", "text": "2"}]}\n`);
+  expect(r.out).toBe(`${nonce}ready\n${nonce}{"code": "ok", "outputs": [{"code": "ok", "text": "[2, \\"\\"]"}]}\n`);
 });
 
 test('stdin ending before the request is in ends the harness (no program runs)', async () => {
