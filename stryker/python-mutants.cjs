@@ -31,9 +31,25 @@ const root = join(__dirname, '..');
 const FILE = 'src/sandbox/python-harness.ts';
 const args = process.argv.slice(2);
 const opt = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
-// The harness's own case-by-case tests first (docs/testing.md: check-mode isolation, error texts), then the grader and attack tests;
+// The harness's own case-by-case tests first (docs/testing.md: request reading, output limits, the call timer, rlimits,
+// check-mode isolation, error texts), then the grader and attack tests;
 // escape-python.test.ts is left out by default: its memory bomb times out on a loaded machine
-const tests = (opt('--tests') ?? 'test/sandbox/python-harness.test.ts,test/sandbox/python-check-isolation.test.ts,test/sandbox/python-error-text.test.ts,test/sandbox/grader-python.test.ts,test/sandbox/attack-python.test.ts').split(',');
+const tests = (
+  opt('--tests') ??
+  [
+    'python-harness',
+    'python-request-read',
+    'python-output-limits',
+    'python-call-timer',
+    'python-limits',
+    'python-error-text',
+    'python-check-isolation',
+    'grader-python',
+    'attack-python',
+  ]
+    .map((t) => `test/sandbox/${t}.test.ts`)
+    .join(',')
+).split(',');
 const ranges = (opt('--lines') ?? '1-100000').split(',').map((r) => r.split('-').map(Number));
 if (ranges.some((r) => r.length !== 2 || !r.every(Number.isInteger) || r[0] > r[1])) {
   process.stderr.write(`python-mutants: --lines takes ranges like 20-120 or 20-120,5-10 (got ${opt('--lines')})\n`);
