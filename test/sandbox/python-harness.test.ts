@@ -282,7 +282,9 @@ def f(x):
       { program: 'import os\nos.write(3, b"{\\"code\\": \\"sandbox-error\\", \\"message\\": \\"x\\"}\\n")\nos._exit(0)', check: check('pass') },
       { program: 'import os\nos.write(3, b"{\\"code\\": \\"exited\\", \\"message\\": 5}\\n")\nos._exit(0)', check: check('pass') },
       { program: 'import os\nos.write(3, b"{\\"code\\": \\"exited\\"}\\n")\nos._exit(0)', check: check('pass') },
-      // a reply is one strict JSON value: a raw control character in a string, or a second value after it, is forged
+      // a reply is one strict JSON value: a raw control character in a string, a second value after it, or NaN
+      // (passed on, it made the result line unreadable: reported as the program's exit before its results), is forged
+      { program: 'import os\nos.write(3, b"{\\"code\\": \\"ok\\", \\"outputs\\": [NaN]}\\n")\ndef f(x):\n    return x', inputs: [[1]], check: check('pass') },
       { program: 'import os\nos.write(3, b"{\\"code\\": \\"exited\\", \\"message\\": \\"a\\tb\\"}\\n")\nos._exit(0)', check: check('pass') },
       { program: 'import os\nos.write(3, b"{\\"code\\": \\"exited\\", \\"message\\": \\"m\\"} {}\\n")\nos._exit(0)', check: check('pass') },
       // a forged first line: its outputs are not a list (none kept), and the real line then answers the first call
@@ -296,6 +298,7 @@ def f(x):
       ['runtime-error', 'the program wrote a malformed reply', [], undefined],
       ['runtime-error', 'the program wrote a malformed reply', [], undefined],
       ['exited', '', [], undefined],
+      ['runtime-error', 'the program wrote a malformed reply', [], undefined],
       ['runtime-error', 'the program wrote a malformed reply', [], undefined],
       ['runtime-error', 'the program wrote a malformed reply', [], undefined],
       ['ok', undefined, [], { code: 'runtime-error', message: "the candidate's value is not a Python literal" }],
