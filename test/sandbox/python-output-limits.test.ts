@@ -3,9 +3,9 @@
  * src/sandbox/python-harness.ts): `outputBytes` characters printed, stdout and stderr together
  * over the whole batch, are allowed and one more is an output-limit; a test's output text of
  * exactly `outputBytes` characters is kept and one more is an output-limit. The capture is a
- * writable stream, as a real stdout is, for a program that asks. (Found by
- * stryker/python-mutants.cjs: `>` made `>=` in either check, and `writable()` made False, left
- * every other test passing.)
+ * writable stream whose `write` answers the count of characters, as a real stdout does, for a
+ * program that asks. (Found by stryker/python-mutants.cjs: `>` made `>=` in either check,
+ * `writable()` made False and `write` answering None left every other test passing.)
  */
 import { runPythonBatch, pythonSandboxProblem } from '../../src/sandbox/python-runner';
 import type { JsonValue } from '../../src/core/json';
@@ -22,7 +22,7 @@ def f(x, n):
     if x == 'return':
         return 'r' * (n - 2)  # n characters with the quotes
     if x == 'writable':
-        return [sys.stdout.writable(), sys.stderr.writable()]
+        return [sys.stdout.writable(), sys.stderr.writable(), sys.stdout.write('abc')]
     return x`;
 const run = (inputs: JsonValue[][]): Promise<RawRun> => runPythonBatch({ program, entry: 'f', inputs, limits: { timeMs: 2000, memoryMb: 128, outputBytes: 50 } });
 const codes = (r: RawRun) => r.outputs.map((o) => (o.code === 'ok' ? o.text : `${o.code}: ${o.message}`));
@@ -46,7 +46,7 @@ test("a test's output text: exactly the limit is kept; one more character is an 
   ]);
 });
 
-test("the program's stdout and stderr say they are writable", async () => {
+test("the program's stdout and stderr say they are writable; a write answers its count of characters", async () => {
   const r = await run([['writable', 0]]);
-  expect(codes(r)).toEqual(['[true, true]']);
+  expect(codes(r)).toEqual(['[true, true, 3]']);
 });
