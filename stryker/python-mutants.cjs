@@ -10,7 +10,11 @@
  * fails (or the run passes its time limit). Prints the score and every survivor (line and edit);
  * the JSON report goes to test-artifacts/python-mutants/report.json.
  *
- * Usage: node stryker/python-mutants.cjs [--tests a.test.ts,b.test.ts] [--lines 20-120] [--concurrency 2] [--list]
+ * Usage: node stryker/python-mutants.cjs [--tests a.test.ts,b.test.ts] [--lines 20-120[,5-10...]] [--concurrency 2] [--list]
+ *
+ * `--lines` takes one range or several, comma-separated: their mutants are tested range by range
+ * in the order given (the part that matters most first, when a run may have to be stopped early;
+ * each finished mutant's line is printed as it ends).
  *
  * The tests mostly wait on sandbox processes (a full run of the default list is ~38 s of wall
  * time for ~11 s of CPU), so `--concurrency N` tests N mutants at once, each in its own copy.
@@ -27,10 +31,30 @@ const root = join(__dirname, '..');
 const FILE = 'src/sandbox/python-harness.ts';
 const args = process.argv.slice(2);
 const opt = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
-// The harness's own case-by-case tests first (docs/testing.md: check-mode isolation, error texts), then the grader and attack tests;
+// The harness's own case-by-case tests first (docs/testing.md: request reading, output limits, the call timer, rlimits,
+// check-mode isolation, error texts), then the grader and attack tests;
 // escape-python.test.ts is left out by default: its memory bomb times out on a loaded machine
-const tests = (opt('--tests') ?? 'test/sandbox/python-harness.test.ts,test/sandbox/python-check-isolation.test.ts,test/sandbox/python-error-text.test.ts,test/sandbox/grader-python.test.ts,test/sandbox/attack-python.test.ts').split(',');
-const [fromLine, toLine] = (opt('--lines') ?? '1-100000').split('-').map(Number);
+const tests = (
+  opt('--tests') ??
+  [
+    'python-harness',
+    'python-request-read',
+    'python-output-limits',
+    'python-call-timer',
+    'python-limits',
+    'python-error-text',
+    'python-check-isolation',
+    'grader-python',
+    'attack-python',
+  ]
+    .map((t) => `test/sandbox/${t}.test.ts`)
+    .join(',')
+).split(',');
+const ranges = (opt('--lines') ?? '1-100000').split(',').map((r) => r.split('-').map(Number));
+if (ranges.some((r) => r.length !== 2 || !r.every(Number.isInteger) || r[0] > r[1])) {
+  process.stderr.write(`python-mutants: --lines takes ranges like 20-120 or 20-120,5-10 (got ${opt('--lines')})\n`);
+  process.exit(2);
+}
 const concurrency = Number(opt('--concurrency') ?? 1);
 if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 8) {
   process.stderr.write(`python-mutants: --concurrency must be an integer from 1 to 8 (got ${opt('--concurrency')})\n`);
@@ -111,9 +135,12 @@ function mutantsOf(line) {
 const source = readFileSync(join(root, FILE), 'utf8');
 const lines = source.split('\n');
 const mutants = [];
-for (const i of pythonLines(source)) {
-  if (i + 1 < fromLine || i + 1 > toLine) continue;
-  for (const [what, next] of mutantsOf(lines[i])) mutants.push({ line: i + 1, what, next });
+const python = pythonLines(source);
+for (const [fromLine, toLine] of ranges) {
+  for (const i of python) {
+    if (i + 1 < fromLine || i + 1 > toLine || mutants.some((m) => m.line === i + 1)) continue;
+    for (const [what, next] of mutantsOf(lines[i])) mutants.push({ line: i + 1, what, next });
+  }
 }
 if (args.includes('--list')) {
   for (const m of mutants) process.stdout.write(`${m.line}: ${m.what}\n`);
@@ -223,7 +250,7 @@ function report(ms) {
   for (const r of results.filter((x) => x.status === 'survived')) process.stdout.write(`  line ${r.line}: ${r.what}\n`);
   const out = join(root, 'test-artifacts', 'python-mutants');
   mkdirSync(out, { recursive: true });
-  writeFileSync(join(out, 'report.json'), JSON.stringify({ file: FILE, tests, lines: [fromLine, toLine], concurrency, minutes: ms / 60_000, results }, null, 2));
+  writeFileSync(join(out, 'report.json'), JSON.stringify({ file: FILE, tests, lines: ranges, concurrency, minutes: ms / 60_000, results }, null, 2));
 }
 
 main().catch((e) => {

@@ -62,18 +62,22 @@ def _dumps(value, allow_nan=True):
     encode = _json.make_encoder({}, _not_json, _json.encode_basestring_ascii, None, ": ", ", ", False, False, allow_nan)
     return "".join(encode(value, 0))
 
+def _no_constant(name):
+    raise ValueError("%s is not JSON" % name)
+
 class _ScanContext:
     strict = True
     object_hook = None
     object_pairs_hook = None
     parse_float = float
     parse_int = int
-    parse_constant = float
+    parse_constant = staticmethod(_no_constant)  # NaN and Infinity are not JSON: a reply with one is malformed
 
 def _loads(text, hook=None):
     """json.loads(text, object_hook=hook) for the host's JSON and the candidate process's replies
-    (hostile: any malformed text is a ValueError; the C scanner reports an error inside an object
-    or array through json.decoder, which is not importable here, as SystemError)."""
+    (hostile: any malformed text is a ValueError, NaN and Infinity included — the result line must
+    stay JSON that the host can read; the C scanner reports an error inside an object or array
+    through json.decoder, which is not importable here, as SystemError)."""
     context = _ScanContext()
     context.object_hook = hook
     text = text.strip(" \t\n\r")

@@ -42,8 +42,8 @@ describe('one process: arguments, error texts, every code of a test', () => {
     const [r] = await all([
       {
         program: f,
-        inputs: [[bigIntTag(2n ** 60n + 1n)], [bigIntTag(-(2n ** 60n))], [tag('9007199254740991')], [tag('9007199254740992')], [tag('01152921504606846977')], [tag('1152921504606846977x')], [tag('-1152921504606846977-')], [{ $bigint: '1152921504606846977', b: 1 }], [tag(5)], [tag('1'.repeat(4001))], [tag('')]],
-        outputBytes: 10_000,
+        inputs: [[bigIntTag(2n ** 60n + 1n)], [bigIntTag(-(2n ** 60n))], [tag('9007199254740991')], [tag('9007199254740992')], [tag('01152921504606846977')], [tag('1152921504606846977x')], [tag('-1152921504606846977-')], [{ $bigint: '1152921504606846977', b: 1 }], [tag(5)], [tag('1'.repeat(4001))], [tag('1'.repeat(4000))], [tag('1'.repeat(3999))], [tag('')]],
+        outputBytes: 20_000,
       },
     ]);
     expect(outputs(r)).toEqual([
@@ -57,6 +57,8 @@ describe('one process: arguments, error texts, every code of a test', () => {
       '["dict", [["$bigint", "1152921504606846977"], ["b", 1]]]',
       '["dict", [["$bigint", 5]]]',
       `["dict", [["$bigint", "${'1'.repeat(4001)}"]]]`,
+      `["dict", [["$bigint", "${'1'.repeat(4000)}"]]]`, // the harness's own cut, below Python's int-from-text limit
+      `["int", "${'1'.repeat(3999)}"]`,
       '["dict", [["$bigint", ""]]]',
     ]);
   });
@@ -103,12 +105,17 @@ def f(x):
         for _ in range(201):
             v = [v]
         return v
+    if x == 'deepdict':
+        v = {}
+        for _ in range(201):
+            v = {'k': v}
+        return v
     if x == 'big':
         return 'w' * 300
     if x == 'mutate':
         return 'ok'
     return x`;
-    const names = ['loop', 'fast', 'print', 'stderr', 'memory', 'exit', 'value', 'long', 'empty', 'liar', 'nameless', 'set', 'nan', 'deep', 'big', 'fast'];
+    const names = ['loop', 'fast', 'print', 'stderr', 'memory', 'exit', 'value', 'long', 'empty', 'liar', 'nameless', 'set', 'nan', 'deep', 'deepdict', 'big', 'fast'];
     const [r] = await all([{ program, inputs: names.map((n) => [n]), timeMs: 400 }]);
     expect(r.code).toBe('ok');
     expect(outputs(r)).toEqual([
@@ -126,8 +133,23 @@ def f(x):
       "runtime-error: the output is not JSON (TypeError: Object of type set is not JSON serializable)",
       'runtime-error: the output is not JSON (ValueError: Out of range float values are not JSON compliant)',
       'runtime-error: the output is not JSON (ValueError: the output is nested deeper than 200 levels)',
+      'runtime-error: the output is not JSON (ValueError: the output is nested deeper than 200 levels)', // in dicts too
       'output-limit: output of 302 characters exceeds 200',
       '"fast"',
+    ]);
+  });
+
+  test('outputs: a dict keeps its own key order and may mix key types JSON takes; a key JSON cannot take is not JSON', async () => {
+    const [r] = await all([
+      {
+        program: "def f(x):\n    if x == 'tuple':\n        return {(1, 2): 3}\n    return {'b': 1, 1: 'a', None: 2.5, False: 0}",
+        inputs: [['mixed'], ['tuple']],
+        outputBytes: 1000,
+      },
+    ]);
+    expect(outputs(r)).toEqual([
+      '{"b": 1, "1": "a", "null": 2.5, "false": 0}', // unsorted (sorting int and str keys would raise)
+      'runtime-error: the output is not JSON (TypeError: keys must be str, int, float, bool or None, not tuple)', // not skipped
     ]);
   });
 
@@ -260,6 +282,11 @@ def f(x):
       { program: 'import os\nos.write(3, b"{\\"code\\": \\"sandbox-error\\", \\"message\\": \\"x\\"}\\n")\nos._exit(0)', check: check('pass') },
       { program: 'import os\nos.write(3, b"{\\"code\\": \\"exited\\", \\"message\\": 5}\\n")\nos._exit(0)', check: check('pass') },
       { program: 'import os\nos.write(3, b"{\\"code\\": \\"exited\\"}\\n")\nos._exit(0)', check: check('pass') },
+      // a reply is one strict JSON value: a raw control character in a string, a second value after it, or NaN
+      // (passed on, it made the result line unreadable: reported as the program's exit before its results), is forged
+      { program: 'import os\nos.write(3, b"{\\"code\\": \\"ok\\", \\"outputs\\": [NaN]}\\n")\ndef f(x):\n    return x', inputs: [[1]], check: check('pass') },
+      { program: 'import os\nos.write(3, b"{\\"code\\": \\"exited\\", \\"message\\": \\"a\\tb\\"}\\n")\nos._exit(0)', check: check('pass') },
+      { program: 'import os\nos.write(3, b"{\\"code\\": \\"exited\\", \\"message\\": \\"m\\"} {}\\n")\nos._exit(0)', check: check('pass') },
       // a forged first line: its outputs are not a list (none kept), and the real line then answers the first call
       { program: 'import os\nos.write(3, b"{\\"code\\": \\"ok\\", \\"outputs\\": 5}\\n")\ndef f(x):\n    return x', inputs: [], check: check('assert candidate(2) == 2') },
     ]);
@@ -271,6 +298,9 @@ def f(x):
       ['runtime-error', 'the program wrote a malformed reply', [], undefined],
       ['runtime-error', 'the program wrote a malformed reply', [], undefined],
       ['exited', '', [], undefined],
+      ['runtime-error', 'the program wrote a malformed reply', [], undefined],
+      ['runtime-error', 'the program wrote a malformed reply', [], undefined],
+      ['runtime-error', 'the program wrote a malformed reply', [], undefined],
       ['ok', undefined, [], { code: 'runtime-error', message: "the candidate's value is not a Python literal" }],
     ]);
   });
