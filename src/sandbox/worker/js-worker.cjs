@@ -21,7 +21,7 @@
  * of isolated-vm ends this process only; the pool restarts it and sends the requests that never
  * started, or whose batch died unanswered, to the new one (pool.ts, `lose`).
  *
- * Started with `--sync` (the pool does), a code run of one test that came alone and has nothing
+ * Started with `--sync` (the pool does so only with its opt-in `syncCalls`), a code run of one test that came alone and has nothing
  * queued behind it runs with synchronous isolate calls (runner.runTests, `sync`): this thread is
  * blocked while it runs, so nothing here could stop a builtin the isolate's timeout cannot
  * interrupt, nor hear a cancel — the pool does both for a request sent alone (it kills this
