@@ -3,14 +3,14 @@
  * StoreError line naming the file and what to do — when it is opened (the header and schema
  * always, every page when it is small enough) and from any method of the store later.
  */
-import { chmodSync, closeSync, mkdirSync, mkdtempSync, openSync, statSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, copyFileSync, mkdirSync, mkdtempSync, openSync, statSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { MatchEvent } from '../../src/core/events';
 import { EventLogError, QUICK_CHECK_MAX_BYTES, Store, StoreError, type MatchRecord } from '../../src/store/store';
-import { storeProblem, translateStoreError } from '../../src/store/store-errors';
+import { storeProblem, translateErrorsOf, translateStoreError } from '../../src/store/store-errors';
 
 const dir = () => mkdtempSync(join(tmpdir(), 'arena-store-errors-'));
 const asRoot = process.getuid?.() === 0;
@@ -54,6 +54,44 @@ describe('opening a bad file', () => {
       expect(() => new Store(path, { readonly })).toThrow(StoreError);
       expect(() => new Store(path, { readonly })).toThrow(new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} is damaged \\(.+\\); restore it from a backup, or start afresh with another --db$`));
     }
+  });
+
+  test('the damage named is the first line of SQLite\'s report, without its heading', () => {
+    const path = join(dir(), 'a.db');
+    const pages = realDb(path);
+    smash(path, Math.floor(pages * 0.7));
+    // SQLite reports "*** in database main ***\nTree 24 page 75 cell 0: invalid page number ..."
+    expect(() => new Store(path, { readonly: true })).toThrow(/a\.db is damaged \((Tree \d+ )?page \d+[^*\n]*\); restore/i);
+  });
+
+  test('the whole-file bound: a file of exactly the bound is read whole; its write-ahead log counts toward the size', () => {
+    const d = dir();
+    const path = join(d, 'a.db');
+    const pages = realDb(path);
+    // a copy taken while a writer holds the database open: its last writes are in the -wal file beside it
+    const w = new Store(path);
+    w.recordMatch(match(40), [ev('L#40', 0)], [], []);
+    const copy = join(d, 'copy.db');
+    copyFileSync(path, copy);
+    copyFileSync(`${path}-wal`, `${copy}-wal`);
+    w.close();
+    smash(copy, Math.floor(pages * 0.7));
+    const size = statSync(copy).size;
+    const wal = statSync(`${copy}-wal`).size;
+    expect(wal).toBeGreaterThan(0);
+    // opened for reading (closing a writer would fold the log into the file)
+    expect(() => new Store(copy, { readonly: true, quickCheckMaxBytes: size + wal })).toThrow(/copy\.db is damaged/);
+    new Store(copy, { readonly: true, quickCheckMaxBytes: size + wal - 1 }).close(); // above the bound: header and schema only
+    new Store(copy, { readonly: true, quickCheckMaxBytes: size }).close(); // the file alone is at the bound, with its log above it
+    expect(statSync(`${copy}-wal`).size).toBe(wal);
+  });
+
+  test('an in-memory database is created and migrated (no file to check)', () => {
+    const s = new Store(':memory:');
+    s.ensureLeague('L', {});
+    expect(s.matchCount('L')).toBe(0);
+    expect(s.constructor).toBe(Store);
+    s.close();
   });
 
   test('a file above the whole-file bound opens (header and schema read); its damage is named by the query that reaches it', () => {
@@ -180,5 +218,89 @@ describe('storeProblem: the one translation', () => {
     const already = new StoreError('x');
     expect(translateStoreError(d, already)).toBe(already);
     expect(translateStoreError(d, err('SQLITE_FULL'))).toBeInstanceOf(StoreError);
+  });
+});
+
+describe('permissions (simulated: the tests may run as root, who may read and write every file)', () => {
+  const fs = require('node:fs') as typeof import('node:fs');
+  /** Makes `accessSync` refuse (with `code`) the checks `refused(path, mode)` names. */
+  const deny = (code: string, refused: (path: string, mode: number | undefined) => boolean) =>
+    jest.spyOn(fs, 'accessSync').mockImplementation((p, mode) => {
+      if (refused(String(p), mode)) throw Object.assign(new Error(`${code}: operation not permitted, access '${String(p)}'`), { code });
+    });
+  afterEach(() => jest.restoreAllMocks());
+  const err = (code: string) => Object.assign(new Error('boom'), { code });
+
+  test('a file or a folder this user may not write: read-only, named before SQLite opens the file; reading needs no write access', () => {
+    const d = dir();
+    const path = join(d, 'a.db');
+    new Store(path).close();
+    deny('EACCES', (p, mode) => p === path && mode === fs.constants.W_OK);
+    expect(() => new Store(path)).toThrow(/a\.db is read-only \(EACCES: .+\); make the file and its folder writable, or copy the database elsewhere/);
+    new Store(path, { readonly: true }).close();
+    jest.restoreAllMocks();
+    // the folder (SQLite writes the -wal and -shm files beside the database)
+    deny('EPERM', (p, mode) => p === d && mode === fs.constants.W_OK);
+    expect(() => new Store(path)).toThrow(/a\.db is read-only \(EPERM: .+\)/);
+    expect(() => new Store(join(d, 'new.db'))).toThrow(/new\.db is read-only \(EPERM: .+\)/);
+    new Store(path, { readonly: true }).close();
+  });
+
+  test('a file this user may not read: permission denied (EACCES or EPERM), whichever error SQLite gave', () => {
+    const path = join(dir(), 'a.db');
+    new Store(path).close();
+    for (const code of ['EACCES', 'EPERM']) {
+      deny(code, (p, mode) => p === path && mode === fs.constants.R_OK);
+      const denied = `${path} cannot be read (permission denied); give this user read access to it, or another --db`;
+      expect(storeProblem(path, err('SQLITE_CANTOPEN'))).toBe(denied);
+      expect(storeProblem(path, err('SQLITE_IOERR_READ'))).toBe(denied);
+      expect(storeProblem(path, err(code))).toBe(denied);
+      jest.restoreAllMocks();
+    }
+    // a file that does not exist cannot be unreadable: EPERM (as EACCES) is then about writing
+    expect(storeProblem(join(dir(), 'f.db'), err('EPERM'))).toMatch(/f\.db is read-only \(boom\)/);
+    // another failure of the access check is no verdict: SQLite's own error is named
+    deny('ELOOP', (p) => p === path);
+    expect(storeProblem(path, err('SQLITE_CANTOPEN'))).toBe(`cannot open ${path} (boom); check that its folder exists and that this user may read and write there`);
+  });
+});
+
+describe('translateErrorsOf', () => {
+  const err = (code: string) => Object.assign(new Error('boom'), { code });
+  class Fake {
+    constructor(
+      readonly db: { name: string; readonly: boolean },
+      readonly failure: unknown,
+    ) {}
+    get kind(): string {
+      return 'fake';
+    }
+    add(a: number, b: number): number {
+      if (this.failure) throw this.failure;
+      return a + b;
+    }
+  }
+  translateErrorsOf(Fake.prototype, (f) => f.db);
+
+  test('wraps the methods (not the constructor, not accessors): arguments and result pass; a data error names the database of that instance, opened for reading or not', () => {
+    const ok = new Fake({ name: '/x/a.db', readonly: false }, null);
+    expect(ok.add(2, 3)).toBe(5);
+    expect(ok.kind).toBe('fake');
+    expect(ok.constructor).toBe(Fake);
+    expect(() => new Fake({ name: '/x/r.db', readonly: true }, err('SQLITE_CANTOPEN')).add(1, 1)).toThrow(new StoreError('/x/r.db does not exist; run a league or tournament into it first, or give another --db'));
+    expect(() => new Fake({ name: '/x/w.db', readonly: false }, err('SQLITE_CANTOPEN')).add(1, 1)).toThrow(/^cannot open \/x\/w\.db \(boom\)/);
+    const bug = new TypeError('bug');
+    let thrown: unknown;
+    try {
+      new Fake({ name: '/x/a.db', readonly: false }, bug).add(1, 1);
+    } catch (e) {
+      thrown = e;
+    }
+    expect(thrown).toBe(bug);
+  });
+
+  test('a StoreError is named so; an error without a text message is named by its text', () => {
+    expect(new StoreError('x').name).toBe('StoreError');
+    expect(storeProblem('/x/a.db', { code: 'SQLITE_FULL', toString: () => 'full!' })).toBe('/x/a.db cannot grow: the disk is full (full!); free some space and run the command again');
   });
 });
