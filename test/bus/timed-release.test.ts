@@ -98,6 +98,16 @@ describe('TimedRelease', () => {
     expect(jest.getTimerCount()).toBe(0); // no timer left behind
   }, SHORT);
 
+  test('stop clears the waiting timer at once (a closing server is not kept alive until a phase is due)', () => {
+    const stream = { push: (e: MatchEvent) => ({ items: [], through: e.seq, delay: 60_000 }) } as unknown as ViewStream<never>;
+    const r = new TimedRelease(stream, () => undefined, now);
+    seq = 0;
+    r.push(turn(0, 0, 'x'));
+    expect(jest.getTimerCount()).toBe(1);
+    r.stop();
+    expect(jest.getTimerCount()).toBe(0);
+  });
+
   test('one timer per wait (no polling); drained() waits for the last batch, not the first', async () => {
     const got: number[] = [];
     let delay = 0;

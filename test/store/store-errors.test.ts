@@ -3,7 +3,7 @@
  * StoreError line naming the file and what to do — when it is opened (the header and schema
  * always, every page when it is small enough) and from any method of the store later.
  */
-import { chmodSync, closeSync, copyFileSync, mkdirSync, mkdtempSync, openSync, statSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, statSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -84,6 +84,17 @@ describe('opening a bad file', () => {
     new Store(copy, { readonly: true, quickCheckMaxBytes: size + wal - 1 }).close(); // above the bound: header and schema only
     new Store(copy, { readonly: true, quickCheckMaxBytes: size }).close(); // the file alone is at the bound, with its log above it
     expect(statSync(`${copy}-wal`).size).toBe(wal);
+    // a database in rollback-journal mode has no log beside it: its size alone counts
+    const rollback = join(d, 'rollback.db');
+    copyFileSync(path, rollback);
+    const r = new Database(rollback);
+    r.pragma('journal_mode = DELETE');
+    r.close();
+    smash(rollback, Math.floor(pages * 0.7));
+    const alone = statSync(rollback).size;
+    new Store(rollback, { readonly: true, quickCheckMaxBytes: alone - 1 }).close();
+    expect(() => new Store(rollback, { readonly: true, quickCheckMaxBytes: alone })).toThrow(/rollback\.db is damaged/);
+    expect(existsSync(`${rollback}-wal`)).toBe(false);
   });
 
   test('an in-memory database is created and migrated (no file to check)', () => {
@@ -246,6 +257,13 @@ describe('permissions (simulated: the tests may run as root, who may read and wr
     new Store(path, { readonly: true }).close();
   });
 
+  test('an in-memory database checks no access (there is no file, and the working folder is not its folder)', () => {
+    deny('EACCES', () => true);
+    const s = new Store(':memory:');
+    s.ensureLeague('L', {});
+    s.close();
+  });
+
   test('a file this user may not read: permission denied (EACCES or EPERM), whichever error SQLite gave', () => {
     const path = join(dir(), 'a.db');
     new Store(path).close();
@@ -297,6 +315,11 @@ describe('translateErrorsOf', () => {
       thrown = e;
     }
     expect(thrown).toBe(bug);
+  });
+
+  test('translateStoreError: a file opened for writing unless told (a missing file is then not named as missing)', () => {
+    expect((translateStoreError('/x/a.db', err('SQLITE_CANTOPEN')) as Error).message).toBe('cannot open /x/a.db (boom); check that its folder exists and that this user may read and write there');
+    expect((translateStoreError('/x/a.db', err('SQLITE_CANTOPEN'), true) as Error).message).toMatch(/^\/x\/a\.db does not exist;/);
   });
 
   test('a StoreError is named so; an error without a text message is named by its text', () => {
