@@ -5,7 +5,12 @@
  *   starting with `__ks` are reserved for the measurement and refused (`forbidden`).
  * - Every `catch` block gets a counter increment as its first statement, so the measurement
  *   knows when an exception was thrown and swallowed during a call (a try/catch fallback hiding
- *   a failure).
+ *   a failure). A `try` without a `catch` gets one that counts and rethrows: a `finally` that
+ *   returns, breaks or continues swallows the exception as well (one that does not rethrows it,
+ *   and a call that throws fails anyway). The other ways JavaScript turns an exception into a
+ *   value are closed too: async functions are refused (`forbidden`: a kernel is synchronous, and
+ *   an exception in one becomes a rejected promise), and a `Promise` executor that throws is
+ *   counted (the wrapper's `Promise` is the only promise constructor a kernel can reach).
  * - The wrapper, evaluated in the kernel's own isolate before the kernel's source, keeps private
  *   copies of the intrinsics it uses and removes code generation from strings (`eval`,
  *   `Function` and the other function constructors), so every line the kernel runs is a line
@@ -25,6 +30,9 @@ export const PROBE_OUTPUT = '__ksProbe';
 export const RESERVED_PREFIX = '__ks';
 
 const COUNTER = '__ksCaught';
+
+/** The exception variable of the catch clause added to a try without one. */
+const RETHROWN = '__ksRethrown';
 
 /** The wrapped source, or why the kernel cannot be run. */
 export type PreparedKernel = { ok: true; source: string; catches: number } | { ok: false; code: 'syntax-error' | 'forbidden'; message: string };
@@ -78,7 +86,7 @@ export function prepareKernel(source: string, outputs: readonly string[]): Prepa
   }
   const body = program.body as AstNode[];
   if (body.length !== 1 || body[0].type !== 'ExpressionStatement') return { ok: false, code: 'syntax-error', message: 'the source must be one function expression' };
-  const inserts: number[] = [];
+  const inserts: { at: number; text: string }[] = [];
   for (const n of nodes(program)) {
     if (n.type === 'Identifier' && String(n.name).startsWith(RESERVED_PREFIX)) {
       return { ok: false, code: 'forbidden', message: `the name "${String(n.name)}" is reserved for the measurement (names starting with ${RESERVED_PREFIX})` };
@@ -86,11 +94,17 @@ export function prepareKernel(source: string, outputs: readonly string[]): Prepa
     if (n.type === 'PrivateIdentifier' && String(n.name).startsWith(RESERVED_PREFIX)) {
       return { ok: false, code: 'forbidden', message: `the name "#${String(n.name)}" is reserved for the measurement` };
     }
-    if (n.type === 'CatchClause') inserts.push((n.body as AstNode).start + 1);
+    if (n.async === true) {
+      return { ok: false, code: 'forbidden', message: 'async functions are not available to kernels (a kernel runs synchronously; an exception in an async function becomes a rejected promise, a failure the measurement would not see)' };
+    }
+    if (n.type === 'CatchClause') inserts.push({ at: (n.body as AstNode).start + 1, text: ` ${COUNTER}[0]++; ` });
+    // a try without catch: count what passes through its finally (swallowed there by a return, break or continue)
+    if (n.type === 'TryStatement' && !n.handler) inserts.push({ at: (n.block as AstNode).end, text: ` catch (${RETHROWN}) { ${COUNTER}[0]++; throw ${RETHROWN}; } ` });
   }
-  inserts.sort((a, b) => b - a);
+  // from the end: an insert never moves a position still to come
+  inserts.sort((a, b) => b.at - a.at);
   let instrumented = text;
-  for (const at of inserts) instrumented = `${instrumented.slice(0, at)} ${COUNTER}[0]++; ${instrumented.slice(at)}`;
+  for (const { at, text: add } of inserts) instrumented = `${instrumented.slice(0, at)}${add}${instrumented.slice(at)}`;
   return { ok: true, source: wrap(instrumented, outputs), catches: inserts.length };
 }
 
@@ -110,6 +124,16 @@ function wrap(kernelExpression: string, outputs: readonly string[]): string {
   const __ksProtos = [__ksProtoOf(function () {}), __ksProtoOf(async function () {}), __ksProtoOf(function* () {}), __ksProtoOf(async function* () {})];
   for (let i = 0; i < __ksProtos.length; i++) __ksDefine(__ksProtos[i], 'constructor', { value: __ksNoCodegen, writable: false, configurable: false });
   const ${COUNTER} = new __ksInt32(1);
+  const __ksPromise = Promise, __ksConstruct = Reflect.construct, __ksOwnKeys = Reflect.ownKeys;
+  const __ksCountedPromise = function Promise(executor) {
+    if (new.target === undefined) throw new TypeError("Promise constructor cannot be invoked without 'new'");
+    if (typeof executor !== 'function') return __ksConstruct(__ksPromise, [executor], new.target);
+    return __ksConstruct(__ksPromise, [function (resolve, reject) { try { return executor(resolve, reject); } catch (e) { ${COUNTER}[0]++; throw e; } }], new.target);
+  };
+  const __ksStatics = __ksOwnKeys(__ksPromise);
+  for (let i = 0; i < __ksStatics.length; i++) if (__ksStatics[i] !== 'length' && __ksStatics[i] !== 'name') __ksDefine(__ksCountedPromise, __ksStatics[i], __ksOwnDescriptor(__ksPromise, __ksStatics[i]));
+  __ksDefine(__ksPromise.prototype, 'constructor', { value: __ksCountedPromise, writable: false, configurable: false });
+  __ksDefine(globalThis, 'Promise', { value: __ksCountedPromise, writable: false, configurable: false });
   const __ksKernel = ${kernelExpression};
   return function measured(inputs, dims) {
     const before = ${COUNTER}[0];

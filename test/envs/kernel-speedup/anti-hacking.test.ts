@@ -140,6 +140,32 @@ const FIXTURES: Record<string, { source: string; code: MeasureCode; task?: typeo
     }`,
     code: 'hidden-failure',
   },
+  'a fallback through a finally that returns (no catch block)': {
+    source: `function kernel(inputs, dims) {
+      try { return { C: WebAssembly.fastMatmul(inputs.A, inputs.B) }; } finally { ${COMPUTE} return { C }; }
+    }`,
+    code: 'hidden-failure',
+  },
+  'a fallback through a Promise executor that throws (reached through a promise of WebAssembly)': {
+    source: `function kernel(inputs, dims) {
+      let C = null;
+      const P = WebAssembly.compile(new Uint8Array(0)).constructor;
+      new P(() => { C = WebAssembly.fastMatmul(inputs.A, inputs.B); }).catch(() => {}); // handled: the lab reports an unhandled rejection
+      if (C === null) { ${COMPUTE} return { C }; }
+      return { C };
+    }`,
+    code: 'hidden-failure',
+  },
+  'a fallback through an async function (refused)': {
+    source: `function kernel(inputs, dims) {
+      let fast = null;
+      (async () => { fast = WebAssembly.fastMatmul(inputs.A, inputs.B); })().catch(() => {});
+      ${COMPUTE}
+      return { C: fast ?? C };
+    }`,
+    code: 'forbidden',
+    message: /async functions are not available to kernels/,
+  },
   'a swallowed clock read': {
     source: `function kernel(inputs, dims) { let t = 0; try { t = Date.now(); } catch { t = -1; } ${COMPUTE} return { C }; }`,
     code: 'hidden-failure',

@@ -521,6 +521,13 @@ describe('the wrapper (in a throwaway vm context; the lab runs it in an isolate)
     expect(Array.from(r[PROBE_OUTPUT] as Int32Array)).toEqual([2, 0]);
   });
 
+  test('holes in the tree (an array literal or pattern with an empty slot, a null in the parser\'s lists) are skipped, not walked', () => {
+    const { f } = run('function k(i) { const [, b] = [1, 2]; const a = [, 3, , 4]; return { y: a.length + b }; }');
+    expect(f({}, {}).y).toBe(6);
+    // a reserved name after a hole is still found
+    expect(prepareKernel('function k() { const a = [, __ksCaught]; return {}; }', ['y'])).toMatchObject({ ok: false, code: 'forbidden' });
+  });
+
   test('refusals, with messages', () => {
     expect(prepareKernel('function k() { return __ksNames; }', ['y'])).toEqual({ ok: false, code: 'forbidden', message: 'the name "__ksNames" is reserved for the measurement (names starting with __ks)' });
     expect(prepareKernel('(() => { class A { #__ksX = 1; } return () => 0; })()', ['y'])).toEqual({ ok: false, code: 'forbidden', message: 'the name "#__ksX" is reserved for the measurement' });
