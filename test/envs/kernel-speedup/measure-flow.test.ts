@@ -194,6 +194,20 @@ describe('the calls a measurement makes', () => {
     const msg = lab({ answer: (name, i) => (name === 'candidate' && i === first ? { code: 'runtime-error', message: 'late' } : null) });
     expect(await measureKernel(msg.lab, sort, sort.reference, { shape, secret: 'a' })).toMatchObject({ code: 'runtime-error', message: 'late' });
   });
+
+  test('a failure without a message gives a measurement without a message field (warm-up, timed); so does a good one', async () => {
+    const warm = lab({ answer: (name, i) => (name === 'candidate' && i === edges + 5 ? { code: 'timeout' } : null) });
+    const w = await measureKernel(warm.lab, sort, sort.reference, { shape, secret: 'a' });
+    expect(w).toMatchObject({ code: 'timeout', checkedCalls: 1 });
+    expect(w).not.toHaveProperty('message');
+    const timed = lab({ answer: (name, i) => (name === 'candidate' && i === edges + 5 + 5 ? { code: 'timeout' } : null) });
+    const t = await measureKernel(timed.lab, sort, sort.reference, { shape, secret: 'a' });
+    expect(t).toMatchObject({ code: 'timeout', checkedCalls: 5 + 1 });
+    expect(t).not.toHaveProperty('message');
+    const good = await measureKernel(lab().lab, sort, sort.reference, { shape, secret: 'a' });
+    expect(good.code).toBe('ok');
+    expect(good).not.toHaveProperty('message');
+  });
 });
 
 describe('robustCv', () => {
