@@ -171,6 +171,9 @@ describe('the calls a measurement makes', () => {
     const m = await measureKernel(l.lab, sort, sort.reference, { shape, secret: 'a' });
     expect(m).toMatchObject({ code: 'kept-buffer', correct: false, timing: null, checkedCalls: 3 });
     expect(m.trials.at(-1)).toMatchObject({ kind: 'warmup', code: 'kept-buffer' });
+    // a wrong answer after correctness passed is a decoy, in warm-up as in timing
+    const decoy = lab({ answer: (name, i, outputs) => (name === 'candidate' && i === first + 1 ? { code: 'ok', outputs: zeros(outputs, () => 2), flags: [], modified: [] } : null) });
+    expect(await measureKernel(decoy.lab, sort, sort.reference, { shape, secret: 'a' })).toMatchObject({ code: 'decoy', checkedCalls: 2 });
     const msg = lab({ answer: (name, i) => (name === 'candidate' && i === first ? { code: 'ok', outputs: zeros([{ name: 'y', dtype: 'f32', length: 777 }, { name: PROBE_OUTPUT, dtype: 'i32', length: 2 }]), flags: [], modified: ['x'] } : null) });
     expect(await measureKernel(msg.lab, sort, sort.reference, { shape, secret: 'a' })).toMatchObject({ code: 'modifies-input', message: 'wrote to input x', checkedCalls: 1 });
   });
