@@ -12,7 +12,8 @@
  *    ratios, with a smoothed-bootstrap 95% interval (on log ratios) widened by the lab's
  *    resolution; a batch whose robust CV is above the threshold is followed by a second one (the
  *    figures then pool both, the interval spans both batches' intervals), and reported noisy if
- *    that one is too;
+ *    that one is too; the precision check again over the warm-up and timed calls (a kernel that
+ *    counts its calls knows when correctness is over);
  * 4. review: a lower bound above the review threshold is re-measured (review.ts).
  *
  * Every input and drawn shape comes from the measurement's secret (inputs.ts): no kernel can
@@ -98,6 +99,29 @@ interface Session {
   seen: Set<string>;
   /** The measurement's secret (inputs.ts). */
   secret: string;
+  /** The task's float32 outputs (the precision rule counts them). */
+  floats: string[];
+}
+
+/** Float16-like values among the float32 outputs of checked calls: the candidate's, the reference's. */
+type Precision = [PrecisionCount, PrecisionCount];
+
+function noPrecision(): Precision {
+  return [{ values: 0, short: 0 }, { values: 0, short: 0 }];
+}
+
+/** Adds a correct call's float32 outputs (and the reference's) to `into`. */
+function countPrecision(s: Session, r: { ref: KernelCallResult; cand: KernelCallResult }, into: Precision): void {
+  for (const n of s.floats) {
+    countShortMantissas(r.cand.outputs![n] as Float32Array, into[0]);
+    countShortMantissas(r.ref.outputs![n] as Float32Array, into[1]);
+  }
+}
+
+/** The lower-precision verdict of `p` (`where`: the calls counted), or null. */
+function precisionVerdict(p: Precision, where: string): { code: MeasureCode; message: string } | null {
+  if (!lowerPrecision(p[0], p[1])) return null;
+  return { code: 'lower-precision', message: `${p[0].short} of ${p[0].values} float32 outputs have float16 mantissas (the reference: ${p[1].short} of ${p[1].values})${where}` };
 }
 
 /**
@@ -128,7 +152,7 @@ async function pairedCall(s: Session, dims: Dims, labels: (string | number)[], c
 }
 
 /** Correctness over edge and seeded shapes; stops at a fatal code. */
-async function correctness(s: Session, o: MeasureOptions): Promise<{ trials: TrialCheck[]; precision: [PrecisionCount, PrecisionCount] }> {
+async function correctness(s: Session, o: MeasureOptions): Promise<{ trials: TrialCheck[]; precision: Precision }> {
   const shapes: [TrialCheck['kind'], Dims][] =
     o.check === 'timing-shape'
       ? [['seeded', o.shape]]
@@ -137,31 +161,25 @@ async function correctness(s: Session, o: MeasureOptions): Promise<{ trials: Tri
           ...seededShapes(s.task, o.shape, Math.max(1, o.seededTrials ?? MEASURE_DEFAULTS.seededTrials), streamSeed(s.secret, 'seeded-shapes')).map((d): [TrialCheck['kind'], Dims] => ['seeded', d]),
         ];
   const trials: TrialCheck[] = [];
-  const cand: PrecisionCount = { values: 0, short: 0 };
-  const ref: PrecisionCount = { values: 0, short: 0 };
-  const floats = s.task.outputs.filter((x) => x.dtype === 'f32').map((x) => x.name);
+  const precision = noPrecision();
   for (let i = 0; i < shapes.length; i++) {
     const [kind, dims] = shapes[i];
     const r = await pairedCall(s, dims, ['trial', i], { kind, afterCorrectness: false }, false);
     trials.push(r.check);
-    if (r.check.code === 'ok') {
-      for (const n of floats) {
-        countShortMantissas(r.cand.outputs![n] as Float32Array, cand);
-        countShortMantissas(r.ref.outputs![n] as Float32Array, ref);
-      }
-    }
+    if (r.check.code === 'ok') countPrecision(s, r, precision);
     if (FATAL.includes(r.check.code)) break;
   }
-  return { trials, precision: [cand, ref] };
+  return { trials, precision };
 }
 
-/** One batch of timed trials; a failed check ends it. */
-async function timedBatch(s: Session, o: MeasureOptions, batch: number, n: number): Promise<{ ref: number[]; cand: number[]; failed: TrialCheck | null; checked: number }> {
+/** One batch of timed trials (their outputs counted into `precision`); a failed check ends it. */
+async function timedBatch(s: Session, o: MeasureOptions, batch: number, n: number, precision: Precision): Promise<{ ref: number[]; cand: number[]; failed: TrialCheck | null; checked: number }> {
   const ref: number[] = [];
   const cand: number[] = [];
   for (let t = 0; t < n; t++) {
     const r = await pairedCall(s, o.shape, ['timed', batch, t], { kind: 'timed', afterCorrectness: true }, t % 2 === 1);
     if (r.check.code !== 'ok') return { ref, cand, failed: r.check, checked: t + 1 };
+    countPrecision(s, r, precision);
     ref.push(r.ref.ns!);
     cand.push(r.cand.ns!);
   }
@@ -257,13 +275,12 @@ async function measureOnce(lab: KernelLab, task: KernelTask, kernels: { referenc
       const f = failedCallCode({ code: cs?.code ?? 'sandbox-error', message: cs?.message ?? 'the candidate did not load' });
       return early(f?.code ?? 'runtime-error', f?.message);
     }
-    const s: Session = { lab: session, task, names, seen: new Set(), secret };
+    const floats = task.outputs.filter((x) => x.dtype === 'f32').map((x) => x.name);
+    const s: Session = { lab: session, task, names, seen: new Set(), secret, floats };
     const { trials, precision } = await correctness(s, o);
     const flags: string[] = [];
     let verdict = overall(trials);
-    if (verdict.code === 'ok' && lowerPrecision(precision[0], precision[1])) {
-      verdict = { code: 'lower-precision', message: `${precision[0].short} of ${precision[0].values} float32 outputs have float16 mantissas (the reference: ${precision[1].short} of ${precision[1].values})` };
-    }
+    if (verdict.code === 'ok') verdict = precisionVerdict(precision, '') ?? verdict;
     const result = (timing: TimingSummary | null, checkedCalls: number, extra: TrialCheck[] = []): Measurement => ({
       code: verdict.code,
       ...(verdict.message ? { message: verdict.message } : {}),
@@ -276,12 +293,16 @@ async function measureOnce(lab: KernelLab, task: KernelTask, kernels: { referenc
     if (verdict.code !== 'ok' || o.time === false) return result(null, 0);
     // warm-up on the timing shape (the edge shapes ran first, in correctness)
     const warm = Math.max(0, o.warmup ?? MEASURE_DEFAULTS.warmup);
+    // the warm-up and timed calls are counted apart: correct full-precision answers while checked
+    // cannot dilute float16 ones once timed
+    const timedPrecision = noPrecision();
     for (let w = 0; w < warm; w++) {
       const r = await pairedCall(s, o.shape, ['warmup', w], { kind: 'warmup', afterCorrectness: true }, w % 2 === 1);
       if (r.check.code !== 'ok') {
         verdict = { code: r.check.code, ...(r.check.message ? { message: r.check.message } : {}) };
         return result(null, w + 1, [r.check]);
       }
+      countPrecision(s, r, timedPrecision);
     }
     const n = Math.max(2, o.trials ?? MEASURE_DEFAULTS.trials);
     const threshold = o.cvThreshold ?? MEASURE_DEFAULTS.cvThreshold;
@@ -289,7 +310,7 @@ async function measureOnce(lab: KernelLab, task: KernelTask, kernels: { referenc
     const batches: Batch[] = [];
     let noisy = false;
     for (let k = 0; k < 2; k++) {
-      const b = await timedBatch(s, o, k, n);
+      const b = await timedBatch(s, o, k, n, timedPrecision);
       checked += b.checked;
       if (b.failed) {
         verdict = { code: b.failed.code, ...(b.failed.message ? { message: b.failed.message } : {}) };
@@ -298,6 +319,11 @@ async function measureOnce(lab: KernelLab, task: KernelTask, kernels: { referenc
       batches.push(b);
       noisy = robustCv(b.ref.map((r, i) => r / b.cand[i])) > threshold;
       if (!noisy) break;
+    }
+    const lower = precisionVerdict(timedPrecision, ' in the warm-up and timed calls');
+    if (lower) {
+      verdict = lower;
+      return result(null, checked);
     }
     const timing = summarize(o, secret, warm, batches, noisy);
     if (timing.remeasured) flags.push('remeasured');

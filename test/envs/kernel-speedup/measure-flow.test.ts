@@ -171,6 +171,9 @@ describe('the calls a measurement makes', () => {
     const m = await measureKernel(l.lab, sort, sort.reference, { shape, secret: 'a' });
     expect(m).toMatchObject({ code: 'kept-buffer', correct: false, timing: null, checkedCalls: 3 });
     expect(m.trials.at(-1)).toMatchObject({ kind: 'warmup', code: 'kept-buffer' });
+    // a wrong answer after correctness passed is a decoy, in warm-up as in timing
+    const decoy = lab({ answer: (name, i, outputs) => (name === 'candidate' && i === first + 1 ? { code: 'ok', outputs: zeros(outputs, () => 2), flags: [], modified: [] } : null) });
+    expect(await measureKernel(decoy.lab, sort, sort.reference, { shape, secret: 'a' })).toMatchObject({ code: 'decoy', checkedCalls: 2 });
     const msg = lab({ answer: (name, i) => (name === 'candidate' && i === first ? { code: 'ok', outputs: zeros([{ name: 'y', dtype: 'f32', length: 777 }, { name: PROBE_OUTPUT, dtype: 'i32', length: 2 }]), flags: [], modified: ['x'] } : null) });
     expect(await measureKernel(msg.lab, sort, sort.reference, { shape, secret: 'a' })).toMatchObject({ code: 'modifies-input', message: 'wrote to input x', checkedCalls: 1 });
   });
@@ -193,6 +196,20 @@ describe('the calls a measurement makes', () => {
     expect(s).toMatchObject({ code: 'decoy', checkedCalls: 5 + 30 + 2 });
     const msg = lab({ answer: (name, i) => (name === 'candidate' && i === first ? { code: 'runtime-error', message: 'late' } : null) });
     expect(await measureKernel(msg.lab, sort, sort.reference, { shape, secret: 'a' })).toMatchObject({ code: 'runtime-error', message: 'late' });
+  });
+
+  test('a failure without a message gives a measurement without a message field (warm-up, timed); so does a good one', async () => {
+    const warm = lab({ answer: (name, i) => (name === 'candidate' && i === edges + 5 ? { code: 'timeout' } : null) });
+    const w = await measureKernel(warm.lab, sort, sort.reference, { shape, secret: 'a' });
+    expect(w).toMatchObject({ code: 'timeout', checkedCalls: 1 });
+    expect(w).not.toHaveProperty('message');
+    const timed = lab({ answer: (name, i) => (name === 'candidate' && i === edges + 5 + 5 ? { code: 'timeout' } : null) });
+    const t = await measureKernel(timed.lab, sort, sort.reference, { shape, secret: 'a' });
+    expect(t).toMatchObject({ code: 'timeout', checkedCalls: 5 + 1 });
+    expect(t).not.toHaveProperty('message');
+    const good = await measureKernel(lab().lab, sort, sort.reference, { shape, secret: 'a' });
+    expect(good.code).toBe('ok');
+    expect(good).not.toHaveProperty('message');
   });
 });
 

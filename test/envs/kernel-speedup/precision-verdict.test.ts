@@ -51,3 +51,28 @@ test('a wrong answer stays a wrong answer, whatever the precision of the correct
   expect(m.code).toBe('wrong-answer');
   expect(m.trials.filter((t) => t.code === 'wrong-answer')).toHaveLength(1);
 });
+
+test('a kernel that drops to float16 once correctness is over (it counts its calls) is lower-precision too: warm-up and timed calls are counted', async () => {
+  const correctnessCalls = sort.edgeShapes.length + 5;
+  const lab: KernelLab = {
+    async open() {
+      let candidateCalls = 0;
+      return {
+        status: { reference: { code: 'ok' }, candidate: { code: 'ok' } },
+        async call(name: string, _inputs: Record<string, KernelArray>, _dims: Record<string, number>, outputs: KernelOutputSpec[]): Promise<KernelCallResult> {
+          const late = name === 'candidate' && candidateCalls++ >= correctnessCalls;
+          const out: Record<string, KernelArray> = {};
+          for (const s of outputs) out[s.name] = s.name === PROBE_OUTPUT ? new Int32Array(s.length) : new Float32Array(s.length).fill(late ? 1.5 : 1 + 2 ** -20);
+          return { code: 'ok', ns: name === 'candidate' ? 100 : 1000, outputs: out, flags: [], modified: [] };
+        },
+        async close() {},
+      };
+    },
+  };
+  const loose: KernelTask = { ...sort, tolerance: { atol: 1, rtol: 0 } };
+  const m = await measureKernel(lab, loose, sort.reference, { ...options, time: true });
+  expect(m).toMatchObject({ code: 'lower-precision', correct: false, timing: null, checkedCalls: 35 });
+  expect(m.message).toMatch(/^(\d+) of \1 float32 outputs have float16 mantissas \(the reference: 0 of (\d+)\) in the warm-up and timed calls$/);
+  // the correctness calls alone were full precision: every trial passed
+  expect(m.trials.every((t) => t.code === 'ok')).toBe(true);
+});

@@ -11,9 +11,11 @@ import { PROBE_OUTPUT, kernelTask, measureKernel, type MeasureOptions } from '..
 /** A lab whose reference takes 1 ms and the candidate 0.1 ms; the candidate answers ones (wrong) where `wrong`. */
 function scriptedLab(wrong = false) {
   let sessions = 0;
+  const opened: Record<string, string>[] = [];
   const lab: KernelLab = {
-    async open() {
+    async open(kernels) {
       sessions++;
+      opened.push(kernels);
       return {
         status: { reference: { code: 'ok' }, candidate: { code: 'ok' } },
         async call(name: string, _inputs: Record<string, KernelArray>, _dims: Record<string, number>, outputs: KernelOutputSpec[]): Promise<KernelCallResult> {
@@ -25,7 +27,7 @@ function scriptedLab(wrong = false) {
       };
     },
   };
-  return { lab, sessions: () => sessions };
+  return { lab, sessions: () => sessions, opened };
 }
 
 const sort = kernelTask('sort');
@@ -35,7 +37,7 @@ const base: MeasureOptions = { shape: { N: 777 }, secret: 'gate' };
 async function measured(o: Partial<MeasureOptions>, wrong = false) {
   const l = scriptedLab(wrong);
   const m = await measureKernel(l.lab, sort, sort.reference, { ...base, ...o });
-  return { m, sessions: l.sessions() };
+  return { m, sessions: l.sessions(), opened: l.opened };
 }
 
 test('a lower bound above the threshold is re-checked; one exactly at it is not', async () => {
@@ -50,6 +52,9 @@ test('a lower bound above the threshold is re-checked; one exactly at it is not'
   const below = await measured({ reviewAbove: lo - 1e-9 });
   expect(below.sessions).toBe(2);
   expect(below.m.review).toMatchObject({ threshold: lo - 1e-9, confirmed: true });
+  // the re-check runs the same two kernels (prepared the same way) in its fresh session
+  expect(below.opened[1]).toEqual(below.opened[0]);
+  expect(Object.keys(below.opened[1])).toEqual(['reference', 'candidate']);
 });
 
 test('a failed measurement has nothing to re-check, whatever the threshold', async () => {

@@ -106,6 +106,14 @@ describe('timing protocol (scripted lab)', () => {
     expect(m.timing).toMatchObject({ cv: 0, trials: 30, remeasured: false, noisy: false });
   });
 
+  test('a slowdown common to both kernels of a trial cancels in the ratio: a steady 2× is calm, its CV 0', async () => {
+    // trial k: both kernels 1, 2 or 3 times slower (the machine, not the kernels); the ratio stays 2
+    const { lab } = scriptedLab((name, k) => (name === 'reference' ? 2e6 : 1e6) * (1 + (k % 3)), shape);
+    const m = await measureKernel(lab, task, task.reference, { secret: 's6', shape });
+    expect(m.timing).toMatchObject({ speedup: 2, cv: 0, trials: 30, remeasured: false, noisy: false });
+    expect(m.flags).toEqual([]);
+  });
+
   test('a calm first batch is not re-measured even when the threshold is low for the other', async () => {
     const { lab } = scriptedLab((name, k) => (name === 'candidate' ? 1e6 : 1e6 * (1 + 0.01 * (k % 3))), shape);
     const m = await measureKernel(lab, task, task.reference, { secret: 's4', shape });
