@@ -112,7 +112,7 @@ describe('kernel lab (host side)', () => {
   test("its AssemblyScript compiles go to the lab's pool with the source and the signal", async () => {
     const f = fakePool((op) => (op === 'asc.compile' ? { code: 'ok', wasm: [0, 97, 115, 109] } : new Error(op)));
     const stop = new AbortController();
-    const r = await kernelLab(f.pool).compileAssemblyScript('export function f(): i32 { return 1 }', stop.signal);
+    const r = await kernelLab(f.pool).compileAssemblyScript!('export function f(): i32 { return 1 }', stop.signal);
     expect(r).toEqual({ code: 'ok', wasm: new Uint8Array([0, 97, 115, 109]) });
     expect(f.calls.map((c) => [c.op, c.req, c.signal])).toEqual([
       ['withSlot', {}, stop.signal],
