@@ -143,6 +143,23 @@ describe('per-slot server host: garbage from the server is never trusted', () =>
     expect(s.neverReadyCalls).toBe(0);
   });
 
+  test("the run is judged on all of the program's output: the end on fd 3 may come before the last of stdout or stderr", async () => {
+    const result = `{"code":"ok","outputs":[{"code":"ok","text":"1"}]}`;
+    // done first; stderr's end next; the result line and stdout's end last
+    const late = fake(afterReady(`echo "done 0 ${TOKEN}" >&3; sleep 0.2; printf '\\n%s\\n' ${TOKEN} >&2; sleep 0.2; printf '%s%s\\n' "$nonce" '${result}'; printf '\\n%s\\n' ${TOKEN}`));
+    expect(await late.run(batch())).toEqual({ code: 'ok', outputs: [{ code: 'ok', text: '1' }] });
+    // done first; stdout's end next; stderr's last line and end last
+    const detail = fake(afterReady(`echo "done 3 ${TOKEN}" >&3; printf '\\n%s\\n' ${TOKEN}; sleep 0.2; echo 'the last words' >&2; printf '\\n%s\\n' ${TOKEN} >&2`));
+    expect((await detail.run(batch())).message).toBe("the program ended the sandbox's process (exit status 3) before its results were written: the last words");
+  });
+
+  test("the server's end token is never part of what the program wrote, and only stderr's first 64 KiB are read", async () => {
+    const quiet = await fake(afterReady(end(3))).run(batch());
+    expect(quiet.message).toBe("the program ended the sandbox's process (exit status 3) before its results were written");
+    const long = await fake(afterReady(`echo early >&2; head -c 70000 /dev/zero | tr '\\0' x >&2; echo >&2; echo late >&2; ${end(3)}`)).run(batch());
+    expect(long.message).not.toMatch(/late/);
+  });
+
   test('more output than the cap on stdout or on stderr: output-limit (the program was running), the server killed and started again', async () => {
     const flood = (to: string) => afterReady(`head -c 1100000 /dev/zero | tr '\\0' x ${to}; exec sleep 30`);
     const out = fake(flood(''));
