@@ -309,8 +309,11 @@ export class SandboxPool {
    * Sends one request to the slot's JS worker. The worker answers its requests in order; the
    * first unanswered one is running, under its wall clock (`wallMs`): past it the worker is
    * killed. An abort drops a request still waiting in the worker, or kills the worker running it.
+   * A closed pool refuses (it starts no worker after close).
    */
   call(slot: Slot, op: string, req: unknown, wallMs: number, signal?: AbortSignal): Promise<unknown> {
+    // a slot held across close() (a kernel-lab session) must not start a worker that nothing will stop
+    if (this.closed) return Promise.reject(new Error('the sandbox pool is closed'));
     if (signal?.aborted) return Promise.reject(new SandboxCancelledError());
     const id = this.nextId++;
     // plain-data requests cross as JSON text: Node's structured-clone channel costs more per message

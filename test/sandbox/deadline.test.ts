@@ -97,3 +97,21 @@ test('its timer does not keep the process alive', () => {
   expect(timer.hasRef()).toBe(false);
   d.clear();
 });
+
+test('the timer is armed only for a deadline earlier than it is due, and once again for the time left when it fires early', () => {
+  const expired = jest.fn();
+  const d = new Deadline(expired, now);
+  const arms = jest.spyOn(global, 'setTimeout');
+  d.set(100);
+  d.clear();
+  d.set(100); // due when the armed timer fires: no timer armed again
+  expect(arms).toHaveBeenCalledTimes(1);
+  pass(50);
+  d.set(200); // due at 250: the timer armed at 0 fires at 100 and is armed once, for the 150 ms left
+  pass(199);
+  expect(expired).not.toHaveBeenCalled();
+  pass(1);
+  expect(expired).toHaveBeenCalledTimes(1);
+  expect(arms).toHaveBeenCalledTimes(2);
+  arms.mockRestore();
+});

@@ -24,6 +24,10 @@ function fakePool(answer: (op: string, req: Record<string, unknown>) => unknown)
       calls.push({ op: 'hold', req: {}, wallMs: 0, signal });
       return { slot, release: () => releases++ };
     },
+    withSlot: async <T>(f: (s: Slot) => Promise<T>, signal?: AbortSignal): Promise<T> => {
+      calls.push({ op: 'withSlot', req: {}, wallMs: 0, signal });
+      return f(slot);
+    },
     call: async (s: Slot, op: string, req: Record<string, unknown>, wallMs: number, signal?: AbortSignal) => {
       expect(s).toBe(slot);
       calls.push({ op, req, wallMs, signal });
@@ -103,5 +107,16 @@ describe('kernel lab (host side)', () => {
     const f = fakePool(() => new SandboxCancelledError());
     await expect(kernelLab(f.pool).open({ a: 'k' })).rejects.toBeInstanceOf(SandboxCancelledError);
     expect(f.releases()).toBe(1);
+  });
+
+  test("its AssemblyScript compiles go to the lab's pool with the source and the signal", async () => {
+    const f = fakePool((op) => (op === 'asc.compile' ? { code: 'ok', wasm: [0, 97, 115, 109] } : new Error(op)));
+    const stop = new AbortController();
+    const r = await kernelLab(f.pool).compileAssemblyScript!('export function f(): i32 { return 1 }', stop.signal);
+    expect(r).toEqual({ code: 'ok', wasm: new Uint8Array([0, 97, 115, 109]) });
+    expect(f.calls.map((c) => [c.op, c.req, c.signal])).toEqual([
+      ['withSlot', {}, stop.signal],
+      ['asc.compile', { source: 'export function f(): i32 { return 1 }' }, stop.signal],
+    ]);
   });
 });

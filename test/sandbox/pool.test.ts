@@ -2,6 +2,7 @@ import { createSandbox, SandboxBusyError, SandboxCancelledError, type Sandbox } 
 import { outputMatches } from '../../src/core/output-match';
 import { resolveLimits } from '../../src/sandbox/limits';
 import { requestProblem } from '../../src/sandbox/code-runner';
+import { SandboxPool } from '../../src/sandbox/pool';
 
 const loop = { language: 'js' as const, program: 'function f(){ for (;;) {} }', entry: 'f', tests: [{ input: [] }], limits: { timeMs: 1500 } };
 const quick = (x: number) => ({ language: 'js' as const, program: 'function f(x){ return x * 2 }', entry: 'f', tests: [{ input: [x], expected: x * 2 }] });
@@ -84,6 +85,19 @@ describe('the sandbox pool', () => {
   });
 });
 
+describe('a closed pool', () => {
+  test('starts no worker: a call on a slot held across the close (a kernel-lab session) is refused, and a run too', async () => {
+    const pool = new SandboxPool({ concurrency: 1 });
+    const { slot, release } = await pool.hold();
+    await pool.close();
+    await expect(pool.call(slot, 'lab.close', { id: 'x' }, 5000)).rejects.toThrow('the sandbox pool is closed');
+    await expect(pool.run('tests', {}, 5000)).rejects.toThrow('the sandbox pool is closed');
+    release();
+    expect(pool.stats.workersStarted).toBe(0);
+    expect(pool.workerPids()).toEqual([]);
+  });
+});
+
 describe('limits and comparison', () => {
   test('defaults and bounds', () => {
     expect(resolveLimits(undefined)).toEqual({ timeMs: 2000, memoryMb: 256, outputBytes: 1_000_000 });
@@ -107,9 +121,10 @@ describe('limits and comparison', () => {
 
 describe('stopOnTimeout', () => {
   test('after the first timeout the remaining tests are not run', async () => {
+    // a limit of 1 s, not less: the first test's trivial call timed out at 200 ms on the loaded machine (load 15, under Stryker)
     const sb = createSandbox({ concurrency: 1 });
     try {
-      const req = { language: 'js' as const, program: 'function f(x){ if (x > 0) for (;;) {} return x }', entry: 'f', tests: [{ input: [0], expected: 0 }, { input: [1] }, { input: [2] }, { input: [3] }], limits: { timeMs: 200 } };
+      const req = { language: 'js' as const, program: 'function f(x){ if (x > 0) for (;;) {} return x }', entry: 'f', tests: [{ input: [0], expected: 0 }, { input: [1] }, { input: [2] }, { input: [3] }], limits: { timeMs: 1000 } };
       const t0 = Date.now();
       const r = await sb.code.run({ ...req, stopOnTimeout: true });
       expect(r.tests.map((t) => t.code)).toEqual(['ok', 'timeout', 'timeout', 'timeout']);

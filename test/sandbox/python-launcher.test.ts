@@ -6,6 +6,7 @@
  * interpreter in namespaces of its own. Isolation between programs is python-slot-server.test.ts.
  */
 import { readFileSync } from 'node:fs';
+import * as compiled from '../../src/sandbox/python-compiled';
 import { randomBytes } from 'node:crypto';
 import { createSandbox, pythonSandboxProblem } from '../../src/sandbox';
 import { PythonLauncher } from '../../src/sandbox/python-launcher';
@@ -95,9 +96,12 @@ describe('the Python launcher: where a run can fail', () => {
     }
     const l = new Corrupted();
     launchers.push(l);
+    const forgot = jest.spyOn(compiled, 'forgetCompiled');
     const bad = await l.run(batch('def f():\n    return 1'));
     expect(bad.code).toBe('sandbox-error');
     expect(bad.message).toMatch(/did not start/);
+    expect(forgot).toHaveBeenCalledTimes(1); // the bytes that did not load are not used again
+    forgot.mockRestore();
     expect(value(await l.run(batch('def f():\n    return 2')))).toBe(2);
     expect(l.starts).toBe(2);
   });

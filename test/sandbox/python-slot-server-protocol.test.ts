@@ -110,6 +110,75 @@ describe('per-slot server host: the server\'s faults are ours', () => {
   });
 });
 
+describe('per-slot server host: garbage from the server is never trusted', () => {
+  test('a control line that is not exactly `done <digits> <32 hex>` ends the run as sandbox-error (the server restarted), whatever it claims', async () => {
+    const lines = [`done 0 ${TOKEN}x`, `xdone 0 ${TOKEN}`, `done 0 ${TOKEN.slice(1)}`, `done 0 ${TOKEN.toUpperCase()}`, `done -1 ${TOKEN}`, `done  0 ${TOKEN}`, `done 0`, 'ready'];
+    for (const line of lines) {
+      // the tokens come first, so a line taken for an end would finish the run as the program's
+      const s = fake(afterReady(`printf '\\n%s\\n' ${TOKEN}; printf '\\n%s\\n' ${TOKEN} >&2; echo '${line}' >&3; exec sleep 30`));
+      expect([line, await s.run(batch())]).toEqual([line, { code: 'sandbox-error', message: 'the fake server broke its protocol', outputs: [] }]);
+    }
+  });
+
+  test('an end whose status has several digits is read whole (137: SIGKILL)', async () => {
+    const r = await fake(afterReady(end(137))).run(batch());
+    expect(r).toMatchObject({ code: 'killed-by-signal', message: expect.stringMatching(/SIGKILL/) });
+  });
+
+  test('an end said with no run in flight (before ready here: nothing can race it) kills the server: sandbox-error, never taken for a run\'s end', async () => {
+    const s = fake(`echo "done 0 ${TOKEN}" >&3; ${afterReady(end(0))}`);
+    // killed on that line; its "ready", written next, may still be read before its end is seen
+    expect(await s.run(batch())).toEqual({ code: 'sandbox-error', message: expect.stringMatching(/^the fake server (did not start: exit status SIGKILL|ended \(SIGKILL\))$/), outputs: [] });
+  });
+
+  test('output between runs is nobody\'s: it is dropped, and the next run is answered by its own end', async () => {
+    const s = fake(afterReady(`${end(0)}; echo between; echo between >&2`));
+    for (let i = 0; i < 3; i++) expect((await s.run(batch())).code).toBe('exited');
+    expect(s.starts).toBe(1);
+  });
+
+  test('the end is taken only once both streams reached its token, whatever order the pipes deliver them in', async () => {
+    const s = fake(afterReady(`echo "done 3 ${TOKEN}" >&3; sleep 0.2; printf '\\n%s\\n' ${TOKEN}; sleep 0.2; printf '\\n%s\\n' ${TOKEN} >&2`));
+    expect(await s.run(batch())).toMatchObject({ code: 'exited', message: expect.stringMatching(/exit status 3/) });
+    expect(s.neverReadyCalls).toBe(0);
+  });
+
+  test("the run is judged on all of the program's output: the end on fd 3 may come before the last of stdout or stderr", async () => {
+    const result = `{"code":"ok","outputs":[{"code":"ok","text":"1"}]}`;
+    // done first; stderr's end next; the result line and stdout's end last
+    const late = fake(afterReady(`echo "done 0 ${TOKEN}" >&3; sleep 0.2; printf '\\n%s\\n' ${TOKEN} >&2; sleep 0.2; printf '%s%s\\n' "$nonce" '${result}'; printf '\\n%s\\n' ${TOKEN}`));
+    expect(await late.run(batch())).toEqual({ code: 'ok', outputs: [{ code: 'ok', text: '1' }] });
+    // done first; stdout's end next; stderr's last line and end last
+    const detail = fake(afterReady(`echo "done 3 ${TOKEN}" >&3; printf '\\n%s\\n' ${TOKEN}; sleep 0.2; echo 'the last words' >&2; printf '\\n%s\\n' ${TOKEN} >&2`));
+    expect((await detail.run(batch())).message).toBe("the program ended the sandbox's process (exit status 3) before its results were written: the last words");
+  });
+
+  test("the server's end token is never part of what the program wrote, and only stderr's first 64 KiB are read", async () => {
+    const quiet = await fake(afterReady(end(3))).run(batch());
+    expect(quiet.message).toBe("the program ended the sandbox's process (exit status 3) before its results were written");
+    const long = await fake(afterReady(`echo early >&2; head -c 70000 /dev/zero | tr '\\0' x >&2; echo >&2; echo late >&2; ${end(3)}`)).run(batch());
+    expect(long.message).not.toMatch(/late/);
+  });
+
+  test('more output than the cap on stdout or on stderr: output-limit (the program was running), the server killed and started again', async () => {
+    const flood = (to: string) => afterReady(`head -c 1100000 /dev/zero | tr '\\0' x ${to}; exec sleep 30`);
+    const out = fake(flood(''));
+    expect(await out.run(batch())).toMatchObject({ code: 'output-limit' });
+    expect(await fake(flood('>&2')).run(batch())).toMatchObject({ code: 'output-limit' });
+  });
+
+  test('a server that exits before ready without a word: sandbox-error naming its exit status; one that cannot be spawned: the spawn error', async () => {
+    expect(await fake('exit 4').run(batch())).toEqual({ code: 'sandbox-error', message: 'the fake server did not start: exit status 4', outputs: [] });
+    class Missing extends PythonSlotServer {
+      protected prepare(): Promise<SlotServerStart> {
+        return Promise.resolve({ command: ['/nonexistent/slot-server'], prefix: Buffer.alloc(0) });
+      }
+    }
+    const m = new Missing(DEFAULT_PYTHON_PATHS, 'the missing server');
+    expect(await m.run(batch())).toEqual({ code: 'sandbox-error', message: 'the missing server did not start: spawn /nonexistent/slot-server ENOENT', outputs: [] });
+  });
+});
+
 describe("per-slot server host: the program's process's end is the program's", () => {
   const runs = (status: number): Promise<RawRun> => fake(afterReady(end(status))).run(batch());
 
@@ -128,5 +197,6 @@ describe("per-slot server host: the program's process's end is the program's", (
     const s = fake(afterReady(end(128 + 9)));
     for (let i = 0; i < 3; i++) expect((await s.run(batch())).code).toBe('killed-by-signal');
     expect(s.starts).toBe(1);
+    expect(s.neverReadyCalls).toBe(0);
   });
 });

@@ -11,7 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import { createSandbox, pythonSandboxProblem, type PythonMode, type Sandbox } from '../../src/sandbox';
 import type { CodeRunResult } from '../../src/core/sandbox';
-import { runPythonBatch } from '../../src/sandbox/python-runner';
+import { DEFAULT_PYTHON_PATHS, runPythonBatch } from '../../src/sandbox/python-runner';
 import { eventually, processesNamed } from './processes';
 
 beforeAll(() => expect(pythonSandboxProblem()).toBeNull());
@@ -197,4 +197,19 @@ describe('a bubblewrap sandbox per program: nothing of one program reaches the n
 
   test('program A leaves traces everywhere it can; program B sees none', () =>
     nothingCarriesOver((program) => fresh.code.run({ language: 'python', program, entry: 'f', tests: [{ input: [] }], limits: { timeMs: 3000, memoryMb: 128 } })));
+});
+
+describe('a per-slot server that cannot start names itself', () => {
+  test.each([
+    ['launcher', 'the Python launcher'],
+    ['fork-server', 'the Python fork server'],
+  ] as const)('%s with no Python there: sandbox-error "%s did not start"', async (pythonMode, name) => {
+    const sb = createSandbox({ concurrency: 1, pythonMode, python: { ...DEFAULT_PYTHON_PATHS, python: '/bin/false' } });
+    try {
+      const r = await sb.code.run({ language: 'python', program: 'def f():\n    return 1', entry: 'f', tests: [{ input: [] }] });
+      expect(r).toMatchObject({ code: 'sandbox-error', message: expect.stringContaining(`${name} did not start`) });
+    } finally {
+      await sb.close();
+    }
+  });
 });
