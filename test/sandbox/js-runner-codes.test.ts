@@ -150,15 +150,16 @@ describe("how a program's end becomes a code", () => {
     });
   });
 
-  test('stopOnTimeout: the tests after a timeout are not run; without it they are', async () => {
-    const program = 'function f(x){ if (x) for (;;) {} return 1 }';
-    const tests = [{ input: [0] }, { input: [1] }, { input: [0] }];
+  test('stopOnTimeout: the tests after a timeout are not run (an error is not a timeout); without it they are', async () => {
+    const program = 'function f(x){ if (x === 2) throw new Error("two"); if (x) for (;;) {} return 1 }';
+    const tests = [{ input: [2] }, { input: [0] }, { input: [1] }, { input: [0] }];
     expect((await run({ program, tests, timeMs: 1000, stopOnTimeout: true })).outputs).toEqual([
+      { code: 'runtime-error', message: 'Error: two' },
       { code: 'ok', text: '1' },
       { code: 'timeout', message: TIMED_OUT },
       { code: 'timeout', message: 'not run: an earlier test timed out' },
     ]);
-    expect((await run({ program, tests, timeMs: 1000 })).outputs).toEqual([{ code: 'ok', text: '1' }, { code: 'timeout', message: TIMED_OUT }, { code: 'ok', text: '1' }]);
+    expect((await run({ program, tests, timeMs: 1000 })).outputs).toEqual([{ code: 'runtime-error', message: 'Error: two' }, { code: 'ok', text: '1' }, { code: 'timeout', message: TIMED_OUT }, { code: 'ok', text: '1' }]);
   });
 });
 
@@ -181,6 +182,18 @@ describe('limits', () => {
     expect((await run({ ...big, memoryMb: 256 })).outputs).toEqual([{ code: 'ok', text: '8000000' }]);
   });
 
+  test('a heap that outgrows its limit disposes the isolate: the tests after it are not run, and the next run gets a new isolate', async () => {
+    const r = await run({ program: 'function f(){ const a = []; for (;;) a.push([a.length, a.length]) }', tests: [{ input: [] }, { input: [] }], timeMs: 10_000, memoryMb: 16 });
+    expect(r).toEqual({
+      code: 'ok',
+      outputs: [
+        { code: 'memory-limit', message: 'Isolate was disposed during execution due to memory limit' },
+        { code: 'memory-limit', message: 'the sandbox ran out of memory in an earlier test' },
+      ],
+    });
+    expect((await run({ program: 'function f(){ return 5 }', memoryMb: 16 })).outputs).toEqual([{ code: 'ok', text: '5' }]);
+  });
+
   test('the watchdog is disarmed when a call returns or throws: a later run on the same worker is served normally', async () => {
     for (const program of ['function f(){ return 1 }', 'function f(){ throw new Error("x") }']) {
       const a = await ask(sharedWorker(), { program, timeMs: 200 }); // the watchdog would fire 250 ms after the limit
@@ -201,7 +214,7 @@ test('property checks: only `true` passes; a property that throws or never ends 
   expect(r.outputs.map((o) => o.property)).toEqual([true, false, false, false, false]);
 });
 
-describe('a builtin the isolate cannot interrupt, while loading or in the lookup: the watchdog holds the limit and the worker retires', () => {
+describe('a builtin the isolate cannot interrupt, while loading, in the lookup or in a call: the watchdog holds the limit and the worker retires', () => {
   const HUNG = { code: 'timeout', message: 'time limit of 300 ms exceeded (the program could not be interrupted; its worker was ended)', outputs: [] };
   const split = "'x'.repeat(2 ** 28).split('').length";
   test.each([
@@ -213,6 +226,15 @@ describe('a builtin the isolate cannot interrupt, while loading or in the lookup
     const a = await ask(worker, { program, timeMs: 300, memoryMb: 256 });
     expect(a).toMatchObject({ ok: true, res: HUNG, retire: true });
     expect(await exited).toBe('SIGKILL');
+  });
+
+  test.each([
+    [false, 'not run: an earlier test could not be stopped'],
+    [true, 'not run: an earlier test timed out'],
+  ])('in a call (stopOnTimeout %s): the tests after it are not run', async (stopOnTimeout, notRun) => {
+    worker = start();
+    const a = await ask(worker, { program: `function f(){ return ${split} }`, tests: [{ input: [] }, { input: [] }], timeMs: 300, memoryMb: 256, stopOnTimeout });
+    expect(a).toMatchObject({ ok: true, retire: true, res: { code: 'ok', outputs: [{ code: 'timeout', message: HUNG.message }, { code: 'timeout', message: notRun }] } });
   });
 });
 
