@@ -109,6 +109,16 @@ describe("how a program's end becomes a code", () => {
     expect(await run({ program: 'var f = 3' })).toEqual({ code: 'runtime-error', message: 'the program defines no function "f"', outputs: [] });
   });
 
+  test('null or undefined thrown while loading or from the lookup, and an error thrown by the lookup, are runtime errors (never the sandbox\'s fault)', async () => {
+    const cases: [string, string][] = [
+      ['throw null; function f(){}', 'null'],
+      ['const __sandbox_entry__ = 0; throw undefined; function f(){}', 'undefined'],
+      ['const __sandbox_entry__ = 0; Object.defineProperty(globalThis, "f", { get() { throw null } })', 'null'],
+      ['const __sandbox_entry__ = 0; Object.defineProperty(globalThis, "f", { get() { throw new TypeError("no") } })', 'TypeError: no'],
+    ];
+    for (const [program, message] of cases) expect(await run({ program })).toEqual({ code: 'runtime-error', message, outputs: [] });
+  });
+
   test("a syntax error's message says where, in program.js; a stack names program.js, whether the program was joined to its lookup or loaded alone", async () => {
     expect(await run({ program: 'function f(){}\nfoo(' })).toEqual({ code: 'syntax-error', message: 'Unexpected end of input [program.js:2:5]', outputs: [] });
     const line = 'function f(){ return new Error().stack.split("\\n")[1] }';
@@ -130,11 +140,14 @@ describe("how a program's end becomes a code", () => {
       program: `function f(k){
         if (k === 'parse') return JSON.parse('{');
         if (k === 'string') throw 'boom\\nline two';
+        if (k === 'null') throw null;
+        if (k === 'undefined') throw undefined;
+        if (k === 'prefixed') throw new TypeError('TypeError: x');
         if (k === 'object') throw { name: 'X', message: 'm' };
         if (k === 'stack') return (function g(n){ return g(n + 1) + 1 })(0);
         if (k === 'memory') { const a = []; for (;;) a.push(new Float64Array(1 << 20)); }
       }`,
-      tests: ['parse', 'string', 'object', 'stack', 'memory', 'nothing'].map((k) => ({ input: [k] })),
+      tests: ['parse', 'string', 'null', 'undefined', 'prefixed', 'object', 'stack', 'memory', 'nothing'].map((k) => ({ input: [k] })),
       timeMs: 10_000, // never reached (a loaded machine is slow to fill the stack)
     });
     expect(r).toEqual({
@@ -142,6 +155,9 @@ describe("how a program's end becomes a code", () => {
       outputs: [
         { code: 'runtime-error', message: expect.stringMatching(/^SyntaxError: .*JSON/) },
         { code: 'runtime-error', message: 'boom' },
+        { code: 'runtime-error', message: 'null' }, // a program that throws null was reported as sandbox-error, the sandbox's fault
+        { code: 'runtime-error', message: 'undefined' },
+        { code: 'runtime-error', message: 'TypeError: x' }, // a message that starts with its name is not named twice
         { code: 'runtime-error', message: 'X: m' },
         { code: 'runtime-error', message: 'Maximum call stack size exceeded' },
         { code: 'memory-limit', message: 'Array buffer allocation failed' },
@@ -264,6 +280,12 @@ describe('--sync: which calls are synchronous', () => {
     expect(await cancelled([], loadLoop)).toMatchObject(CANCELLED);
     worker!.kill('SIGKILL');
     expect(await cancelled([], lookupLoop)).toMatchObject(CANCELLED);
+  });
+
+  test('with --sync (synchronous calls) null thrown while loading or by a call is a runtime error too', async () => {
+    worker = start(['--sync']);
+    expect((await ask(worker, { program: 'throw null; function f(){}' })).res).toEqual({ code: 'runtime-error', message: 'null', outputs: [] });
+    expect((await ask(worker, { program: 'function f(){ throw null }' })).res).toEqual({ code: 'ok', outputs: [{ code: 'runtime-error', message: 'null' }] });
   });
 
   test('with --sync a lone run of two tests keeps the asynchronous calls: the cancel ends it at once', async () => {

@@ -176,7 +176,10 @@ function mustExit() {
 }
 
 /**
- * `promise` (an isolate call with isolated-vm's own timeout of `timeMs`), or `{ hung: true }`
+ * `promise` (an isolate call with isolated-vm's own timeout of `timeMs`) as `{ value }` or
+ * `{ error }` — whatever was thrown, `null` and `undefined` too: callers test `'error' in` the
+ * answer, never its truth (a program that threw null was once reported as the sandbox's fault) —
+ * or `{ hung: true }`
  * when it has not settled well after that: a single builtin call (a string flattened, an array
  * built by `split`, a collection thrashing the garbage collector) cannot be interrupted by the
  * timeout, so the per-test limit is held here: the isolate is disposed and the worker ends after
@@ -264,12 +267,12 @@ async function runTests(req, sync = false) {
     const loaded = syncCalls ? direct(() => script.runSync(h.context, loadOptions)) : await watched(isolate, script.run(h.context, loadOptions), timeMs);
     if (!poisoned) done(isolate, script);
     if (loaded.hung) return { ...HUNG(timeMs), outputs };
-    if (loaded.error) return { ...classify(loaded.error, isolate, true), outputs };
+    if ('error' in loaded) return { ...classify(loaded.error, isolate, true), outputs };
     let fn = loaded.value;
     if (!joined) {
       const found = syncCalls ? direct(() => h.context.evalSync(LOOKUP(req.entry), { reference: true, timeout: timeMs })) : await watched(isolate, h.context.eval(LOOKUP(req.entry), { reference: true, timeout: timeMs }), timeMs);
       if (found.hung) return { ...HUNG(timeMs), outputs };
-      if (found.error) return { ...classify(found.error, isolate), outputs };
+      if ('error' in found) return { ...classify(found.error, isolate), outputs };
       fn = found.value;
     }
     h.refs.push(fn);
@@ -298,7 +301,7 @@ async function runTests(req, sync = false) {
         outputs.push(HUNG(timeMs));
         continue;
       }
-      if (called.error) {
+      if ('error' in called) {
         const c = classify(called.error, isolate, true);
         if (c.code === 'timeout') timedOut = true;
         outputs.push(c);
