@@ -30,3 +30,13 @@ test('a request that is not JSON, or JSON null, is answered with an unknown-op e
     { id: 7, ok: false, error: 'unknown op "no-such-op"' },
   ]);
 });
+
+test('only JSON text is read as a batch: an array sent as an object is one malformed request', async () => {
+  worker = fork(join(__dirname, '../../src/sandbox/worker/js-worker.cjs'), [], { execArgv: ['--no-node-snapshot'], serialization: 'advanced', stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const answer = new Promise<unknown>((resolve, reject) => {
+    worker!.once('message', resolve);
+    worker!.on('exit', (code, signal) => reject(new Error(`the worker ended (${code ?? signal})`)));
+  });
+  worker.send([{ id: 1, op: 'no-such-op', req: {} }]);
+  expect(await answer).toEqual({ ok: false, error: 'unknown op "undefined"' });
+});

@@ -88,3 +88,27 @@ test('a cancel of the running request of a batch answers the batch so far, marke
   expect(await got).toEqual([[{ id: 1, ok: false, error: 'cancelled', cancelled: true, retire: true }]]);
   expect(await exited).toBe('SIGKILL');
 });
+
+test('a cancel is never a request: one for an id that is neither waiting nor running changes nothing and is not answered', async () => {
+  worker = start();
+  const got = answers(worker, 2);
+  worker.send(run(1, LOOP, 1000)); // running when the cancel comes
+  worker.send({ cancel: 99 });
+  worker.send(run(2, 'function f(){ return 2 }'));
+  const [first, second] = await got;
+  expect(first).toMatchObject({ id: 1, ok: true, res: { outputs: [{ code: 'timeout' }] } });
+  expect(first).not.toHaveProperty('retire');
+  expect(second).toMatchObject({ id: 2, ok: true, res: { outputs: [{ code: 'ok', text: '2' }] } });
+});
+
+test('a cancel of a running request that is not a code run (an AssemblyScript compile) is dropped: it is answered in full and the worker goes on', async () => {
+  worker = start();
+  const got = answers(worker, 2);
+  worker.send({ id: 1, op: 'asc.compile', req: { source: 'export function f(): i32 { return 1 }' } }); // loads the compiler: running for seconds
+  worker.send({ cancel: 1 });
+  worker.send(run(2, 'function f(){ return 2 }'));
+  const [compiled, next] = await got;
+  expect(compiled).toMatchObject({ id: 1, ok: true, res: { code: 'ok' } });
+  expect(compiled).not.toHaveProperty('retire');
+  expect(next).toMatchObject({ id: 2, ok: true, res: { code: 'ok' } });
+}, 60_000);

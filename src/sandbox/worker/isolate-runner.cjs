@@ -19,14 +19,18 @@ function oneLine(text, max = 300) {
 
 /**
  * The result code of an error thrown by isolated-vm while running untrusted code.
+ * `running`: the error came from running a program that compiled (its load, a test's call), so a
+ * SyntaxError there is one the program threw (`JSON.parse` of bad text, `new Function`, a
+ * `RegExp`): a runtime error, as in Python; only a compile's SyntaxError is `syntax-error`.
  * @param {unknown} e
  * @param {import('isolated-vm').Isolate} isolate
+ * @param {boolean} [running]
  */
-function classify(e, isolate) {
+function classify(e, isolate, running = false) {
   const message = oneLine(e instanceof Error ? e.message : String(e));
   if (isolate.isDisposed || /memory limit|Array buffer allocation failed|allocation failed/i.test(message)) return { code: 'memory-limit', message };
   if (/Script execution timed out/i.test(message)) return { code: 'timeout', message };
-  if (e instanceof Error && e.name === 'SyntaxError') return { code: 'syntax-error', message };
+  if (!running && e instanceof Error && e.name === 'SyntaxError') return { code: 'syntax-error', message };
   if (/RangeError: Maximum call stack/i.test(message) || /Maximum call stack/i.test(message)) return { code: 'runtime-error', message };
   return { code: 'runtime-error', message: (e instanceof Error && e.name && !message.startsWith(e.name) ? e.name + ': ' : '') + message };
 }
@@ -172,7 +176,10 @@ function mustExit() {
 }
 
 /**
- * `promise` (an isolate call with isolated-vm's own timeout of `timeMs`), or `{ hung: true }`
+ * `promise` (an isolate call with isolated-vm's own timeout of `timeMs`) as `{ value }` or
+ * `{ error }` — whatever was thrown, `null` and `undefined` too: callers test `'error' in` the
+ * answer, never its truth (a program that threw null was once reported as the sandbox's fault) —
+ * or `{ hung: true }`
  * when it has not settled well after that: a single builtin call (a string flattened, an array
  * built by `split`, a collection thrashing the garbage collector) cannot be interrupted by the
  * timeout, so the per-test limit is held here: the isolate is disposed and the worker ends after
@@ -260,12 +267,12 @@ async function runTests(req, sync = false) {
     const loaded = syncCalls ? direct(() => script.runSync(h.context, loadOptions)) : await watched(isolate, script.run(h.context, loadOptions), timeMs);
     if (!poisoned) done(isolate, script);
     if (loaded.hung) return { ...HUNG(timeMs), outputs };
-    if (loaded.error) return { ...classify(loaded.error, isolate), outputs };
+    if ('error' in loaded) return { ...classify(loaded.error, isolate, true), outputs };
     let fn = loaded.value;
     if (!joined) {
       const found = syncCalls ? direct(() => h.context.evalSync(LOOKUP(req.entry), { reference: true, timeout: timeMs })) : await watched(isolate, h.context.eval(LOOKUP(req.entry), { reference: true, timeout: timeMs }), timeMs);
       if (found.hung) return { ...HUNG(timeMs), outputs };
-      if (found.error) return { ...classify(found.error, isolate), outputs };
+      if ('error' in found) return { ...classify(found.error, isolate), outputs };
       fn = found.value;
     }
     h.refs.push(fn);
@@ -294,8 +301,8 @@ async function runTests(req, sync = false) {
         outputs.push(HUNG(timeMs));
         continue;
       }
-      if (called.error) {
-        const c = classify(called.error, isolate);
+      if ('error' in called) {
+        const c = classify(called.error, isolate, true);
         if (c.code === 'timeout') timedOut = true;
         outputs.push(c);
         continue;
