@@ -27,7 +27,8 @@
  * `_loads` are json.dumps (ensure_ascii, allow_nan as asked, ", " / ": ") and json.loads built
  * from the same C encoder and scanner. What every run needs is made once when the harness loads
  * (the capture class of the program's stdout and stderr, the alarm handler, `resource`), so a
- * fork server's program process only uses it.
+ * fork server's program process only uses it. The program's source runs by `exec` of the str, never
+ * through `compile()`, whose first call in a process builds every AST node type (`_load`).
  */
 
 /** Reading and running the program; shared by the one-process harness and the child. */
