@@ -173,15 +173,22 @@ def f(x):
       { program: 'def g(x):\n    return x' },
       { program: 'f = 3' },
       { program: 'x = "\\0"\ncompile("a\\0b", "s", "exec")' },
+      { program: 'def f(x):\n    return x\0' },
+      { program: 'raise SyntaxError("mine")' },
+      { program: 'class E(SyntaxError):\n    __traceback__ = None\nraise E("hidden")' },
     ]);
     expect(runs.map((r) => [r.code, r.message, r.outputs])).toEqual([
-      ['syntax-error', expect.stringMatching(/^SyntaxError: /), []],
+      ['syntax-error', 'SyntaxError: invalid syntax (program.py, line 1)', []],
       ['runtime-error', 'ValueError: at load', []],
       ['exited', 'the program asked to exit (SystemExit: 2)', []],
       ['timeout', 'time limit of 300 ms exceeded', []],
       ['runtime-error', "the program defines no function 'f'", []],
       ['runtime-error', "the program defines no function 'f'", []],
       ['runtime-error', expect.stringMatching(/^(SyntaxError|ValueError): /), []],
+      ['syntax-error', 'ValueError: source code string cannot contain null bytes', []],
+      // the program's own SyntaxError is its runtime error, however its class hides its traceback
+      ['runtime-error', 'SyntaxError: mine', []],
+      ['runtime-error', 'E: hidden', []],
     ]);
   });
 });
