@@ -9,22 +9,7 @@
  * worker's process (its `message` event), while the real worker still runs the request.
  */
 import { createSandbox, type Sandbox } from '../../src/sandbox';
-import type { CodeRunRequest } from '../../src/core/sandbox';
-
-/** Program i computes x * i + i: an answer given to the wrong run would not match. */
-const own = (i: number): CodeRunRequest => ({ language: 'js', program: `function f(x){ return x * ${i} + ${i} }`, entry: 'f', tests: [{ input: [i], expected: i * i + i }] });
-const loop: CodeRunRequest = { language: 'js', program: 'function f(){ for (;;) {} }', entry: 'f', tests: [{ input: [] }], limits: { timeMs: 20_000 } };
-
-interface SlotView {
-  worker?: { pid?: number; emit(event: 'message', m: unknown): boolean };
-  units: { jobs: { id: number }[]; batch: boolean }[];
-}
-const slotOf = (sb: Sandbox): SlotView => (sb.pool as unknown as { slots: SlotView[] }).slots[0];
-
-/** Resolves once `done()` holds (polled on the event loop, never a fixed sleep). */
-async function until(done: () => boolean): Promise<void> {
-  while (!done()) await new Promise((r) => setImmediate(r));
-}
+import { loop, own, slotOf, until } from './pool-view';
 
 let sb: Sandbox;
 afterEach(() => sb?.close());
@@ -33,7 +18,7 @@ afterEach(() => sb?.close());
 async function loopRunning(): Promise<{ run: Promise<{ code: string; message?: string }>; id: number }> {
   sb = createSandbox({ concurrency: 1 });
   await sb.code.run(own(1)); // starts the worker
-  const run = sb.code.run(loop);
+  const run = sb.code.run(loop(20_000));
   await until(() => slotOf(sb).units.length === 1);
   return { run, id: slotOf(sb).units[0].jobs[0].id };
 }

@@ -12,25 +12,10 @@
  */
 import { createSandbox, SandboxCancelledError, type Sandbox } from '../../src/sandbox';
 import type { CodeRunRequest } from '../../src/core/sandbox';
-
-/** Program i computes x * i + i: an answer given to the wrong run would not match. */
-const own = (i: number): CodeRunRequest => ({ language: 'js', program: `function f(x){ return x * ${i} + ${i} }`, entry: 'f', tests: [{ input: [i], expected: i * i + i }] });
-const loop = (timeMs: number): CodeRunRequest => ({ language: 'js', program: 'function f(){ for (;;) {} }', entry: 'f', tests: [{ input: [] }], limits: { timeMs } });
-
-interface SlotView {
-  worker?: { kill(sig: string): void; pid?: number; on(event: 'message', f: (m: unknown) => void): void };
-  inflight: unknown[];
-  units: { jobs: unknown[]; batch: boolean }[];
-}
-const slotOf = (sb: Sandbox): SlotView => (sb.pool as unknown as { slots: SlotView[] }).slots[0];
+import { loop, own, slotOf, until } from './pool-view';
 
 /** One turn of the event loop: the runs asked for so far have been sent to the worker. */
 const tick = (): Promise<void> => new Promise((r) => setImmediate(r));
-
-/** Resolves once `done()` holds (polled on the event loop, never a fixed sleep). */
-async function until(done: () => boolean): Promise<void> {
-  while (!done()) await new Promise((r) => setImmediate(r));
-}
 
 describe('pipelined JavaScript runs', () => {
   let sb: Sandbox;
