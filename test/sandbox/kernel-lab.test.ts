@@ -31,6 +31,29 @@ describe('the kernel lab', () => {
     }
   });
 
+  test('a SyntaxError a kernel throws while it runs (loading or called) is a runtime-error; only a source that does not compile is a syntax-error', async () => {
+    const thrown = { json: "JSON.parse('{')", fn: "new Function('(')", re: "new RegExp('(')" };
+    const kernels: Record<string, string> = { bad: 'function (', deep: `(${'['.repeat(20000)}${']'.repeat(20000)})` };
+    for (const [k, expr] of Object.entries(thrown)) {
+      kernels[`load-${k}`] = `(() => { ${expr}; return function kernel() {}; })()`;
+      kernels[`call-${k}`] = `function kernel() { ${expr}; }`;
+    }
+    const lab = await sb.lab.open(kernels);
+    try {
+      expect(lab.status.bad).toEqual({ code: 'syntax-error', message: 'Unexpected end of input [bad.js:2:2]' });
+      // a compile that fails otherwise (the parser's stack) is one too, as in code runs
+      expect(lab.status.deep).toEqual({ code: 'syntax-error', message: expect.stringMatching(/Maximum call stack/) });
+      for (const k of Object.keys(thrown)) {
+        expect([k, lab.status[`load-${k}`]]).toEqual([k, { code: 'runtime-error', message: expect.stringMatching(/^SyntaxError: /) }]);
+        expect(lab.status[`call-${k}`]).toEqual({ code: 'ok' });
+        const r = await lab.call(`call-${k}`, { x: new Float32Array(3) }, { n: 3 }, spec(3));
+        expect([k, r]).toEqual([k, { code: 'runtime-error', message: expect.stringMatching(/^SyntaxError: /) }]);
+      }
+    } finally {
+      await lab.close();
+    }
+  });
+
   test('hacks are seen: writes to inputs, returning an input, reusing a buffer, lazy getters, wrong types, the clock', async () => {
     const lab = await sb.lab.open({
       inplace: 'function kernel(inp, d) { for (let i = 0; i < d.n; i++) inp.x[i] *= 2; return { y: new Float32Array(inp.x) }; }',

@@ -35,6 +35,18 @@ function classify(e, isolate, running = false) {
   return { code: 'runtime-error', message: (e instanceof Error && e.name && !message.startsWith(e.name) ? e.name + ': ' : '') + message };
 }
 
+/**
+ * The result code of a source that does not compile: `syntax-error` (also for an error that is
+ * not a SyntaxError, such as a stack overflow on a deeply nested source), unless the isolate ran
+ * out of memory or time. Code runs and the kernel lab both answer a compile failure with this.
+ * @param {unknown} e
+ * @param {import('isolated-vm').Isolate} isolate
+ */
+function compileFailure(e, isolate) {
+  const c = classify(e, isolate);
+  return { code: c.code === 'runtime-error' ? 'syntax-error' : c.code, message: c.message };
+}
+
 /** Compiled scripts per isolate (the bootstrap, recent programs): compiling is most of a run's cost. */
 const compiled = new WeakMap();
 
@@ -258,8 +270,7 @@ async function runTests(req, sync = false) {
       try {
         script = compile(isolate, req.program, 'program.js');
       } catch (e) {
-        const c = classify(e, isolate);
-        return { code: c.code === 'runtime-error' ? 'syntax-error' : c.code, message: c.message, outputs };
+        return { ...compileFailure(e, isolate), outputs };
       }
     }
     const syncCalls = sync === true && req.tests.length === 1;
@@ -352,7 +363,9 @@ const labs = new Map();
 
 /**
  * Opens a lab: each kernel compiled in an isolate of its own (the reference and the candidate
- * can never reach each other). Answers per kernel: ok, or the compile/load error code.
+ * can never reach each other). Answers per kernel: ok, or the code of its compile's failure
+ * (`syntax-error`, see `compileFailure`) or of its load's (running it: `runtime-error`, a SyntaxError
+ * it throws included, `timeout`, `memory-limit`).
  * @param {{id: string, kernels: Record<string, string>, memoryMb: number, timeMs: number}} req
  */
 function labOpen(req) {
@@ -362,17 +375,25 @@ function labOpen(req) {
     const isolate = new ivm.Isolate({ memoryLimit: req.memoryMb });
     // kernels may use WebAssembly, with every module's memory within the lab's memory limit (64 KiB pages)
     const h = harnessOf(isolate, Math.max(1, Math.floor((req.memoryMb * 1024 * 1024) / 65536)));
+    let script = null;
     try {
-      const script = isolate.compileScriptSync('(' + source + '\n)', { filename: name + '.js' });
-      const fn = script.runSync(h.context, { reference: true, timeout: req.timeMs });
-      if (fn.typeof !== 'function') throw new TypeError('the source is not a function expression');
-      kernels.set(name, { isolate, h, fn });
-      status[name] = { code: 'ok' };
+      script = isolate.compileScriptSync('(' + source + '\n)', { filename: name + '.js' });
     } catch (e) {
-      const c = classify(e, isolate);
-      status[name] = c;
-      if (!isolate.isDisposed) isolate.dispose();
+      status[name] = compileFailure(e, isolate);
     }
+    // loading runs the source (an IIFE's set-up): a SyntaxError it throws there (JSON.parse of bad
+    // text, a RegExp) is a runtime error, as in a call and in code runs
+    if (script) {
+      try {
+        const fn = script.runSync(h.context, { reference: true, timeout: req.timeMs });
+        if (fn.typeof !== 'function') throw new TypeError('the source is not a function expression');
+        kernels.set(name, { isolate, h, fn });
+        status[name] = { code: 'ok' };
+      } catch (e) {
+        status[name] = classify(e, isolate, true);
+      }
+    }
+    if (status[name].code !== 'ok' && !isolate.isDisposed) isolate.dispose();
   }
   labs.set(req.id, kernels);
   return { status };
@@ -400,7 +421,8 @@ function labCall(req) {
     const modified = h.modified.applySync(undefined, [], { timeout: req.timeMs, result: { copy: true } });
     return { code: 'ok', ns, outputs: res.outputs, flags: res.flags, modified };
   } catch (e) {
-    return classify(e, isolate);
+    // the kernel compiled when the lab opened: whatever it throws now is a runtime error
+    return classify(e, isolate, true);
   }
 }
 

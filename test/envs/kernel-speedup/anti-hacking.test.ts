@@ -192,6 +192,16 @@ const FIXTURES: Record<string, { source: string; code: MeasureCode; task?: typeo
   'a wrong length': { source: 'function kernel(inputs, dims) { return { C: new Float32Array(dims.M * dims.N + 1) }; }', code: 'wrong-shape' },
   'not a function': { source: '42', code: 'runtime-error' },
   'a syntax error': { source: 'function kernel(inputs, dims) { return {', code: 'syntax-error' },
+  'a SyntaxError thrown by a call (JSON.parse of bad text): a runtime error, the source parses': {
+    source: `function kernel(inputs, dims) { JSON.parse('{'); ${COMPUTE} return { C }; }`,
+    code: 'runtime-error',
+    message: /^SyntaxError: /,
+  },
+  'a SyntaxError thrown while loading (a RegExp in an IIFE): a runtime error': {
+    source: `(() => { new RegExp('('); return function kernel(inputs, dims) { ${COMPUTE} return { C }; }; })()`,
+    code: 'runtime-error',
+    message: /^SyntaxError: /,
+  },
 };
 
 function measure(source: string, task = matmul): Promise<Measurement> {
