@@ -202,3 +202,37 @@ describe('kernel lab attacks: WebAssembly memories add up (issue 23)', () => {
     else expect(r.code).toBe('runtime-error');
   });
 });
+
+/**
+ * (import "env" "f" (func)) (func (export "run") (result i32) try (result i32) call 0 i32.const 1
+ * catch_all i32.const 0 end): 0 when f threw — the exception swallowed inside wasm.
+ */
+const CATCH_ALL = '[0,97,115,109,1,0,0,0, 1,8,2,96,0,0,96,0,1,127, 2,9,1,3,101,110,118,1,102,0,0, 3,2,1,1, 7,7,1,3,114,117,110,0,1, 10,14,1,12,0,6,127,16,0,65,1,25,65,0,11,11]';
+
+describe('kernel lab attacks: wasm exception handling (issue 23)', () => {
+  test.each([
+    ['new WebAssembly.Module', `new WebAssembly.Module(bytes)`],
+    ['Module.prototype.constructor', `new (WebAssembly.Module.prototype.constructor)(bytes)`],
+    ['WebAssembly.instantiate', `WebAssembly.instantiate(bytes)`],
+  ])('a module that catches what a JavaScript import throws (catch_all) is refused: %s', async (_how, make) => {
+    // a fast path in JavaScript that throws, called from wasm, which catches it: 7 marks the quiet fallback
+    const [r] = await callKernel(`function kernel(inp, d) {
+      const bytes = new Uint8Array(${CATCH_ALL});
+      const mod = ${make};
+      const run = new WebAssembly.Instance(mod, { env: { f: () => WebAssembly.fastPath(inp.x) } }).exports.run;
+      const y = new Float32Array(d.n); y[0] = run() ? 1 : 7; return { y };
+    }`);
+    expect(r).toEqual({ code: 'runtime-error', message: 'RangeError: refused: wasm exception handling (the try instruction): a kernel module must not catch exceptions' });
+  });
+
+  test('a module without exception handling still compiles and runs', async () => {
+    const [r] = await callKernel(`function kernel(inp, d) {
+      const bytes = new Uint8Array(${CATCH_ALL});
+      bytes.set([0, 2, 127, 16, 0, 65, 1, 1, 1, 1, 11, 11], bytes.length - 12);
+      const run = new WebAssembly.Instance(new WebAssembly.Module(bytes), { env: { f: () => {} } }).exports.run;
+      const y = new Float32Array(d.n); y[0] = run(); return { y };
+    }`);
+    expect(r.code).toBe('ok');
+    expect(Array.from(r.outputs!.y as Float32Array)).toEqual([1, 0, 0]);
+  });
+});

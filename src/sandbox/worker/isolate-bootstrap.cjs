@@ -11,6 +11,8 @@
  * harness functions, which the host holds as References: no name the program could shadow is
  * ever looked up again.
  */
+const { wasmCodeProblem } = require('./wasm-code-check.cjs');
+
 module.exports.BOOTSTRAP = String.raw`(function (options) {
   'use strict';
   const G = globalThis;
@@ -51,7 +53,9 @@ module.exports.BOOTSTRAP = String.raw`(function (options) {
   // limit (wasm memory is outside it): each memory's maximum is paid for with a ballast
   // ArrayBuffer of that size, which the limit counts and which is never touched (no resident
   // memory). So heap + array buffers + every wasm memory's maximum stay within the limit, and a
-  // kernel over it fails with a "memory limit" error (the memory-limit code). Every check uses
+  // kernel over it fails with a "memory limit" error (the memory-limit code). A module with
+  // exception handling is refused (wasm-code-check.cjs: it could catch what a JavaScript import
+  // throws, unseen by the kernel measurement's count of caught exceptions). Every check uses
   // intrinsics captured here, reads the module bytes once into a private copy (which is what is
   // compiled) and every memory descriptor field once; the real constructors are never reachable
   // (prototype.constructor points at the wrappers).
@@ -102,7 +106,8 @@ module.exports.BOOTSTRAP = String.raw`(function (options) {
       taSet(copy, view);
       return copy;
     };
-    /** The memory section of module bytes: why it is refused, and the pages its memories may reach. */
+    const codeProblem = ${wasmCodeProblem.toString()};
+    /** The memory and code sections of module bytes: why they are refused, and the pages their memories may reach. */
     const inspect = (b) => {
       const n = taLength(b);
       let p = 8;
@@ -123,6 +128,11 @@ module.exports.BOOTSTRAP = String.raw`(function (options) {
             if (max > cap) return { problem: 'a wasm memory above ' + cap + ' pages', pages };
             pages += max;
           }
+        }
+        // code: no exception handling (wasm-code-check.cjs)
+        if (id === 10) {
+          const problem = codeProblem(b, p, end);
+          if (problem !== null) return { problem, pages };
         }
         // imports (id 2): an imported memory is created by JS, capped and charged there
         p = end;
