@@ -24,6 +24,9 @@ export function failedCallCode(r: KernelCallResult): { code: MeasureCode; messag
     default: {
       const m = message ?? '';
       if (/clock is not available|\bperformance is not defined|\bIntl is not defined/.test(m)) return { code: 'reads-clock', message };
+      // constructs forbidden like async functions, refused when used: promises (instrument.ts) and a
+      // wasm module that could catch exceptions (the lab: src/sandbox/worker/wasm-code-check.cjs)
+      if (/^TypeError: promises are not available to kernels |^RangeError: refused: wasm exception handling /.test(m)) return { code: 'forbidden', message };
       if (/^output "[^"]+" has length/.test(m)) return { code: 'wrong-shape', message };
       if (/^output "[^"]+" is not a |not an object of outputs/.test(m)) return { code: 'wrong-dtype', message };
       return { code: 'runtime-error', message };

@@ -4,20 +4,35 @@
  * - The source must parse (acorn) as one expression evaluating to the kernel function. Names
  *   starting with `__ks` are reserved for the measurement and refused (`forbidden`).
  * - Every `catch` block gets a counter increment as its first statement, so the measurement
- *   knows when an exception was thrown and swallowed during a call (a try/catch fallback hiding
- *   a failure). A `try` without a `catch` gets one that counts and rethrows: a `finally` that
- *   returns, breaks or continues swallows the exception as well (one that does not rethrows it,
- *   and a call that throws fails anyway). The other ways JavaScript turns an exception into a
- *   value are closed too: async functions are refused (`forbidden`: a kernel is synchronous, and
- *   an exception in one becomes a rejected promise), and a `Promise` executor that throws is
- *   counted (the wrapper's `Promise` is the only promise constructor a kernel can reach).
+ *   knows when an exception was thrown and swallowed (a try/catch fallback hiding a failure). A
+ *   `try` without a `catch` gets one that counts and rethrows: a `finally` that returns, breaks
+ *   or continues swallows the exception as well (one that does not rethrows it, and a call that
+ *   throws fails anyway). The other ways JavaScript turns an exception into a value are closed
+ *   too: async functions are refused (`forbidden`: a kernel is synchronous, and an exception in
+ *   one becomes a rejected promise), and promises are not available at all (below). A wasm
+ *   module that could catch one is refused by the lab (src/sandbox/worker/wasm-code-check.cjs).
+ * - Promises: the wrapper replaces `Promise`, every method of `Promise.prototype` a kernel could
+ *   call (`constructor`, `then`, `catch`, `finally`) and WebAssembly's promise-returning
+ *   `compile` and `instantiate` with a function that throws (a TypeError, read as `forbidden`).
+ *   A promise turns an exception into a call of another of the kernel's functions in more ways
+ *   than one could count: a `then` callback that throws rejects a promise whose `catch` callback
+ *   then runs between two calls (isolated-vm runs the microtasks after each call: measured, a
+ *   kernel's later replies depended on it); `Promise.all.call(K, iterable)` with a constructor
+ *   `K` of the kernel's hands an exception of the iterable straight to `K`'s reject function,
+ *   synchronously; a thenable's `then` that throws rejects the promise adopting it. A kernel
+ *   runs synchronously, so none of this can serve it.
+ * - The probe counts every exception caught since the previous call, not only during this one:
+ *   those of the source's own set-up (an IIFE that tries a fast path once while loading and
+ *   falls back for good) are in the first call's, and any of kernel code run between two calls
+ *   in the next one's. A call that fails (throws, or returns no object) is a failure already:
+ *   what it counted is dropped with it.
  * - The wrapper, evaluated in the kernel's own isolate before the kernel's source, keeps private
  *   copies of the intrinsics it uses and removes code generation from strings (`eval`,
  *   `Function` and the other function constructors), so every line the kernel runs is a line
  *   that was instrumented, and the counter is reachable by no name the kernel could write.
  * - Each call returns a fresh null-prototype object holding the declared outputs (the kernel's
  *   own arrays: the lab's buffer checks still see them) and a probe `__ksProbe` = Int32Array
- *   [exceptions caught during the call, 1 if an output was a getter (a lazy result)].
+ *   [exceptions caught since the previous call, 1 if an output was a getter (a lazy result)].
  *
  * The reference runs in the same wrapper, so the wrapper's small cost is in both timings.
  */
@@ -30,6 +45,9 @@ export const PROBE_OUTPUT = '__ksProbe';
 export const RESERVED_PREFIX = '__ks';
 
 const COUNTER = '__ksCaught';
+
+/** Why a kernel's use of a promise throws (the wrapper's replacement of every way to one). */
+export const NO_PROMISES = 'promises are not available to kernels (a kernel runs synchronously; a promise turns an exception into a call of another function, unseen by the measurement)';
 
 /** The exception variable of the catch clause added to a try without one. */
 const RETHROWN = '__ksRethrown';
@@ -124,21 +142,33 @@ function wrap(kernelExpression: string, outputs: readonly string[]): string {
   const __ksProtos = [__ksProtoOf(function () {}), __ksProtoOf(async function () {}), __ksProtoOf(function* () {}), __ksProtoOf(async function* () {})];
   for (let i = 0; i < __ksProtos.length; i++) __ksDefine(__ksProtos[i], 'constructor', { value: __ksNoCodegen, writable: false, configurable: false });
   const ${COUNTER} = new __ksInt32(1);
-  const __ksPromise = Promise, __ksConstruct = Reflect.construct, __ksOwnKeys = Reflect.ownKeys;
-  const __ksCountedPromise = function Promise(executor) {
-    if (new.target === undefined) throw new TypeError("Promise constructor cannot be invoked without 'new'");
-    if (typeof executor !== 'function') return __ksConstruct(__ksPromise, [executor], new.target);
-    return __ksConstruct(__ksPromise, [function (resolve, reject) { try { return executor(resolve, reject); } catch (e) { ${COUNTER}[0]++; throw e; } }], new.target);
-  };
-  const __ksStatics = __ksOwnKeys(__ksPromise);
-  for (let i = 0; i < __ksStatics.length; i++) if (__ksStatics[i] !== 'length' && __ksStatics[i] !== 'name') __ksDefine(__ksCountedPromise, __ksStatics[i], __ksOwnDescriptor(__ksPromise, __ksStatics[i]));
-  __ksDefine(__ksPromise.prototype, 'constructor', { value: __ksCountedPromise, writable: false, configurable: false });
-  __ksDefine(globalThis, 'Promise', { value: __ksCountedPromise, writable: false, configurable: false });
+  let __ksReported = 0;
+  const __ksNoPromise = function () { throw new TypeError(${JSON.stringify(NO_PROMISES)}); };
+  const __ksPromiseProto = Promise.prototype;
+  const __ksPromiseNames = ['constructor', 'then', 'catch', 'finally'];
+  for (let i = 0; i < __ksPromiseNames.length; i++) __ksDefine(__ksPromiseProto, __ksPromiseNames[i], { value: __ksNoPromise, writable: false, configurable: false });
+  const __ksStatics = ['resolve', 'reject', 'all', 'allSettled', 'any', 'race'];
+  for (let i = 0; i < __ksStatics.length; i++) __ksDefine(__ksNoPromise, __ksStatics[i], { value: __ksNoPromise, writable: false, configurable: false });
+  __ksDefine(globalThis, 'Promise', { value: __ksNoPromise, writable: false, configurable: false });
+  const __ksWasm = globalThis.WebAssembly;
+  if (typeof __ksWasm === 'object' && __ksWasm !== null) {
+    const __ksAsync = ['compile', 'instantiate', 'compileStreaming', 'instantiateStreaming'];
+    for (let i = 0; i < __ksAsync.length; i++) __ksDefine(__ksWasm, __ksAsync[i], { value: __ksNoPromise, writable: false, configurable: false });
+  }
   const __ksKernel = ${kernelExpression};
   return function measured(inputs, dims) {
-    const before = ${COUNTER}[0];
-    const res = __ksKernel(inputs, dims);
-    if (res === null || typeof res !== 'object') return res;
+    let res;
+    try {
+      res = __ksKernel(inputs, dims);
+    } catch (e) {
+      // a call that fails is reported as failed: what it counted goes with it
+      __ksReported = ${COUNTER}[0];
+      throw e;
+    }
+    if (res === null || typeof res !== 'object') {
+      __ksReported = ${COUNTER}[0];
+      return res;
+    }
     const out = __ksCreate(null);
     let lazy = 0;
     for (let i = 0; i < __ksNames.length; i++) {
@@ -153,7 +183,8 @@ function wrap(kernelExpression: string, outputs: readonly string[]): string {
       out[name] = res[name];
     }
     const probe = new __ksInt32(2);
-    probe[0] = ${COUNTER}[0] - before;
+    probe[0] = ${COUNTER}[0] - __ksReported;
+    __ksReported = ${COUNTER}[0];
     probe[1] = lazy;
     out.${PROBE_OUTPUT} = probe;
     return out;

@@ -7,6 +7,7 @@ import { createSandbox, type Sandbox } from '../../../src/sandbox';
 import { kernelTask } from '../../../envs/kernel-speedup/tasks';
 import { measureKernel, type Measurement, type MeasureCode } from '../../../envs/kernel-speedup/measure';
 import { MATMUL_BODY } from '../../../envs/kernel-speedup/exploits/fixture';
+import { CATCH_ALL_MODULE } from '../../../envs/kernel-speedup/exploits/behaviour-hacks';
 
 let sb: Sandbox;
 beforeAll(() => {
@@ -146,7 +147,7 @@ const FIXTURES: Record<string, { source: string; code: MeasureCode; task?: typeo
     }`,
     code: 'hidden-failure',
   },
-  'a fallback through a Promise executor that throws (reached through a promise of WebAssembly)': {
+  'a fallback through a Promise executor that throws (reached through a promise of WebAssembly; promises refused)': {
     source: `function kernel(inputs, dims) {
       let C = null;
       const P = WebAssembly.compile(new Uint8Array(0)).constructor;
@@ -154,6 +155,46 @@ const FIXTURES: Record<string, { source: string; code: MeasureCode; task?: typeo
       if (C === null) { ${COMPUTE} return { C }; }
       return { C };
     }`,
+    code: 'forbidden',
+    message: /^TypeError: promises are not available to kernels /,
+  },
+  'a fallback chosen between calls by a then callback that throws (promises refused)': {
+    source: `(() => {
+      let fastWorks = null;
+      return function kernel(inputs, dims) {
+        if (fastWorks === null) {
+          fastWorks = false;
+          Promise.resolve().then(() => { WebAssembly.fastMatmul(inputs.A, inputs.B); fastWorks = true; }).catch(() => {});
+        }
+        if (fastWorks) return { C: WebAssembly.fastMatmul(inputs.A, inputs.B) };
+        ${COMPUTE}
+        return { C };
+      };
+    })()`,
+    code: 'forbidden',
+    message: /^TypeError: promises are not available to kernels /,
+  },
+  'a fallback through Promise.all with a constructor of its own (the exception handed to its reject synchronously; promises refused)': {
+    source: `function kernel(inputs, dims) {
+      let failed = false, fast = null;
+      Promise.all.call(function K(exec) { exec(() => {}, () => { failed = true; }); }, { [Symbol.iterator]() { return { next() { fast = WebAssembly.fastMatmul(inputs.A, inputs.B); return { done: true }; } }; } });
+      if (!failed && fast) return { C: fast };
+      ${COMPUTE}
+      return { C };
+    }`,
+    code: 'forbidden',
+    message: /^TypeError: promises are not available to kernels /,
+  },
+  'a fast path tried once while loading, the fallback kept for good (a catch in the IIFE)': {
+    source: `(() => {
+      let fast = true;
+      try { WebAssembly.fastMatmul(new Float32Array(1), new Float32Array(1)); } catch (e) { fast = false; }
+      return function kernel(inputs, dims) {
+        if (fast) return { C: WebAssembly.fastMatmul(inputs.A, inputs.B) };
+        ${COMPUTE}
+        return { C };
+      };
+    })()`,
     code: 'hidden-failure',
   },
   'a fallback through an async function (refused)': {
@@ -165,6 +206,20 @@ const FIXTURES: Record<string, { source: string; code: MeasureCode; task?: typeo
     }`,
     code: 'forbidden',
     message: /async functions are not available to kernels/,
+  },
+  'a fallback caught inside wasm (try … catch_all around a throwing JavaScript import; refused)': {
+    source: `(function () {
+      const mod = new WebAssembly.Module(new Uint8Array(${CATCH_ALL_MODULE}));
+      return function kernel(inputs, dims) {
+        let fast = null;
+        const tried = new WebAssembly.Instance(mod, { env: { f: () => { fast = WebAssembly.fastMatmul(inputs.A, inputs.B); } } }).exports.run();
+        if (tried === 1 && fast) return { C: fast };
+        ${COMPUTE}
+        return { C };
+      };
+    })()`,
+    code: 'forbidden',
+    message: /wasm exception handling \(the try instruction\)/,
   },
   'a swallowed clock read': {
     source: `function kernel(inputs, dims) { let t = 0; try { t = Date.now(); } catch { t = -1; } ${COMPUTE} return { C }; }`,

@@ -7,6 +7,7 @@
 import { createContext, runInContext } from 'node:vm';
 import type { KernelArray, KernelCallResult, KernelLab, KernelOutputSpec } from '../../../src/core/sandbox';
 import { failedCallCode, firstCode, judgeCall, taskOutputs } from '../../../envs/kernel-speedup/measure/call-check';
+import { NO_PROMISES } from '../../../envs/kernel-speedup/measure/instrument';
 import { attackResultProblem, measurementProblem } from '../../../envs/kernel-speedup/measure/result-check';
 import { CODE_MEANING, HACK_CODES, MEASURE_CODES, isMeasureCode } from '../../../envs/kernel-speedup/measure/codes';
 import { PROBE_OUTPUT, prepareKernel, attackProblem, materializeAttack, valueProblem, dimsProblem, numel, outputNames, outputSpecs, seededShapes, shapeText, reviewed, candidateProblem, candidateSource, kernelTask, performKernelRequest, runAttack, type KernelTask, type Measurement, type TimingSummary } from '../../../envs/kernel-speedup';
@@ -25,7 +26,11 @@ describe('one call, judged', () => {
     expect(failedCallCode({ code: 'runtime-error', message: 'output "y" has length 3, expected 2' })!.code).toBe('wrong-shape');
     expect(failedCallCode({ code: 'runtime-error', message: 'output "y" is not a Float32Array' })!.code).toBe('wrong-dtype');
     expect(failedCallCode({ code: 'runtime-error', message: 'the kernel returned null, not an object of outputs' })!.code).toBe('wrong-dtype');
+    expect(failedCallCode({ code: 'runtime-error', message: 'RangeError: refused: wasm exception handling (the try instruction): a kernel module must not catch exceptions' })!.code).toBe('forbidden');
+    expect(failedCallCode({ code: 'runtime-error', message: `TypeError: ${NO_PROMISES}` })!.code).toBe('forbidden');
     // the patterns are anchored: a message that only mentions them elsewhere is a runtime error
+    expect(failedCallCode({ code: 'runtime-error', message: 'Error: x RangeError: refused: wasm exception handling (the try instruction)' })!.code).toBe('runtime-error');
+    expect(failedCallCode({ code: 'runtime-error', message: `Error: x TypeError: ${NO_PROMISES}` })!.code).toBe('runtime-error');
     expect(failedCallCode({ code: 'runtime-error', message: 'x output "y" has length 3' })!.code).toBe('runtime-error');
     expect(failedCallCode({ code: 'runtime-error', message: 'x output "y" is not a Float32Array' })!.code).toBe('runtime-error');
     expect(failedCallCode({ code: 'runtime-error' })).toEqual({ code: 'runtime-error', message: undefined });
