@@ -14,7 +14,9 @@
  *
  * The function's source is embedded in the isolate bootstrap (isolate-bootstrap.cjs) and runs
  * there, on the lab's private copy of the bytes, while the kernel's code may have replaced any
- * global or prototype: it reads typed-array elements and does arithmetic only, never a method.
+ * global or prototype: it reads typed-array elements and does arithmetic only, never a method,
+ * and names nothing outside itself (a copy instrumented by a coverage or mutation tool would not
+ * run there: test it through its unit tests, test/sandbox/wasm-code-check.test.ts).
  */
 
 /**
