@@ -2,8 +2,9 @@
  * The entry's lookup joined to the program (isolate-runner.cjs `withLookup`): one call into the
  * isolate loads the program and finds its function. A program left open (a comment, string,
  * template or block) stays a syntax error with its own message — the appended lookup never
- * completes or changes it — top-level bindings of every kind are found, and an entry the joined
- * source cannot name (a reserved word) still gets the answer of the separate lookup.
+ * completes or changes it — top-level bindings of every kind are found, and an entry no lookup
+ * can name (a reserved word) is refused before any program code runs (it was once answered a
+ * syntax error of the program's own).
  */
 import { createSandbox, type Sandbox } from '../../src/sandbox';
 
@@ -44,8 +45,8 @@ test.each([
   expect(await js(program)).toMatchObject({ code: 'ok', tests: [{ actual: 3 }] });
 });
 
-test('no function by that name, and an entry that is a reserved word, are answered as before', async () => {
+test('no function by that name is a runtime error; an entry that is a reserved word is the sandbox\'s error, not the program\'s', async () => {
   expect(await js('const g = 1')).toMatchObject({ code: 'runtime-error', message: 'the program defines no function "f"' });
-  expect((await js('function f(x){ return x + 1 }', 'if')).code).toBe('syntax-error');
+  expect((await js('function f(x){ return x + 1 }', 'if')).code).toBe('sandbox-error');
   expect((await js('function f(x){ return x + 1 }')).code).toBe('ok'); // the worker serves the next run
 });

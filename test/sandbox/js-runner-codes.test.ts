@@ -78,12 +78,16 @@ describe('the entry is checked before any program code runs', () => {
     ['f()', 'entry "f()" is not an identifier'],
     [`1${'x'.repeat(59)}`, `entry "1${'x'.repeat(59)}" is not an identifier`],
     [`1${'x'.repeat(60)}`, `entry "1${'x'.repeat(56)}..." is not an identifier`],
+    // reserved words: their lookup does not compile (every program was reported a syntax error of its own)
+    ['if', 'entry "if" is not an identifier'],
+    ['class', 'entry "class" is not an identifier'],
+    ['this', 'entry "this" is not an identifier'],
   ])('entry %j', async (entry, message) => {
     expect(await run({ program: 'throw new Error("the program ran")', entry })).toEqual({ code: 'sandbox-error', message, outputs: [] });
   });
 
   test('identifiers of every shape are entries', async () => {
-    for (const entry of ['f_1$', '$', '_', 'Fx9']) {
+    for (const entry of ['f_1$', '$', '_', 'Fx9', 'let']) {
       expect((await ask(sharedWorker(), { program: `var ${entry} = (x) => x + 1`, entry, tests: [{ input: [1] }] })).res).toEqual({ code: 'ok', outputs: [{ code: 'ok', text: '2' }] });
     }
   });
@@ -109,7 +113,7 @@ describe("how a program's end becomes a code", () => {
     expect(await run({ program: 'var f = 3' })).toEqual({ code: 'runtime-error', message: 'the program defines no function "f"', outputs: [] });
   });
 
-  test('null or undefined thrown while loading or from the lookup, and an error thrown by the lookup, are runtime errors (never the sandbox\'s fault)', async () => {
+  test('null or undefined thrown while loading or from the lookup, and an error or a SyntaxError thrown by the lookup, are runtime errors (never the sandbox\'s fault)', async () => {
     const cases: [string, string][] = [
       ['throw null; function f(){}', 'null'],
       ['const __sandbox_entry__ = 0; throw undefined; function f(){}', 'undefined'],
@@ -117,6 +121,9 @@ describe("how a program's end becomes a code", () => {
       ['const __sandbox_entry__ = 0; Object.defineProperty(globalThis, "f", { get() { throw new TypeError("no") } })', 'TypeError: no'],
     ];
     for (const [program, message] of cases) expect(await run({ program })).toEqual({ code: 'runtime-error', message, outputs: [] });
+    // a SyntaxError the lookup's getter throws is the program's, as at load or in a call (it was reported a syntax error)
+    const parse = 'const __sandbox_entry__ = 0; Object.defineProperty(globalThis, "f", { get() { return JSON.parse("{") } })';
+    expect(await run({ program: parse })).toEqual({ code: 'runtime-error', message: expect.stringMatching(/^SyntaxError: .*JSON/), outputs: [] });
   });
 
   test("a syntax error's message says where, in program.js; a stack names program.js, whether the program was joined to its lookup or loaded alone", async () => {
@@ -221,13 +228,14 @@ describe('limits', () => {
   });
 });
 
-test('property checks: only `true` passes; a property that throws, never ends or needs more than its isolate\'s 64 MB fails, and the run goes on', async () => {
+test('property checks: only `true` passes; a property that throws, never ends or needs more than its isolate\'s 64 MB fails, and the run goes on (a heap that outgrows the checker disposes it: the next check gets a new one)', async () => {
+  const heap = '() => new Array(1e7).fill(1.5).length > 0'; // 80 MB of heap at once (a slower growth may end at the time limit instead)
   const r = await run({
     program: 'function f(x){ return x }',
-    tests: ['(o, x) => o === 1 && x === 1', '() => 1', '() => { throw new Error("no") }', '() => { for (;;) {} }', '() => new Float64Array(12.5e6).length > 0', '(o) => o === 2'].map((property) => ({ input: [1], property })),
+    tests: ['(o, x) => o === 1 && x === 1', '() => 1', '() => { throw new Error("no") }', '() => { for (;;) {} }', '() => new Float64Array(12.5e6).length > 0', '(o) => o === 2', heap, '(o) => o === 1'].map((property) => ({ input: [1], property })),
     timeMs: 2000,
   });
-  expect(r.outputs.map((o) => o.property)).toEqual([true, false, false, false, false, false]);
+  expect(r.outputs.map((o) => o.property)).toEqual([true, false, false, false, false, false, false, true]);
 });
 
 describe('a builtin the isolate cannot interrupt, while loading, in the lookup or in a call: the watchdog holds the limit and the worker retires', () => {

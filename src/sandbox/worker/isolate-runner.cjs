@@ -19,9 +19,10 @@ function oneLine(text, max = 300) {
 
 /**
  * The result code of an error thrown by isolated-vm while running untrusted code.
- * `running`: the error came from running a program that compiled (its load, a test's call), so a
- * SyntaxError there is one the program threw (`JSON.parse` of bad text, `new Function`, a
- * `RegExp`): a runtime error, as in Python; only a compile's SyntaxError is `syntax-error`.
+ * `running`: the error came from running a program that compiled (its load, the lookup of its
+ * entry — a getter may run there —, a test's call), so a SyntaxError there is one the program
+ * threw (`JSON.parse` of bad text, `new Function`, a `RegExp`): a runtime error, as in Python;
+ * only a compile's SyntaxError is `syntax-error`.
  * @param {unknown} e
  * @param {import('isolated-vm').Isolate} isolate
  * @param {boolean} [running]
@@ -112,6 +113,22 @@ function harnessOf(isolate, wasmPages = 0) {
 }
 
 const ENTRY_RE = /^[A-Za-z_$][\w$]*$/;
+
+/**
+ * Whether `entry` can name the program's function: an identifier's characters, and no reserved
+ * word (`if`, `class`, `this`): the lookup of a reserved word does not compile, and every program
+ * was then reported a syntax error of its own. The check compiles a declaration of the name in
+ * this process and never runs it (the name is letters, digits, `_` and `$` only).
+ */
+function isEntry(entry) {
+  if (!ENTRY_RE.test(entry)) return false;
+  try {
+    new Function(`var ${entry};`);
+    return true;
+  } catch (e) {
+    return false;
+  }
+}
 
 /** An expression whose value is the program's function `entry` (a global or a top-level binding), or undefined. */
 const LOOKUP = (entry) => `(typeof ${entry} === 'function' ? ${entry} : undefined)`;
@@ -254,7 +271,7 @@ const HUNG = (timeMs) => ({ code: 'timeout', message: `time limit of ${timeMs} m
  */
 async function runTests(req, sync = false) {
   const { timeMs, memoryMb, outputBytes } = req.limits;
-  if (!ENTRY_RE.test(req.entry)) return { code: 'sandbox-error', message: `entry "${oneLine(req.entry, 60)}" is not an identifier`, outputs: [] };
+  if (!isEntry(req.entry)) return { code: 'sandbox-error', message: `entry "${oneLine(req.entry, 60)}" is not an identifier`, outputs: [] };
   const isolate = isolateFor(memoryMb, req.program.length);
   const h = freshHarness(isolate);
   const outputs = [];
@@ -283,7 +300,7 @@ async function runTests(req, sync = false) {
     if (!joined) {
       const found = syncCalls ? direct(() => h.context.evalSync(LOOKUP(req.entry), { reference: true, timeout: timeMs })) : await watched(isolate, h.context.eval(LOOKUP(req.entry), { reference: true, timeout: timeMs }), timeMs);
       if (found.hung) return { ...HUNG(timeMs), outputs };
-      if ('error' in found) return { ...classify(found.error, isolate), outputs };
+      if ('error' in found) return { ...classify(found.error, isolate, true), outputs };
       fn = found.value;
     }
     h.refs.push(fn);
