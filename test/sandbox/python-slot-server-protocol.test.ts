@@ -167,6 +167,18 @@ describe('per-slot server host: garbage from the server is never trusted', () =>
     expect(await fake(flood('>&2')).run(batch())).toMatchObject({ code: 'output-limit' });
   });
 
+  test('output of exactly the cap on stdout or on stderr is the program\'s to end; one character more is output-limit (the end token counts: the host cannot tell it from output until it is whole)', async () => {
+    // cap = 2 x outputBytes (1000) + 1,000,000; stdout holds "<nonce>ready\n" (26 + 6) and the end token line (1 + 32 + 1)
+    const cap = 2 * 1000 + 1_000_000;
+    const mark = 34;
+    const write = (n: number, to: string) => afterReady(`head -c ${n} /dev/zero | tr '\\0' x ${to}; ${end(5)}`);
+    const at = async (n: number, to: string) => (await fake(write(n, to)).run(batch())).code;
+    expect(await at(cap - 32 - mark, '')).toBe('exited');
+    expect(await at(cap - 32 - mark + 1, '')).toBe('output-limit');
+    expect(await at(cap - mark, '>&2')).toBe('exited');
+    expect(await at(cap - mark + 1, '>&2')).toBe('output-limit');
+  });
+
   test('a server that exits before ready without a word: sandbox-error naming its exit status; one that cannot be spawned: the spawn error', async () => {
     expect(await fake('exit 4').run(batch())).toEqual({ code: 'sandbox-error', message: 'the fake server did not start: exit status 4', outputs: [] });
     class Missing extends PythonSlotServer {
