@@ -109,6 +109,15 @@ describe('what a compile run answers is taken only from a clean exit', () => {
     expect(await compiledPython('test-failed-exit', SOURCE, bash(`printf '7\\nxyz'; exit 1`), {})).toBeNull();
   });
 
+  test('the compile run is spawned with the caller's options (runPythonBatch's: the sandbox uid, an empty environment; here an environment), and its stderr is not kept (a compile that writes much there never blocks)', async () => {
+    expect(await compiledPython('test-options', SOURCE, bash(`printf '%s\\nxyz' "$V"`), { env: { V: '8' } })).toEqual({ bytes: Buffer.from('xyz'), hexversion: 8 });
+    expect(await compiledPython('test-stderr', SOURCE, bash(`head -c 200000 /dev/zero >&2; printf '9\\nxyz'`), {})).toEqual({ bytes: Buffer.from('xyz'), hexversion: 9 });
+  });
+
+  test('a compile run that ends without reading its source answers null (the source cannot be written: no crash of the host)', async () => {
+    expect(await compiledPython('test-unread', 'x'.repeat(1 << 20), bash('exit 0'), {})).toBeNull();
+  });
+
   test('a failed compile that was forgotten and replaced meanwhile leaves its replacement in place', async () => {
     const key = 'test-replaced';
     const failing = compiledPython(key, SOURCE, bash('sleep 0.3; exit 1'), {});
