@@ -368,6 +368,15 @@ describe("per-slot server host: the server's life cycle", () => {
     expect(s.starts).toBe(2);
   });
 
+  test("the end of a restarted server, seen during the next run, is not that run's end", async () => {
+    // the killed server's end is seen once every holder of its pipes is gone: its background sleep, 1 s on
+    const s = staged(`sleep 1 & ${afterReady(end(0))}`, afterReady(`sleep 2; ${end(0)}`));
+    expect((await s.run(batch())).code).toBe('exited');
+    s.restartNow();
+    expect((await s.run(batch())).code).toBe('exited');
+    expect(s.starts).toBe(2);
+  });
+
   test("a server stopped before the harness said ready (here by the wall clock): sandbox-error named from stderr's first 64 KiB only", async () => {
     const r = await fake(`echo ready >&3; read -r request; read -r nonce; seq 1 20000 >&2; exec sleep 60`).run(batch(100));
     const lines: string[] = [];
