@@ -109,7 +109,7 @@ describe('what a compile run answers is taken only from a clean exit', () => {
     expect(await compiledPython('test-failed-exit', SOURCE, bash(`printf '7\\nxyz'; exit 1`), {})).toBeNull();
   });
 
-  test('the compile run is spawned with the caller's options (runPythonBatch's: the sandbox uid, an empty environment; here an environment), and its stderr is not kept (a compile that writes much there never blocks)', async () => {
+  test("the compile run is spawned with the caller's options (runPythonBatch's: the sandbox uid, an empty environment; here an environment), and its stderr is not kept (a compile that writes much there never blocks)", async () => {
     expect(await compiledPython('test-options', SOURCE, bash(`printf '%s\\nxyz' "$V"`), { env: { V: '8' } })).toEqual({ bytes: Buffer.from('xyz'), hexversion: 8 });
     expect(await compiledPython('test-stderr', SOURCE, bash(`head -c 200000 /dev/zero >&2; printf '9\\nxyz'`), {})).toEqual({ bytes: Buffer.from('xyz'), hexversion: 9 });
   });
