@@ -307,10 +307,14 @@ export abstract class PythonSlotServer {
     this.maybeFinish();
   }
 
-  /** Ends the run once the server said done and both streams reached the end token. */
+  /**
+   * Ends the run once the server said done and both streams reached the end token, unless the
+   * host already stopped it (its verdict stands: the server's end, even if it was already on its
+   * way, is no longer the program's — an output past the cap stays an output-limit).
+   */
   private maybeFinish(): void {
     const cur = this.current;
-    if (!cur?.done) return;
+    if (!cur?.done || cur.why) return;
     const mark = `\n${cur.done.token}\n`;
     const o = this.out.indexOf(mark);
     const e = this.err.indexOf(mark);

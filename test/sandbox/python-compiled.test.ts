@@ -5,7 +5,7 @@
  * sandbox's failure), and a failed compile is not kept.
  */
 import { spawn } from 'node:child_process';
-import { compiledPython, parseCompiled, pythonLoader, type CompiledCode } from '../../src/sandbox/python-compiled';
+import { compiledPython, forgetCompiled, parseCompiled, pythonLoader, type CompiledCode } from '../../src/sandbox/python-compiled';
 import { DEFAULT_PYTHON_PATHS, pythonCommand, pythonSandboxProblem, pythonSpawnIds, runPythonBatch } from '../../src/sandbox/python-runner';
 
 beforeAll(() => expect(pythonSandboxProblem()).toBeNull());
@@ -72,6 +72,8 @@ describe('compiled once, run as the source would', () => {
     expect(parseCompiled(Buffer.from('\nxyz'))).toBeNull();
     expect(parseCompiled(Buffer.from('51056880'))).toBeNull();
     expect(parseCompiled(Buffer.from(`${'1'.repeat(30)}\nxyz`))).toBeNull();
+    expect(parseCompiled(Buffer.from(`${'1'.repeat(21)}\nxyz`))).toBeNull();
+    expect(parseCompiled(Buffer.from(`${'1'.repeat(20)}\nxyz`))).toEqual({ bytes: Buffer.from('xyz'), hexversion: Number('1'.repeat(20)) }); // a version line of up to 20 characters
   });
 
   test("compiled code that never says ready fails its run as the sandbox's, and is compiled again for the next", async () => {
@@ -88,5 +90,41 @@ describe('compiled once, run as the source would', () => {
   test('runPythonBatch runs the compiled harness: a program gets its answer', async () => {
     const r = await runPythonBatch({ program: 'def f(x):\n    return x * 2', entry: 'f', inputs: [[21]], limits: { timeMs: 2000, memoryMb: 128, outputBytes: 1000 } });
     expect(r).toMatchObject({ code: 'ok', outputs: [{ code: 'ok', text: '42' }] });
+  });
+});
+
+/**
+ * Compile commands that are no sandbox (bash, never Python): the last argument, where the `-c`
+ * code goes, is replaced by the compile code and reaches bash as `$0`, unused.
+ */
+describe('what a compile run answers is taken only from a clean exit', () => {
+  const bash = (script: string): string[] => ['/bin/bash', '-c', script, 'replaced'];
+
+  test('a compile command that cannot be spawned answers null (and is not kept)', async () => {
+    expect(await compiledPython('test-unspawnable', SOURCE, ['/nonexistent/bwrap', '-c', 'x'], {})).toBeNull();
+    expect(await compiledPython('test-unspawnable', SOURCE, bash(`printf '7\\nxyz'`), {})).toEqual({ bytes: Buffer.from('xyz'), hexversion: 7 });
+  });
+
+  test('a compile run that fails is not taken, even when what it wrote reads as compiled code', async () => {
+    expect(await compiledPython('test-failed-exit', SOURCE, bash(`printf '7\\nxyz'; exit 1`), {})).toBeNull();
+  });
+
+  test("the compile run is spawned with the caller's options (runPythonBatch's: the sandbox uid, an empty environment; here an environment), and its stderr is not kept (a compile that writes much there never blocks)", async () => {
+    expect(await compiledPython('test-options', SOURCE, bash(`printf '%s\\nxyz' "$V"`), { env: { V: '8' } })).toEqual({ bytes: Buffer.from('xyz'), hexversion: 8 });
+    expect(await compiledPython('test-stderr', SOURCE, bash(`head -c 200000 /dev/zero >&2; printf '9\\nxyz'`), {})).toEqual({ bytes: Buffer.from('xyz'), hexversion: 9 });
+  });
+
+  test('a compile run that ends without reading its source answers null (the source cannot be written: no crash of the host)', async () => {
+    expect(await compiledPython('test-unread', 'x'.repeat(1 << 20), bash('exit 0'), {})).toBeNull();
+  });
+
+  test('a failed compile that was forgotten and replaced meanwhile leaves its replacement in place', async () => {
+    const key = 'test-replaced';
+    const failing = compiledPython(key, SOURCE, bash('sleep 0.3; exit 1'), {});
+    forgetCompiled(key);
+    const replacement = compiledPython(key, SOURCE, bash(`printf '7\\nxyz'`), {});
+    expect(await failing).toBeNull();
+    expect(await replacement).not.toBeNull();
+    expect(compiledPython(key, SOURCE, bash('exit 1'), {})).toBe(replacement);
   });
 });

@@ -7,6 +7,9 @@
 import { DEFAULT_PYTHON_PATHS, type PythonBatch } from '../../src/sandbox/python-runner';
 import { PythonSlotServer, type SlotServerStart } from '../../src/sandbox/python-slot-server';
 import type { RawRun } from '../../src/sandbox/raw-run';
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const TOKEN = '0123456789abcdef0123456789abcdef';
 
@@ -101,6 +104,30 @@ describe('per-slot server host: the server\'s faults are ours', () => {
     expect(alive()).toBeGreaterThan(before); // the server and its pipes, while the run is in flight
     expect((await pending).code).toBe('exited');
     expect(alive()).toBe(before);
+    const again = s.run(batch()); // a run on the idle server holds it again
+    await new Promise((r) => setTimeout(r, 150));
+    expect(alive()).toBeGreaterThan(before);
+    expect((await again).code).toBe('exited');
+    expect(alive()).toBe(before);
+  });
+
+  test("a run's wall clock ends with it (no timer left behind to kill the idle server later)", async () => {
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    const s = fake(afterReady(end(0)));
+    await s.run(batch()); // started before counting: starting may leave timers of its own
+    const before = timers();
+    expect((await s.run(batch())).code).toBe('exited');
+    expect(timers()).toBe(before);
+  });
+
+  test('a server started for a run cancelled before it was sent is left idle (it does not keep the host process alive)', async () => {
+    const alive = () => process.getActiveResourcesInfo().filter((r) => r === 'ProcessWrap' || r === 'PipeWrap').length;
+    const before = alive();
+    const s = fake(afterReady(end(0)));
+    const early = new AbortController();
+    early.abort();
+    expect(await s.run(batch(1000, early.signal))).toEqual({ code: 'sandbox-error', message: 'cancelled', outputs: [] });
+    expect(alive()).toBe(before);
   });
 
   test('a closed server runs nothing', async () => {
@@ -112,7 +139,7 @@ describe('per-slot server host: the server\'s faults are ours', () => {
 
 describe('per-slot server host: garbage from the server is never trusted', () => {
   test('a control line that is not exactly `done <digits> <32 hex>` ends the run as sandbox-error (the server restarted), whatever it claims', async () => {
-    const lines = [`done 0 ${TOKEN}x`, `xdone 0 ${TOKEN}`, `done 0 ${TOKEN.slice(1)}`, `done 0 ${TOKEN.toUpperCase()}`, `done -1 ${TOKEN}`, `done  0 ${TOKEN}`, `done 0`, 'ready'];
+    const lines = [`done 0 ${TOKEN}x`, `xdone 0 ${TOKEN}`, `done 0 ${TOKEN.slice(1)}`, `done 0 ${TOKEN.toUpperCase()}`, `done -1 ${TOKEN}`, `done  0 ${TOKEN}`, `done 0`, '', 'ready'];
     for (const line of lines) {
       // the tokens come first, so a line taken for an end would finish the run as the program's
       const s = fake(afterReady(`printf '\\n%s\\n' ${TOKEN}; printf '\\n%s\\n' ${TOKEN} >&2; echo '${line}' >&3; exec sleep 30`));
@@ -167,6 +194,18 @@ describe('per-slot server host: garbage from the server is never trusted', () =>
     expect(await fake(flood('>&2')).run(batch())).toMatchObject({ code: 'output-limit' });
   });
 
+  test('output of exactly the cap on stdout or on stderr is the program\'s to end; one character more is output-limit (the end token counts: the host cannot tell it from output until it is whole)', async () => {
+    // cap = 2 x outputBytes (1000) + 1,000,000; stdout holds "<nonce>ready\n" (26 + 6) and the end token line (1 + 32 + 1)
+    const cap = 2 * 1000 + 1_000_000;
+    const mark = 34;
+    const write = (n: number, to: string) => afterReady(`head -c ${n} /dev/zero | tr '\\0' x ${to}; ${end(5)}`);
+    const at = async (n: number, to: string) => (await fake(write(n, to)).run(batch())).code;
+    expect(await at(cap - 32 - mark, '')).toBe('exited');
+    expect(await at(cap - 32 - mark + 1, '')).toBe('output-limit');
+    expect(await at(cap - mark, '>&2')).toBe('exited');
+    expect(await at(cap - mark + 1, '>&2')).toBe('output-limit');
+  });
+
   test('a server that exits before ready without a word: sandbox-error naming its exit status; one that cannot be spawned: the spawn error', async () => {
     expect(await fake('exit 4').run(batch())).toEqual({ code: 'sandbox-error', message: 'the fake server did not start: exit status 4', outputs: [] });
     class Missing extends PythonSlotServer {
@@ -198,5 +237,151 @@ describe("per-slot server host: the program's process's end is the program's", (
     for (let i = 0; i < 3; i++) expect((await s.run(batch())).code).toBe('killed-by-signal');
     expect(s.starts).toBe(1);
     expect(s.neverReadyCalls).toBe(0);
+  });
+});
+
+/** A fake server whose scripts change from one start to the next, whose start can be held back or refused, and that can be restarted. */
+class StagedServer extends PythonSlotServer {
+  starts = 0;
+  gate: Promise<void> = Promise.resolve();
+  constructor(private readonly scripts: (string | { refuse: string })[]) {
+    super(DEFAULT_PYTHON_PATHS, 'the staged server');
+  }
+  protected async prepare(): Promise<SlotServerStart | string> {
+    const script = this.scripts[Math.min(this.starts++, this.scripts.length - 1)];
+    await this.gate;
+    return typeof script === 'string' ? { command: ['/bin/bash', '-c', script], prefix: Buffer.alloc(0) } : script.refuse;
+  }
+  restartNow(): void {
+    this.restart();
+  }
+}
+
+function staged(...scripts: (string | { refuse: string })[]): StagedServer {
+  const s = new StagedServer(scripts);
+  servers.push(s as unknown as FakeServer);
+  return s;
+}
+
+describe("per-slot server host: the server's life cycle", () => {
+  /** Resolves once every queued microtask ran: a run on a started server is then in flight. */
+  const settled = (): Promise<void> => new Promise((r) => setImmediate(r));
+
+  test('one batch at a time: a second run while one is in flight is refused (the pool\'s slot never does it)', async () => {
+    const s = fake(afterReady(`sleep 0.3; ${end(0)}`));
+    await s.run(batch()); // started
+    const first = s.run(batch());
+    await settled();
+    await expect(s.run(batch())).rejects.toThrow('the fake server runs one batch at a time');
+    expect((await first).code).toBe('exited');
+  });
+
+  test('closed mid-run: the run ends as cancelled', async () => {
+    const s = fake(afterReady(`sleep 0.3; ${end(0)}`));
+    await s.run(batch()); // started
+    const pending = s.run(batch());
+    await settled();
+    await s.close();
+    expect(await pending).toEqual({ code: 'sandbox-error', message: 'cancelled', outputs: [] });
+  });
+
+  test('closed while the server is being prepared: nothing is spawned, the run says so', async () => {
+    let open = (): void => undefined;
+    const s = staged(afterReady(end(0)));
+    s.gate = new Promise((r) => (open = r));
+    const pending = s.run(batch());
+    await new Promise((r) => setTimeout(r, 50));
+    await s.close();
+    open();
+    expect(await pending).toEqual({ code: 'sandbox-error', message: 'the staged server did not start: the staged server is closed', outputs: [] });
+  });
+
+  test('a server that cannot be prepared: sandbox-error saying why; the next run prepares it again', async () => {
+    const s = staged({ refuse: 'no harness for this Python' }, afterReady(end(0)));
+    expect(await s.run(batch())).toEqual({ code: 'sandbox-error', message: 'the staged server did not start: no harness for this Python', outputs: [] });
+    expect((await s.run(batch())).code).toBe('exited');
+    expect(s.starts).toBe(2);
+  });
+
+  test("a dead server's unfinished control line is not read with the next server's", async () => {
+    const s = staged(`printf 'rea' >&3; exit 1`, afterReady(end(0)));
+    expect((await s.run(batch())).code).toBe('sandbox-error');
+    expect((await s.run(batch())).code).toBe('exited');
+  });
+
+  test('a server that closed its stdin before ready: the request cannot be written (no crash of the host), the run ends with the server', async () => {
+    const s = fake('exec 0<&-; echo ready >&3; sleep 0.3; exit 3');
+    expect(await s.run(batch())).toEqual({ code: 'sandbox-error', message: 'the fake server ended (exit status 3)', outputs: [] });
+  });
+
+  test("cancelling a run's signal after the run ended changes nothing: the server goes on", async () => {
+    const s = fake(afterReady(end(0)));
+    const stop = new AbortController();
+    expect((await s.run(batch(1000, stop.signal))).code).toBe('exited');
+    stop.abort();
+    expect((await s.run(batch())).code).toBe('exited');
+    expect(s.starts).toBe(1);
+  });
+
+  test('restart between runs: the server is killed and the next run starts a fresh one; during a run it changes nothing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'slot-restart-'));
+    chmodSync(dir, 0o777); // the server runs under the sandbox's uid
+    const s = staged(`echo $$ >> ${dir}/pids; ${afterReady(`sleep 0.3; ${end(0)}`)}`);
+    expect((await s.run(batch())).code).toBe('exited');
+    s.restartNow();
+    expect((await s.run(batch())).code).toBe('exited');
+    expect(s.starts).toBe(2);
+    const first = Number(readFileSync(join(dir, 'pids'), 'utf8').split('\n')[0]);
+    const alive = (pid: number): boolean => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    for (let i = 0; i < 100 && alive(first); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(alive(first)).toBe(false);
+    const pending = s.run(batch());
+    await settled();
+    s.restartNow(); // a run is in flight: not now
+    expect((await pending).code).toBe('exited');
+    expect(s.starts).toBe(2);
+    s.restartNow();
+    s.restartNow(); // nothing to kill: nothing happens
+    expect((await s.run(batch())).code).toBe('exited');
+    expect(s.starts).toBe(3);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test("the end of a restarted server, seen while the next one is being prepared, is not the next one's: it starts once", async () => {
+    const s = staged(afterReady(end(0)));
+    expect((await s.run(batch())).code).toBe('exited');
+    s.restartNow();
+    let open = (): void => undefined;
+    s.gate = new Promise((r) => (open = r));
+    const pending = s.run(batch());
+    await new Promise((r) => setTimeout(r, 1000)); // the killed server's end is seen meanwhile
+    open();
+    expect((await pending).code).toBe('exited');
+    expect((await s.run(batch())).code).toBe('exited');
+    expect(s.starts).toBe(2);
+  });
+
+  test("the end of a restarted server, seen during the next run, is not that run's end", async () => {
+    // the killed server's end is seen once every holder of its pipes is gone: its background sleep, 1 s on
+    const s = staged(`sleep 1 & ${afterReady(end(0))}`, afterReady(`sleep 2; ${end(0)}`));
+    expect((await s.run(batch())).code).toBe('exited');
+    s.restartNow();
+    expect((await s.run(batch())).code).toBe('exited');
+    expect(s.starts).toBe(2);
+  });
+
+  test("a server stopped before the harness said ready (here by the wall clock): sandbox-error named from stderr's first 64 KiB only", async () => {
+    const r = await fake(`echo ready >&3; read -r request; read -r nonce; seq 1 20000 >&2; exec sleep 60`).run(batch(100));
+    const lines: string[] = [];
+    for (let i = 1; lines.join('\n').length < 65_536; i++) lines.push(String(i));
+    const first = lines.join('\n').slice(0, 65_536).split('\n').pop();
+    expect(r).toEqual({ code: 'sandbox-error', message: `the Python sandbox did not start: ${first}`, outputs: [] });
   });
 });
