@@ -12,8 +12,9 @@
  *    ratios, with a smoothed-bootstrap 95% interval (on log ratios) widened by the lab's
  *    resolution; a batch whose robust CV is above the threshold is followed by a second one (the
  *    figures then pool both, the interval spans both batches' intervals), and reported noisy if
- *    that one is too; the precision check again over the warm-up and timed calls (a kernel that
- *    counts its calls knows when correctness is over);
+ *    that one is too; the precision check again over the warm-up calls, over the timed calls, and
+ *    over each of those calls on its own (a kernel that counts its calls knows when correctness
+ *    is over, and float16 answers on most timed calls would set the median);
  * 4. review: a lower bound above the review threshold is re-measured (review.ts).
  *
  * Every input and drawn shape comes from the measurement's secret (inputs.ts): no kernel can
@@ -110,18 +111,54 @@ function noPrecision(): Precision {
   return [{ values: 0, short: 0 }, { values: 0, short: 0 }];
 }
 
-/** Adds a correct call's float32 outputs (and the reference's) to `into`. */
-function countPrecision(s: Session, r: { ref: KernelCallResult; cand: KernelCallResult }, into: Precision): void {
+/** Adds a correct call's float32 outputs (and the reference's) to `into`; true when that call alone is lower-precision. */
+function countPrecision(s: Session, r: { ref: KernelCallResult; cand: KernelCallResult }, into: Precision): boolean {
+  const call = noPrecision();
   for (const n of s.floats) {
-    countShortMantissas(r.cand.outputs![n] as Float32Array, into[0]);
-    countShortMantissas(r.ref.outputs![n] as Float32Array, into[1]);
+    countShortMantissas(r.cand.outputs![n] as Float32Array, call[0]);
+    countShortMantissas(r.ref.outputs![n] as Float32Array, call[1]);
   }
+  for (let k = 0; k < 2; k++) {
+    into[k].values += call[k].values;
+    into[k].short += call[k].short;
+  }
+  return lowerPrecision(call[0], call[1]);
+}
+
+/** The precision of a phase's calls: their counts, and how many were lower-precision on their own. */
+interface Tally {
+  precision: Precision;
+  lowCalls: number;
+}
+
+function noTally(): Tally {
+  return { precision: noPrecision(), lowCalls: 0 };
+}
+
+/** Counts a correct call into `t`. */
+function tallyCall(s: Session, r: { ref: KernelCallResult; cand: KernelCallResult }, t: Tally): void {
+  if (countPrecision(s, r, t.precision)) t.lowCalls++;
 }
 
 /** The lower-precision verdict of `p` (`where`: the calls counted), or null. */
 function precisionVerdict(p: Precision, where: string): { code: MeasureCode; message: string } | null {
   if (!lowerPrecision(p[0], p[1])) return null;
   return { code: 'lower-precision', message: `${p[0].short} of ${p[0].values} float32 outputs have float16 mantissas (the reference: ${p[1].short} of ${p[1].values})${where}` };
+}
+
+/**
+ * The lower-precision verdict of the warm-up and timed calls (`calls` of them), or null: each
+ * phase as a whole, counted apart (full-precision answers while warming up cannot dilute float16
+ * ones once timed), then each call on its own (float16 answers on most timed calls set the median
+ * however many full-precision ones the rest are).
+ */
+function timedPrecisionVerdict(warm: Tally, timed: Tally, calls: number): { code: MeasureCode; message: string } | null {
+  const low = warm.lowCalls + timed.lowCalls;
+  return (
+    precisionVerdict(warm.precision, ' in the warm-up calls') ??
+    precisionVerdict(timed.precision, ' in the timed calls') ??
+    (low > 0 ? { code: 'lower-precision', message: `${low} of ${calls} warm-up and timed calls have float16 mantissas in their float32 outputs (the reference's do not)` } : null)
+  );
 }
 
 /**
@@ -173,13 +210,13 @@ async function correctness(s: Session, o: MeasureOptions): Promise<{ trials: Tri
 }
 
 /** One batch of timed trials (their outputs counted into `precision`); a failed check ends it. */
-async function timedBatch(s: Session, o: MeasureOptions, batch: number, n: number, precision: Precision): Promise<{ ref: number[]; cand: number[]; failed: TrialCheck | null; checked: number }> {
+async function timedBatch(s: Session, o: MeasureOptions, batch: number, n: number, precision: Tally): Promise<{ ref: number[]; cand: number[]; failed: TrialCheck | null; checked: number }> {
   const ref: number[] = [];
   const cand: number[] = [];
   for (let t = 0; t < n; t++) {
     const r = await pairedCall(s, o.shape, ['timed', batch, t], { kind: 'timed', afterCorrectness: true }, t % 2 === 1);
     if (r.check.code !== 'ok') return { ref, cand, failed: r.check, checked: t + 1 };
-    countPrecision(s, r, precision);
+    tallyCall(s, r, precision);
     ref.push(r.ref.ns!);
     cand.push(r.cand.ns!);
   }
@@ -293,16 +330,17 @@ async function measureOnce(lab: KernelLab, task: KernelTask, kernels: { referenc
     if (verdict.code !== 'ok' || o.time === false) return result(null, 0);
     // warm-up on the timing shape (the edge shapes ran first, in correctness)
     const warm = Math.max(0, o.warmup ?? MEASURE_DEFAULTS.warmup);
-    // the warm-up and timed calls are counted apart: correct full-precision answers while checked
-    // cannot dilute float16 ones once timed
-    const timedPrecision = noPrecision();
+    // the warm-up and timed calls are counted apart from correctness and from each other:
+    // correct full-precision answers while checked cannot dilute float16 ones once timed
+    const warmPrecision = noTally();
+    const timedPrecision = noTally();
     for (let w = 0; w < warm; w++) {
       const r = await pairedCall(s, o.shape, ['warmup', w], { kind: 'warmup', afterCorrectness: true }, w % 2 === 1);
       if (r.check.code !== 'ok') {
         verdict = { code: r.check.code, ...(r.check.message ? { message: r.check.message } : {}) };
         return result(null, w + 1, [r.check]);
       }
-      countPrecision(s, r, timedPrecision);
+      tallyCall(s, r, warmPrecision);
     }
     const n = Math.max(2, o.trials ?? MEASURE_DEFAULTS.trials);
     const threshold = o.cvThreshold ?? MEASURE_DEFAULTS.cvThreshold;
@@ -320,7 +358,7 @@ async function measureOnce(lab: KernelLab, task: KernelTask, kernels: { referenc
       noisy = robustCv(b.ref.map((r, i) => r / b.cand[i])) > threshold;
       if (!noisy) break;
     }
-    const lower = precisionVerdict(timedPrecision, ' in the warm-up and timed calls');
+    const lower = timedPrecisionVerdict(warmPrecision, timedPrecision, checked);
     if (lower) {
       verdict = lower;
       return result(null, checked);

@@ -152,6 +152,13 @@ describe('the calls a measurement makes', () => {
     expect(w.trials.filter((t) => t.code !== 'ok')).toHaveLength(1);
   });
 
+  test('the measurement tells the message of the trial that gave its code, not of the first trial', async () => {
+    const l = lab({ answer: (name, i) => (name === 'candidate' && i === 3 ? { code: 'runtime-error', message: 'boom on the fourth shape' } : null) });
+    const m = await measureKernel(l.lab, sort, sort.reference, { shape, secret: 'a', time: false });
+    expect(m).toMatchObject({ code: 'runtime-error', message: 'boom on the fourth shape' });
+    expect(m.trials.map((t) => t.code).indexOf('runtime-error')).toBe(3);
+  });
+
   test('the precision rule over the correctness calls: float16-like outputs are lower-precision, with the counts', async () => {
     // every candidate output 1.5 (float16 mantissa), the reference 1 + 2^-20 (a full float32 one)
     const l = lab({ answer: (name, _i, outputs) => ({ code: 'ok', ns: 1, outputs: zeros(outputs, () => (name === 'candidate' ? 1.5 : 1 + 2 ** -20)), flags: [], modified: [] }) });

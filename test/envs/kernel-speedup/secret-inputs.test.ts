@@ -96,6 +96,27 @@ describe('the secret', () => {
     expect(cand.length).toBe(36);
   });
 
+  test('every correctness call draws from a stream of its own: no two shapes start with the same inputs', async () => {
+    // sum's inputs are uniform draws in order: one stream for every shape would start every x alike
+    const sum = kernelTask('sum');
+    const firsts: number[] = [];
+    const lab: KernelLab = {
+      async open() {
+        return {
+          status: { reference: { code: 'ok' }, candidate: { code: 'ok' } },
+          async call(name: string, inputs: Record<string, KernelArray>, _dims: Record<string, number>, outputs: KernelOutputSpec[]): Promise<KernelCallResult> {
+            if (name === 'candidate') firsts.push(inputs.x[0]);
+            return { code: 'ok', ns: 1000, outputs: Object.fromEntries(outputs.map((o) => [o.name, o.dtype === 'f32' ? new Float32Array(o.length) : new Int32Array(o.length)])), flags: [], modified: [] };
+          },
+          async close() {},
+        };
+      },
+    };
+    await measureKernel(lab, sum, sum.reference, { shape: { N: 777 }, secret: 'streams', time: false });
+    expect(firsts).toHaveLength(sum.edgeShapes.length + 5);
+    expect(new Set(firsts).size).toBe(firsts.length);
+  });
+
   test('the effect handler draws a fresh secret per measurement: the same context seed gives different inputs', async () => {
     const { lab, calls } = recordingLab();
     const handler = kernelMeasureHandler(lab);
