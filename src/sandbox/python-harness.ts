@@ -397,7 +397,7 @@ def _check_mode(data, emit):
 `;
 
 /** The one-process harness (runs without a check), and the parent of the check mode. */
-export const PYTHON_HARNESS = `${PYTHON_HARNESS_BODY}\n_main()\n`;
+export const PYTHON_HARNESS = `${PYTHON_HARNESS_BODY}\n_main()\nposix._exit(0)\n`;
 
 /**
  * The program's process in check mode: loads the program, runs the JSON tests (outputs on fd 3),
