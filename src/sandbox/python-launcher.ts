@@ -9,7 +9,10 @@
  * sandbox runs (python-runner.ts `pythonArgv`), the harness compiled once per Python
  * (python-compiled.ts: its bytes are written ahead of each request, as for a fresh sandbox) — in
  * a session of its own, with the signals Python ignores at start (SIGPIPE, SIGXFSZ) back at
- * their default, and the sandbox's environment (bwrap's: PYTHONDONTWRITEBYTECODE only).
+ * their default, and the sandbox's environment (bwrap's: PYTHONDONTWRITEBYTECODE only). The C
+ * arguments of that call (argv, envp, the spawn attributes) are built once by the launcher
+ * (`_prepare`) and only read by each init: Python's `posix.posix_spawn` converted them in every
+ * init (measured: 13 of the init's ~65 page faults; docs/architecture.md, "The sandbox").
  *
  * What programs share, then, is what a fresh sandbox's program shares with the host's other
  * sandboxes and no more than the fork server's share: the read-only mount namespace of the

@@ -12,8 +12,9 @@
  * - per run the server clones one process straight into fresh user, IPC, pid and network
  *   namespaces: that namespace's init (pid 1) closes every descriptor past 2, drops the
  *   capabilities the new user namespace gave it and starts the program's process (pid 2; it
- *   inherits no capability: `_start_program`, the one part each kind of server defines), then
- *   waits for it. So each program has its own RLIMIT_NPROC count, no System V or POSIX message
+ *   inherits no capability: `_start_program`, the part each kind of server defines with
+ *   `_prepare`), then waits for it, with SIGINT at its default (set once by the server, which
+ *   no program can signal). So each program has its own RLIMIT_NPROC count, no System V or POSIX message
  *   queue object or key of an earlier program, no network at all (not even a loopback whose
  *   sockets, TIME_WAIT ones included, would outlive it), and every process it started is killed
  *   when the init ends; rlimits are set by the harness as in a fresh run; nothing is writable,
