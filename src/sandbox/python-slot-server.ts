@@ -12,8 +12,9 @@
  * - per run the server clones one process straight into fresh user, IPC, pid and network
  *   namespaces: that namespace's init (pid 1) closes every descriptor past 2, drops the
  *   capabilities the new user namespace gave it and starts the program's process (pid 2; it
- *   inherits no capability: `_start_program`, the one part each kind of server defines), then
- *   waits for it. So each program has its own RLIMIT_NPROC count, no System V or POSIX message
+ *   inherits no capability: `_start_program`, the part each kind of server defines with
+ *   `_prepare`), then waits for it, with SIGINT at its default (set once by the server, which
+ *   no program can signal). So each program has its own RLIMIT_NPROC count, no System V or POSIX message
  *   queue object or key of an earlier program, no network at all (not even a loopback whose
  *   sockets, TIME_WAIT ones included, would outlive it), and every process it started is killed
  *   when the init ends; rlimits are set by the harness as in a fresh run; nothing is writable,
@@ -37,9 +38,10 @@ import { parseRun, pythonRequest, pythonSandboxProblem, pythonSpawnIds, type Pyt
 import type { RawRun } from './raw-run';
 
 /**
- * The server's loop, after the code that defines `_start_program()` (called in the run's init:
- * starts the program's process, answers its pid; `_C` holds the C calls, typed once). Needs
- * `posix` and `sys` imported before it.
+ * The server's loop, after the code that defines `_prepare(libc)` (called once in the server
+ * before its loop: what the kind's runs need, built once into `_C`) and `_start_program()`
+ * (called in the run's init: starts the program's process, answers its pid; `_C` holds the C
+ * calls, typed once). Needs `posix` and `sys` imported before it.
  */
 export const PYTHON_SLOT_LOOP = String.raw`
 import ctypes, select, gc, _signal  # loaded once: every run's processes inherit them
@@ -68,9 +70,6 @@ def _init():
     its end ends every process left in the namespace. Never returns."""
     code = 121
     try:
-        # Python's SIGINT handler would let a program end its init (KeyboardInterrupt); at its
-        # default, the kernel drops what a pid namespace's own processes send its init
-        _signal.signal(_signal.SIGINT, _signal.SIG_DFL)
         posix.closerange(3, 65536)  # the control channel stays the server's
         if _C.capset(_C.header, _C.no_caps) != 0:
             posix._exit(code)
@@ -123,12 +122,17 @@ def _serve_forever():
     header_array = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this process
     no_caps_array = (ctypes.c_uint32 * 6)()
     _C.header, _C.no_caps = ctypes.addressof(header_array), ctypes.addressof(no_caps_array)
+    _prepare(libc)
     _C.prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE 0
     if _C.capset(_C.header, _C.no_caps) != 0:  # bwrap left the server none: dropping none checks the call
         posix._exit(120)
     posix.closerange(4, 65536)
     requests = select.poll()
     requests.register(0, select.POLLIN)
+    # Python's SIGINT handler would let a program end its init (KeyboardInterrupt); at its default,
+    # the kernel drops what a pid namespace's own processes send its init. Set here, once, every
+    # init inherits it (no program can signal the server: it is outside every run's pid namespace)
+    _signal.signal(_signal.SIGINT, _signal.SIG_DFL)
     gc.freeze()  # the collector leaves the server's objects alone in every run's process
     posix.write(3, b"ready\n")
     while True:

@@ -191,6 +191,20 @@ def f(x):
       ['runtime-error', 'E: hidden', []],
     ]);
   });
+
+  test("the process ends with the harness: a thread the program left running does not hold the run, and no atexit handler of the program runs after its result", async () => {
+    // finalizing the interpreter would wait for the thread (until the wall clock: a timeout) and then
+    // run the handler, whose flood of output would end the run as an output-limit
+    const program = `import atexit, os, threading, time
+def _forever():
+    while True:
+        time.sleep(0.05)
+threading.Thread(target=_forever).start()
+atexit.register(lambda: os.write(1, b"x" * 3000000))
+def f(x):
+    return x`;
+    expect(await run({ program, timeMs: 300 })).toEqual({ code: 'ok', outputs: [{ code: 'ok', text: '1' }] });
+  });
 });
 
 describe("check mode: check()'s namespace and the candidate's process", () => {

@@ -10,7 +10,7 @@ import * as compiled from '../../src/sandbox/python-compiled';
 import { randomBytes } from 'node:crypto';
 import { createSandbox, pythonSandboxProblem } from '../../src/sandbox';
 import { PythonLauncher } from '../../src/sandbox/python-launcher';
-import { DEFAULT_PYTHON_PATHS, type PythonBatch, type PythonSandboxPaths } from '../../src/sandbox/python-runner';
+import { DEFAULT_PYTHON_PATHS, runPythonBatch, type PythonBatch, type PythonSandboxPaths } from '../../src/sandbox/python-runner';
 import type { SlotServerStart } from '../../src/sandbox/python-slot-server';
 import type { RawRun } from '../../src/sandbox/raw-run';
 import { eventually, processesNamed } from './processes';
@@ -113,6 +113,17 @@ describe('the Python launcher: where a run can fail', () => {
       expect(r.code).toBe('sandbox-error');
       expect(r.message).toMatch(/^the Python launcher did not start/);
     }
+  });
+});
+
+describe("the launcher's program process", () => {
+  test("it starts as a fresh sandbox's program does (pid 2 under its namespace's init, the sandbox's environment, no capability), in a session of its own", async () => {
+    const probe = "import os\ndef f():\n    caps = [l.split()[1] for l in open('/proc/self/status') if l.startswith(('CapEff', 'CapPrm', 'CapInh'))]\n    return [os.getpid(), os.getppid(), sorted(os.environ.items()), caps, os.getsid(0) == os.getpid()]";
+    const mine = value(await launcher().run(batch(probe))) as unknown[];
+    const fresh = value(await runPythonBatch(batch(probe))) as unknown[];
+    expect(mine.slice(0, 4)).toEqual([2, 1, expect.arrayContaining([['PYTHONDONTWRITEBYTECODE', '1']]), ['0000000000000000', '0000000000000000', '0000000000000000']]);
+    expect(mine.slice(0, 4)).toEqual(fresh.slice(0, 4));
+    expect(mine[4]).toBe(true); // not in the launcher's session (bwrap's program is in its init's)
   });
 });
 
