@@ -90,7 +90,9 @@ const py = (program: string, limits: RunLimits = { timeMs: 1500, memoryMb: 128 }
   });
 
   test('memory bomb: memory-limit', async () => {
-    const r = await py(`def f():\n    a = []\n    while True:\n        a.append(bytearray(10 * 1024 * 1024))`);
+    const r = await py(`def f():\n    a = []\n    while True:\n        a.append(bytearray(10 * 1024 * 1024))`, { timeMs: 10_000, memoryMb: 128 });
+    // the time limit is generous (10 s, not 1.5 s): the memory limit must end the run, and at
+    // load 13-19 zero-filling 128 MB took the bomb past 1.5 s (a timeout instead, 2026-12-03)
     expect(r.code).toBe('memory-limit');
   });
 
