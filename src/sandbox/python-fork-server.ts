@@ -20,6 +20,7 @@
  * JSON in and out), so the structures a first run in a process builds are already in the memory
  * each program's process copies: 428 -> 325 page faults per run.
  */
+import { PYTHON_MACHINE_INIT } from './python-fork-init';
 import { PYTHON_HARNESS_BODY } from './python-harness';
 import { DEFAULT_PYTHON_PATHS, pythonCommand, type PythonSandboxPaths } from './python-runner';
 import { PYTHON_SLOT_LOOP, PythonSlotServer, type SlotServerStart } from './python-slot-server';
@@ -37,7 +38,10 @@ def _program():
     posix._exit(0)
 
 def _prepare(libc):
-    """Nothing beyond the slot loop's C calls."""
+    """On x86-64, each run's init is machine code sharing the server's memory (python-fork-init.ts), which
+    forks the program's process and returns into _program there; elsewhere the slot loop's Python init,
+    which calls _start_program below."""
+    return _machine_init(libc, _program)
 
 def _start_program():
     pid = _C.clone(_SYS_CLONE, 17, None, None, None, None)  # a fork (SIGCHLD to init at its end)
@@ -61,6 +65,7 @@ def _warm_up():
     scope.clear()  # the function and its globals refer to each other: nothing of it is kept
 
 _warm_up()
+${PYTHON_MACHINE_INIT}
 ${PYTHON_SLOT_LOOP}`;
 
 /** One fork server: started on the first run, restarted after any run it could not end. */
