@@ -2,8 +2,9 @@
  * A pre-started Python fork server, an option of the sandbox (`pythonMode: 'fork-server'`): a
  * per-slot server (python-slot-server.ts: one sandbox per slot, fresh user, IPC, pid and network
  * namespaces per run, an init that drops every capability, the protocol and restarts) that has
- * loaded the harness once; each program's process is a fork of the run's init, which goes on in
- * the harness (`_main`), instead of a new interpreter. It is made dumpable again (as any fresh
+ * loaded the harness once; each program's process is a fork of the run's init (on x86-64 a
+ * machine-code init sharing the server's memory, so a fork of the server itself: python-fork-init.ts),
+ * which goes on in the harness (`_main`), instead of a new interpreter. It is made dumpable again (as any fresh
  * process; the server and init are not) and gets a session of its own. The program's process
  * shares nothing written by an earlier program: it is forked from the server (through its init)
  * before it reads its own request, and the server never reads one.
@@ -18,7 +19,10 @@
  * run, host included (docs/architecture.md, "The sandbox"). Before its loop the server runs a
  * run's steps once on a constant request of its own (`_warm_up`: load and call a small program,
  * JSON in and out), so the structures a first run in a process builds are already in the memory
- * each program's process copies: 428 -> 325 page faults per run.
+ * each program's process copies: 428 -> 325 page faults per run. On x86-64 each run's init is
+ * machine code that shares the server's memory instead of a Python copy of it (python-fork-init.ts:
+ * the init's own copy-on-write faults, ~70 per run, and its interpreter work were a quarter of a
+ * run's CPU): 310 -> 237 page faults and -25% CPU per run (docs/architecture.md, "The sandbox").
  */
 import { PYTHON_MACHINE_INIT } from './python-fork-init';
 import { PYTHON_HARNESS_BODY } from './python-harness';

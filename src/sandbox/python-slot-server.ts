@@ -20,7 +20,9 @@
  *   when the init ends; rlimits are set by the harness as in a fresh run; nothing is writable,
  *   as in a fresh run;
  * - the server is not dumpable (no program can read its memory or its descriptors; init, a clone
- *   of it, is not either) and writes the end of each run on a channel (fd 3) no program holds,
+ *   of it, is not either: the fork server's init on x86-64 even shares the server's memory,
+ *   python-fork-init.ts, and that memory's dumpability) and writes the end of each run on a
+ *   channel (fd 3) no program holds,
  *   with a token drawn after the program's namespace is gone and written after the program's last
  *   byte on stdout and stderr.
  *
