@@ -22,7 +22,8 @@
  * each program's process copies: 428 -> 325 page faults per run. On x86-64 each run's init is
  * machine code that shares the server's memory instead of a Python copy of it (python-fork-init.ts:
  * the init's own copy-on-write faults, ~70 per run, and its interpreter work were a quarter of a
- * run's CPU): 310 -> 237 page faults and -25% CPU per run (docs/architecture.md, "The sandbox").
+ * run's CPU): 306 -> 233 page faults and 22.7 -> 16.5-17.6 ms of CPU per run under load, 1.78 ->
+ * 2.28-2.30 times a bare spawn's runs per core (docs/architecture.md, "The sandbox").
  */
 import { PYTHON_MACHINE_INIT } from './python-fork-init';
 import { PYTHON_HARNESS_BODY } from './python-harness';
