@@ -2,7 +2,8 @@
  * The fork server's machine-code init on x86-64 (python-fork-init.ts): the bytes are the assembly
  * of the source shown beside them, and every way a program's process can end reaches the host as
  * through a bubblewrap sandbox per program (its exit status, a signal, orphans reaped by the init
- * while the program still runs). What the init may not give a program (capabilities, descriptors,
+ * while the program still runs), and as through the slot loop's Python init, which the fork server
+ * keeps for other machines. What the init may not give a program (capabilities, descriptors,
  * its memory, which is the server's) is python-slot-server.test.ts, for both kinds of server.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -11,6 +12,18 @@ import { arch, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSandbox, pythonSandboxProblem, type Sandbox } from '../../src/sandbox';
 import { FORK_INIT_X86_64_HEX, FORK_INIT_X86_64_SOURCE, PYTHON_MACHINE_INIT } from '../../src/sandbox/python-fork-init';
+import { PYTHON_FORK_SERVER, PythonForkServer } from '../../src/sandbox/python-fork-server';
+import { pythonCommand } from '../../src/sandbox/python-runner';
+import type { SlotServerStart } from '../../src/sandbox/python-slot-server';
+
+/** A fork server with the slot loop's Python init, as on a machine that is not x86-64. */
+class PythonInitForkServer extends PythonForkServer {
+  protected prepare(): Promise<SlotServerStart> {
+    const code = PYTHON_FORK_SERVER.replace('if posix.uname().machine != "x86_64":', 'if True:');
+    expect(code).not.toBe(PYTHON_FORK_SERVER);
+    return Promise.resolve({ command: pythonCommand(this.paths, code), prefix: Buffer.alloc(0) });
+  }
+}
 
 const assembler = spawnSync('as', ['--version']).status === 0 && spawnSync('objcopy', ['--version']).status === 0;
 
@@ -36,12 +49,14 @@ describe('the machine-code init', () => {
 (arch() === 'x64' ? describe : describe.skip)('every end of a program through the machine-code init is what a bubblewrap sandbox per program reports', () => {
   let fork: Sandbox;
   let fresh: Sandbox;
+  const machineInit = new PythonForkServer();
+  const pythonInit = new PythonInitForkServer();
   beforeAll(() => {
     expect(pythonSandboxProblem()).toBeNull();
     fork = createSandbox({ concurrency: 1, pythonMode: 'fork-server' });
     fresh = createSandbox({ concurrency: 1, pythonMode: 'fresh-sandbox' });
   });
-  afterAll(() => Promise.all([fork.close(), fresh.close()]));
+  afterAll(() => Promise.all([fork.close(), fresh.close(), machineInit.close(), pythonInit.close()]));
 
   const ends: [string, string][] = [
     ['returns', 'def f():\n    return 7'],
@@ -55,9 +70,12 @@ describe('the machine-code init', () => {
     // an orphan still running when the program ends: it ends with the namespace, the run does not wait for it
     ['an orphan outlives it', 'import os, time\ndef f():\n    if os.fork() == 0:\n        if os.fork() == 0:\n            time.sleep(60)\n        os._exit(0)\n    os.wait()\n    return 6'],
   ];
-  test.each(ends)('%s', async (_what, program) => {
+  test.each(ends)('%s (and the same through the Python init kept for other machines)', async (_what, program) => {
     const run = (sb: Sandbox) => sb.code.run({ language: 'python', program, entry: 'f', tests: [{ input: [] }], limits: { timeMs: 5000, memoryMb: 128 } });
     const [a, b] = [await run(fork), await run(fresh)];
     expect({ code: a.code, message: a.message, tests: a.tests.map((t) => [t.code, t.actual, t.message]) }).toEqual({ code: b.code, message: b.message, tests: b.tests.map((t) => [t.code, t.actual, t.message]) });
+    const batch = { program, entry: 'f', inputs: [[]], limits: { timeMs: 5000, memoryMb: 128, outputBytes: 1_000_000 } };
+    const [m, p] = [await machineInit.run(batch), await pythonInit.run(batch)];
+    expect(m).toEqual(p);
   });
 });
