@@ -18,7 +18,7 @@ import type { SlotServerStart } from '../../src/sandbox/python-slot-server';
 
 /** A fork server with the slot loop's Python init, as on a machine that is not x86-64. */
 class PythonInitForkServer extends PythonForkServer {
-  protected prepare(): Promise<SlotServerStart> {
+  protected override prepare(): Promise<SlotServerStart> {
     const code = PYTHON_FORK_SERVER.replace('if posix.uname().machine != "x86_64":', 'if True:');
     expect(code).not.toBe(PYTHON_FORK_SERVER);
     return Promise.resolve({ command: pythonCommand(this.paths, code), prefix: Buffer.alloc(0) });
