@@ -35,7 +35,8 @@
  * and SIGXFSZ ignored, every other signal at its default), the init inherits those dispositions,
  * and a pid namespace's init never gets a signal at its default from inside its namespace.
  *
- * Elsewhere than x86-64 the server keeps the slot loop's Python init (`_prepare` answers None).
+ * Elsewhere than x86-64, or where the host refuses executable memory, the server keeps the slot
+ * loop's Python init (`_prepare` answers None).
  * The bytes below are the assembly of {@link FORK_INIT_X86_64_SOURCE} (GNU as, `.intel_syntax
  * noprefix`; python-fork-init.test.ts assembles it again where `as` and `objcopy` are installed
  * and compares): no compiler is needed where the arena runs.
@@ -146,8 +147,9 @@ export const FORK_INIT_X86_64_HEX =
  * Python (for the fork server, after the slot loop's `_C` and `_CLONE_FLAGS` exist): `_machine_init(libc,
  * program)` answers the function that starts a run (the init's pid in the server; in the program's
  * process it calls `program()`, which never returns), or None where the init is not machine code
- * (not x86-64). Maps the code read and execute only (written first, then mprotect), and the init's
- * stack. Any failure on x86-64 ends the server (exit 120): it never silently runs another init.
+ * (not x86-64), or where the host refuses to map it: the code is mapped read and execute only
+ * (written first, then mprotect), which a host denying executable memory (SELinux's `execmem`)
+ * refuses; the slot loop's Python init then starts each run, as isolated, only slower.
  */
 export const PYTHON_MACHINE_INIT = String.raw`
 def _machine_init(libc, program):
@@ -164,10 +166,10 @@ def _machine_init(libc, program):
     page = mmap(None, 4096, 3, 0x22, -1, 0)  # PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS
     stack = mmap(None, 65536, 3, 0x22, -1, 0)
     if page in (None, failed) or stack in (None, failed):
-        posix._exit(120)
+        return None
     ctypes.memmove(page, code, len(code))
     if mprotect(page, 4096, 5) != 0:  # PROT_READ | PROT_EXEC: never writable again
-        posix._exit(120)
+        return None  # a host that refuses executable memory (SELinux's execmem): the Python init
     ctx = (ctypes.c_uint64 * 12)()
     ctx[7] = _CLONE_FLAGS | 0x100 | 0x4000  # the slot loop's namespaces, CLONE_VM | CLONE_VFORK
     ctx[8] = stack + 65536
