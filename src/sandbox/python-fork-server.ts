@@ -2,8 +2,9 @@
  * A pre-started Python fork server, an option of the sandbox (`pythonMode: 'fork-server'`): a
  * per-slot server (python-slot-server.ts: one sandbox per slot, fresh user, IPC, pid and network
  * namespaces per run, an init that drops every capability, the protocol and restarts) that has
- * loaded the harness once; each program's process is a fork of the run's init, which goes on in
- * the harness (`_main`), instead of a new interpreter. It is made dumpable again (as any fresh
+ * loaded the harness once; each program's process is a fork of the run's init (on x86-64 a
+ * machine-code init sharing the server's memory, so a fork of the server itself: python-fork-init.ts),
+ * which goes on in the harness (`_main`), instead of a new interpreter. It is made dumpable again (as any fresh
  * process; the server and init are not) and gets a session of its own. The program's process
  * shares nothing written by an earlier program: it is forked from the server (through its init)
  * before it reads its own request, and the server never reads one.
@@ -18,8 +19,13 @@
  * run, host included (docs/architecture.md, "The sandbox"). Before its loop the server runs a
  * run's steps once on a constant request of its own (`_warm_up`: load and call a small program,
  * JSON in and out), so the structures a first run in a process builds are already in the memory
- * each program's process copies: 428 -> 325 page faults per run.
+ * each program's process copies: 428 -> 325 page faults per run. On x86-64 each run's init is
+ * machine code that shares the server's memory instead of a Python copy of it (python-fork-init.ts:
+ * the init's own copy-on-write faults, ~70 per run, and its interpreter work were a quarter of a
+ * run's CPU): 306 -> 233 page faults and 22.7 -> 16.5-17.6 ms of CPU per run under load, 1.78 ->
+ * 2.28-2.30 times a bare spawn's runs per core (docs/architecture.md, "The sandbox").
  */
+import { PYTHON_MACHINE_INIT } from './python-fork-init';
 import { PYTHON_HARNESS_BODY } from './python-harness';
 import { DEFAULT_PYTHON_PATHS, pythonCommand, type PythonSandboxPaths } from './python-runner';
 import { PYTHON_SLOT_LOOP, PythonSlotServer, type SlotServerStart } from './python-slot-server';
@@ -37,7 +43,10 @@ def _program():
     posix._exit(0)
 
 def _prepare(libc):
-    """Nothing beyond the slot loop's C calls."""
+    """On x86-64, each run's init is machine code sharing the server's memory (python-fork-init.ts), which
+    forks the program's process and returns into _program there; elsewhere the slot loop's Python init,
+    which calls _start_program below."""
+    return _machine_init(libc, _program)
 
 def _start_program():
     pid = _C.clone(_SYS_CLONE, 17, None, None, None, None)  # a fork (SIGCHLD to init at its end)
@@ -61,6 +70,7 @@ def _warm_up():
     scope.clear()  # the function and its globals refer to each other: nothing of it is kept
 
 _warm_up()
+${PYTHON_MACHINE_INIT}
 ${PYTHON_SLOT_LOOP}`;
 
 /** One fork server: started on the first run, restarted after any run it could not end. */

@@ -20,7 +20,9 @@
  *   when the init ends; rlimits are set by the harness as in a fresh run; nothing is writable,
  *   as in a fresh run;
  * - the server is not dumpable (no program can read its memory or its descriptors; init, a clone
- *   of it, is not either) and writes the end of each run on a channel (fd 3) no program holds,
+ *   of it, is not either: the fork server's init on x86-64 even shares the server's memory,
+ *   python-fork-init.ts, and that memory's dumpability) and writes the end of each run on a
+ *   channel (fd 3) no program holds,
  *   with a token drawn after the program's namespace is gone and written after the program's last
  *   byte on stdout and stderr.
  *
@@ -39,9 +41,13 @@ import type { RawRun } from './raw-run';
 
 /**
  * The server's loop, after the code that defines `_prepare(libc)` (called once in the server
- * before its loop: what the kind's runs need, built once into `_C`) and `_start_program()`
- * (called in the run's init: starts the program's process, answers its pid; `_C` holds the C
- * calls, typed once). Needs `posix` and `sys` imported before it.
+ * before its loop: what the kind's runs need, built once into `_C`; it answers None, and each run
+ * starts with the loop's init in Python, `_python_init`, or a function that starts a run with
+ * an init of the kind's own, with the same namespaces, capability drop and exit status, and
+ * answers that init's pid once it has ended: the fork server's machine-code init,
+ * python-fork-init.ts) and `_start_program()` (called in the loop's Python init: starts the
+ * program's process, answers its pid; `_C` holds the C calls, typed once). Needs `posix` and
+ * `sys` imported before it.
  */
 export const PYTHON_SLOT_LOOP = String.raw`
 import ctypes, select, gc, _signal  # loaded once: every run's processes inherit them
@@ -82,6 +88,14 @@ def _init():
     finally:
         posix._exit(code)
 
+def _python_init():
+    """Starts a run with the init above: a raw clone of the server into the run's namespaces. Answers
+    the init's pid (in the server; the init never returns)."""
+    pid = _C.clone(_SYS_CLONE, _CLONE_FLAGS, None, None, None, None)
+    if pid == 0:
+        _init()
+    return pid
+
 def _copied_at_fork(libc):
     """Gives each read-only private file mapping (the interpreter's and libraries' code and constants)
     one private page of its own, identical to the file's: the kernel then copies the mapping's
@@ -110,9 +124,9 @@ def _serve_forever():
     libc = ctypes.CDLL(None, use_errno=True)
     _copied_at_fork(libc)
     # every C call a run makes is looked up and typed here, once: a run's processes only call them
-    _C.clone = clone = ctypes.PyDLL(None, use_errno=True).syscall  # keeps the GIL: the child goes on as after a fork
-    clone.restype = ctypes.c_long
-    clone.argtypes = (ctypes.c_long, ctypes.c_ulong, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)
+    _C.clone = ctypes.PyDLL(None, use_errno=True).syscall  # keeps the GIL: the child goes on as after a fork
+    _C.clone.restype = ctypes.c_long
+    _C.clone.argtypes = (ctypes.c_long, ctypes.c_ulong, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)
     _C.capset = libc.capset
     _C.capset.restype = ctypes.c_int
     _C.capset.argtypes = (ctypes.c_void_p, ctypes.c_void_p)
@@ -122,7 +136,7 @@ def _serve_forever():
     header_array = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this process
     no_caps_array = (ctypes.c_uint32 * 6)()
     _C.header, _C.no_caps = ctypes.addressof(header_array), ctypes.addressof(no_caps_array)
-    _prepare(libc)
+    start = _prepare(libc) or _python_init  # how each run starts: the kind's own init, or the one above
     _C.prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE 0
     if _C.capset(_C.header, _C.no_caps) != 0:  # bwrap left the server none: dropping none checks the call
         posix._exit(120)
@@ -138,9 +152,7 @@ def _serve_forever():
     while True:
         if not requests.poll()[0][1] & select.POLLIN:
             posix._exit(0)  # the host hung up: no request will come
-        pid = clone(_SYS_CLONE, _CLONE_FLAGS, None, None, None, None)
-        if pid == 0:
-            _init()
+        pid = start()
         if pid < 0:
             posix._exit(121)
         status = _code(posix.waitpid(pid, 0)[1])

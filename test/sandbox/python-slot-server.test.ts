@@ -147,6 +147,49 @@ describe.each([
     expect(fds.length).toBeLessThanOrEqual(4);
   });
 
+  test("the program cannot read or write the memory of its namespace's init (the fork server's init shares the live server's memory), nor trace it", async () => {
+    // what the program can do to the memory of process pid; the same probe against a child of its own is the control
+    const probe = `import os, ctypes, signal, time
+libc = ctypes.CDLL(None, use_errno=True)
+def reach(pid, proc):
+    """pid: in the program's pid namespace; proc: the same process in the sandbox's /proc."""
+    got = []
+    for mode in ('rb', 'r+b'):
+        try:
+            with open('/proc/%d/mem' % proc, mode, buffering=0):
+                got.append('mem ' + mode)
+        except OSError:
+            pass
+    buf = ctypes.create_string_buffer(8)
+    local = (ctypes.c_void_p * 2)(ctypes.addressof(buf), 8)  # one iovec
+    remote = (ctypes.c_void_p * 2)(id(None), 8)  # None: at the same address in every copy of the interpreter
+    if libc.process_vm_readv(pid, local, 1, remote, 1, 0) == 8:
+        got.append('process_vm_readv')
+    if libc.ptrace(16, pid, None, None) == 0:  # PTRACE_ATTACH
+        got.append('ptrace')
+        libc.ptrace(17, pid, None, None)  # PTRACE_DETACH
+    return got
+def f():
+    # /proc is the sandbox's: the init of the program's namespaces is its parent there (pid 1 inside)
+    init = int([line.split()[1] for line in open('/proc/self/status') if line.startswith('PPid:')][0])
+    r, w = os.pipe()
+    child = os.fork()
+    if child == 0:
+        os.write(w, open('/proc/self/status').read().split('\\nPid:')[1].split()[0].encode() + b'\\n')
+        time.sleep(30)
+        os._exit(0)
+    try:
+        mine = int(os.read(r, 100))
+        return [reach(1, init), reach(child, mine)]
+    finally:
+        os.kill(child, signal.SIGKILL)`;
+    const r = await py(probe);
+    expect(r.code).toBe('ok');
+    const [init, control] = r.tests[0].actual as [string[], string[]];
+    expect(control).toEqual(['mem rb', 'mem r+b', 'process_vm_readv', 'ptrace']); // the probe finds access where there is some
+    expect(init).toEqual([]);
+  });
+
   test("the program's code and constants are mapped as in a fresh interpreter (the server's page-table trick restores every protection)", async () => {
     const probe = `def f():
     maps = [line.split() for line in open('/proc/self/maps')]
