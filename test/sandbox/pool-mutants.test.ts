@@ -152,6 +152,16 @@ describe('the FIFO queue', () => {
     await handled(pool.run('tests', own(2), 5000, c.signal));
     expect(getEventListeners(c.signal, 'abort')).toHaveLength(0);
   });
+  test('close() refuses the queued runs and leaves no listener on their signals (they may outlive the pool)', async () => {
+    pool = new SandboxPool({ concurrency: 1 });
+    await pool.hold();
+    const c = new AbortController();
+    const queued = [handled(pool.withSlot(async () => 1, c.signal)), handled(pool.run('tests', own(2), 5000, c.signal)), handled(pool.withSlot(async () => 2))];
+    expect(getEventListeners(c.signal, 'abort')).toHaveLength(2);
+    await pool.close();
+    for (const p of queued) await expect(p).rejects.toThrow(SandboxCancelledError);
+    expect(getEventListeners(c.signal, 'abort')).toHaveLength(0);
+  });
 });
 
 describe('the slot a pipelined run goes to', () => {
