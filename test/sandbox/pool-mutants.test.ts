@@ -10,7 +10,8 @@
 import { spawn } from 'node:child_process';
 import { getEventListeners } from 'node:events';
 import { join } from 'node:path';
-import { SandboxBusyError, SandboxCancelledError, SandboxPool, WorkerLostError, type Slot } from '../../src/sandbox/pool';
+import { availableParallelism } from 'node:os';
+import { SandboxBusyError, SandboxCancelledError, SandboxPool, V8_OOM, WorkerLostError, type Slot } from '../../src/sandbox/pool';
 import { until } from './pool-view';
 
 const limits = (timeMs: number) => ({ timeMs, memoryMb: 256, outputBytes: 1_000_000 });
@@ -390,6 +391,81 @@ describe('close() with work in flight', () => {
     for (const p of [...batch, behind, unsent]) await expect(p).rejects.toThrow('the sandbox pool is closed');
     expect(pool.stats.workersStarted).toBe(1);
     expect(pool.workerPids()).toEqual([]);
+  }, 20_000);
+});
+
+describe("the pool's options, errors and counts", () => {
+  test('its errors say what happened, under their own names', () => {
+    const busy = new SandboxBusyError(7);
+    expect([busy.name, busy.message]).toEqual(['SandboxBusyError', 'the sandbox queue is full (7 runs waiting); slow down or raise maxQueue']);
+    const cancelled = new SandboxCancelledError();
+    expect([cancelled.name, cancelled.message]).toEqual(['SandboxCancelledError', 'sandbox run cancelled']);
+    const lost = new WorkerLostError('out-of-memory', 'the sandbox worker died (SIGABRT)');
+    expect([lost.name, lost.why, lost.message]).toEqual(['WorkerLostError', 'out-of-memory', 'the sandbox worker died (SIGABRT)']);
+  });
+
+  test("V8's out-of-memory reports, each alone, and nothing else read as out-of-memory", () => {
+    const reports = [
+      'FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory',
+      '# Fatal JavaScript out of memory: Ineffective mark-compacts',
+      '# Fatal JavaScript invalid size error 169220804',
+      'is_heap_oom = 1',
+      'Reached heap limit',
+      'Ineffective mark-compacts near heap limit',
+      '# Fatal process out of memory: Zone',
+    ];
+    for (const r of reports) expect([r, V8_OOM.test(`<--- Last few GCs --->\n${r}\n 1: 0xb0 node::Abort()`)]).toEqual([r, true]);
+    for (const r of ['Segmentation fault', 'RangeError: Invalid string length', 'heap limit', 'out of memory']) expect([r, V8_OOM.test(r)]).toEqual([r, false]);
+  });
+
+  test('concurrency: the CPU count up to 8 by default, at least 1, whole', () => {
+    expect(new SandboxPool().concurrency).toBe(Math.min(8, availableParallelism()));
+    expect(new SandboxPool({ concurrency: 0 }).concurrency).toBe(1);
+    expect(new SandboxPool({ concurrency: 2.9 }).concurrency).toBe(2);
+    expect(slotsOf(new SandboxPool({ concurrency: 3 })).map((s) => s.index)).toEqual([0, 1, 2]);
+  });
+
+  test('maxQueue: 10,000 by default', async () => {
+    pool = new SandboxPool({ concurrency: 1 });
+    await pool.hold();
+    const waiting = Array.from({ length: 10_000 }, () => handled(pool!.withSlot(async () => undefined)));
+    expect(pool.queued).toBe(10_000);
+    await expect(pool.withSlot(async () => undefined)).rejects.toThrow('the sandbox queue is full (10000 runs waiting)');
+    await pool.close();
+    await Promise.allSettled(waiting);
+  });
+
+  test('pipeline: 4 runs on a worker by default, at least 1, whole; queued counts those behind the running one', async () => {
+    for (const [pipeline, depth] of [[undefined, 4], [0, 1], [2.5, 2]] as const) {
+      pool = new SandboxPool({ concurrency: 1, pipeline });
+      const runs = Array.from({ length: depth + 1 }, () => handled(pool!.run('tests', spin(20_000), 60_000)));
+      expect([pipeline, slotsOf(pool)[0].pipelined, pool.queued, pool.running]).toEqual([pipeline, depth, depth, 1]);
+      await pool.close();
+      await Promise.allSettled(runs);
+    }
+  });
+
+  test('batch false: each run its own message; syncCalls only when true', async () => {
+    expect(new SandboxPool().syncCalls).toBe(false);
+    expect(new SandboxPool({ syncCalls: true }).syncCalls).toBe(true);
+    const held = await heldPool({ batch: false });
+    pool = held.pool;
+    const messages = pool.stats.messages;
+    const runs = [2, 3, 4].map((i) => handled(pool!.call(held.slot, 'tests', own(i), 5000)));
+    expect(held.slot.units.map((u) => u.batch)).toEqual([false, false, false]);
+    expect((await Promise.all(runs)).map(textOf)).toEqual(['6', '12', '20']);
+    expect(pool.stats.messages).toBe(messages + 3);
+  });
+
+  test("a slot starts empty; workerPids names the workers started; a slot's wall clock says its length", async () => {
+    const fresh = slotsOf(new SandboxPool({ concurrency: 1 }))[0];
+    expect([fresh.worker, fresh.units, fresh.outbox, fresh.clockMs, fresh.refd, fresh.busy, fresh.pipelined, fresh.inflight]).toEqual([undefined, [], [], 0, false, false, 0, []]);
+    const held = await heldPool();
+    pool = held.pool;
+    expect(pool.workerPids()).toEqual([held.worker.pid]);
+    expect(held.slot.refd).toBe(true);
+    process.kill(held.worker.pid!, 'SIGSTOP');
+    await expect(pool.call(held.slot, 'tests', own(2), 250)).rejects.toMatchObject({ name: 'WorkerLostError', why: 'timeout', message: 'no answer within 250 ms' });
   }, 20_000);
 });
 
