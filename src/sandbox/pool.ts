@@ -262,6 +262,8 @@ export class SandboxPool {
           resolve(s);
         },
         onAbort: () => {
+          // also called by close(): a signal may outlive the pool, and its listener would keep the pool
+          signal?.removeEventListener('abort', entry.onAbort);
           const i = this.waiting.indexOf(entry);
           if (i >= 0) this.waiting.splice(i, 1);
           reject(new SandboxCancelledError());
