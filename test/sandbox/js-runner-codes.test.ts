@@ -133,6 +133,10 @@ describe("how a program's end becomes a code", () => {
     expect((await run({ program: `const __sandbox_entry__ = 0; ${line}` })).outputs).toEqual([{ code: 'ok', text: '"    at f (program.js:1:51)"' }]);
   });
 
+  test('the lookup is joined to the program (one script): its binding is declared by the time a test calls the entry', async () => {
+    expect((await run({ program: 'function f(){ return typeof __sandbox_entry__ }' })).outputs).toEqual([{ code: 'ok', text: '"function"' }]);
+  });
+
   test('the entry is looked up once (its getter runs once for `typeof` and once for the value)', async () => {
     expect((await run({ program: 'let n = 0; Object.defineProperty(globalThis, "f", { get() { n++; return () => n } })' })).outputs).toEqual([{ code: 'ok', text: '2' }]);
   });
