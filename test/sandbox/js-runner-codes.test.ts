@@ -190,6 +190,18 @@ describe("how a program's end becomes a code", () => {
   });
 });
 
+test("the compile cache drops its oldest scripts past 64 of them, or past 1 MB of source: every program still runs, an evicted one again too", async () => {
+  const w = start(); // a fresh worker: its isolate's cache starts empty
+  worker = w;
+  const small = (i: number): Req => ({ program: `function f(){ return ${i} }` });
+  for (let i = 0; i < 70; i++) expect((await ask(w, small(i))).res).toEqual({ code: 'ok', outputs: [{ code: 'ok', text: String(i) }] });
+  expect((await ask(w, small(0))).res).toEqual({ code: 'ok', outputs: [{ code: 'ok', text: '0' }] });
+  // sources of 60,000 characters (cached: at most 64 KiB): the seventeenth passes the budget
+  const big = (i: number): Req => ({ program: `function f(){ return ${i} } //${'x'.repeat(60_000)}` });
+  for (let i = 0; i < 20; i++) expect((await ask(w, big(i))).res).toEqual({ code: 'ok', outputs: [{ code: 'ok', text: String(i) }] });
+  expect((await ask(w, big(0))).res).toEqual({ code: 'ok', outputs: [{ code: 'ok', text: '0' }] });
+});
+
 describe('limits', () => {
   test('output: a test may write exactly its limit, and the run exactly its total (twice the limit plus 1,000,000); one character more is output-limit', async () => {
     const r = await run({ program: 'function f(n){ return "x".repeat(n) }', tests: [999_998, 999_998, 999_998, 0, 999_999].map((n) => ({ input: [n] })), outputBytes: 1_000_000 });
