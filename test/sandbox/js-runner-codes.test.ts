@@ -133,6 +133,10 @@ describe("how a program's end becomes a code", () => {
     expect((await run({ program: `const __sandbox_entry__ = 0; ${line}` })).outputs).toEqual([{ code: 'ok', text: '"    at f (program.js:1:51)"' }]);
   });
 
+  test('the lookup is joined to the program (one script): its binding is declared by the time a test calls the entry', async () => {
+    expect((await run({ program: 'function f(){ return typeof __sandbox_entry__ }' })).outputs).toEqual([{ code: 'ok', text: '"function"' }]);
+  });
+
   test('the entry is looked up once (its getter runs once for `typeof` and once for the value)', async () => {
     expect((await run({ program: 'let n = 0; Object.defineProperty(globalThis, "f", { get() { n++; return () => n } })' })).outputs).toEqual([{ code: 'ok', text: '2' }]);
   });
@@ -184,6 +188,18 @@ describe("how a program's end becomes a code", () => {
     ]);
     expect((await run({ program, tests, timeMs: 2000 })).outputs).toEqual([{ code: 'runtime-error', message: 'Error: two' }, { code: 'ok', text: '1' }, { code: 'timeout', message: TIMED_OUT }, { code: 'ok', text: '1' }]);
   });
+});
+
+test("the compile cache drops its oldest scripts past 64 of them, or past 1 MB of source: every program still runs, an evicted one again too", async () => {
+  const w = start(); // a fresh worker: its isolate's cache starts empty
+  worker = w;
+  const small = (i: number): Req => ({ program: `function f(){ return ${i} }` });
+  for (let i = 0; i < 70; i++) expect((await ask(w, small(i))).res).toEqual({ code: 'ok', outputs: [{ code: 'ok', text: String(i) }] });
+  expect((await ask(w, small(0))).res).toEqual({ code: 'ok', outputs: [{ code: 'ok', text: '0' }] });
+  // sources of 60,000 characters (cached: at most 64 KiB): the seventeenth passes the budget
+  const big = (i: number): Req => ({ program: `function f(){ return ${i} } //${'x'.repeat(60_000)}` });
+  for (let i = 0; i < 20; i++) expect((await ask(w, big(i))).res).toEqual({ code: 'ok', outputs: [{ code: 'ok', text: String(i) }] });
+  expect((await ask(w, big(0))).res).toEqual({ code: 'ok', outputs: [{ code: 'ok', text: '0' }] });
 });
 
 describe('limits', () => {

@@ -40,3 +40,35 @@ test('only JSON text is read as a batch: an array sent as an object is one malfo
   worker.send([{ id: 1, op: 'no-such-op', req: {} }]);
   expect(await answer).toEqual({ ok: false, error: 'unknown op "undefined"' });
 });
+
+/** Forks a worker; resolves with its next `n` messages, as they came (JSON text stays text). */
+function collect(w: ChildProcess, n: number): Promise<unknown[]> {
+  const got: unknown[] = [];
+  return new Promise((resolve, reject) => {
+    w.on('message', (m) => {
+      got.push(m);
+      if (got.length === n) resolve(got);
+    });
+    w.on('exit', (code, signal) => reject(new Error(`the worker ended (${code ?? signal}) after ${JSON.stringify(got)}`)));
+  });
+}
+
+test('an answer goes back in the form its request came (JSON text, or an object), a synchronous op\'s value too', async () => {
+  worker = fork(join(__dirname, '../../src/sandbox/worker/js-worker.cjs'), [], { execArgv: ['--no-node-snapshot'], serialization: 'advanced', stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const got = collect(worker, 2);
+  // lab.close answers at once (not a promise): the worker sends its value as it is
+  worker.send({ id: 1, op: 'lab.close', req: { id: 'none' } });
+  worker.send(JSON.stringify({ id: 2, op: 'lab.close', req: { id: 'none' } }));
+  expect(await got).toEqual([{ id: 1, ok: true, res: { closed: true } }, '{"id":2,"ok":true,"res":{"closed":true}}']);
+});
+
+test("an op whose promise rejects (a code run without limits) is answered with the error's message, and the worker goes on", async () => {
+  worker = fork(join(__dirname, '../../src/sandbox/worker/js-worker.cjs'), [], { execArgv: ['--no-node-snapshot'], serialization: 'advanced', stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const got = collect(worker, 2);
+  worker.send(JSON.stringify({ id: 1, op: 'tests', req: { program: 'function f(){ return 1 }', entry: 'f', tests: [] } }));
+  worker.send(JSON.stringify({ id: 2, op: 'tests', req: { program: 'function f(){ return 2 }', entry: 'f', tests: [{ input: [] }], limits: { timeMs: 5000, memoryMb: 64, outputBytes: 1000 } } }));
+  const [failed, next] = (await got).map((m) => JSON.parse(m as string));
+  // the message alone, as for a synchronous throw (not "TypeError: ...")
+  expect(failed).toEqual({ id: 1, ok: false, error: expect.stringMatching(/^Cannot (destructure|read)/) });
+  expect(next).toEqual({ id: 2, ok: true, res: { code: 'ok', outputs: [{ code: 'ok', text: '2' }] } });
+});

@@ -93,3 +93,17 @@ test('with --sync an orphaned worker ends once the running run reaches its limit
   worker.disconnect();
   expect(await exited).toBe(0);
 });
+
+test('with --sync a request with another queued behind it keeps the asynchronous calls: a cancel sent while it runs ends it at once', async () => {
+  worker = await ready(['--sync']);
+  const first = answers(worker, 1);
+  worker.send(run(2, LOOP, 1000)); // a lone run: it blocks the worker while the next two arrive, so they are read together
+  await new Promise((r) => setTimeout(r, 300));
+  worker.send(run(3, LOOP, 5000)); // starts with 4 queued behind it
+  worker.send(run(4, 'function f(){ return 4 }'));
+  expect(await first).toMatchObject([{ id: 2, ok: true, res: { outputs: [{ code: 'timeout' }] } }]);
+  const next = answers(worker, 1);
+  await new Promise((r) => setTimeout(r, 300));
+  worker.send({ cancel: 3 });
+  expect(await next).toEqual([{ id: 3, ok: false, error: 'cancelled', cancelled: true, retire: true }]);
+});
