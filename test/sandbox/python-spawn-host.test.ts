@@ -1,11 +1,12 @@
 /**
- * The fresh Python sandbox's spawn plumbing on the host side, without a sandbox process (issue
- * 23): which program is missing, the per-run uid, the rlimits a run's limits give, the request the
- * harness reads, and the runs that end before any spawn (python-runner.ts). The flags of the
- * bubblewrap command line are checked where they bite in python-sandbox-flags.test.ts.
+ * The fresh Python sandbox's spawn plumbing on the host side (issue 23): which program is
+ * missing, the per-run uid, the rlimits a run's limits give, the request the harness reads, the
+ * runs that end before any spawn, and the harness compiled once per Python (python-runner.ts;
+ * only that last needs a sandbox, and is skipped without one). The flags of the bubblewrap command
+ * line are checked where they bite in python-sandbox-flags.test.ts.
  */
-import { DEFAULT_PYTHON_PATHS, pythonRequest, pythonRlimits, pythonSandboxProblem, pythonSpawnIds, runPythonBatch, type PythonBatch } from '../../src/sandbox/python-runner';
-import { PYTHON_CHILD } from '../../src/sandbox/python-harness';
+import { DEFAULT_PYTHON_PATHS, preparedHarness, pythonRequest, pythonRlimits, pythonSandboxProblem, pythonSpawnIds, runPythonBatch, type PythonBatch } from '../../src/sandbox/python-runner';
+import { PYTHON_CHILD, PYTHON_HARNESS } from '../../src/sandbox/python-harness';
 import type { ResolvedLimits } from '../../src/sandbox/limits';
 
 const limits: ResolvedLimits = { timeMs: 1000, memoryMb: 128, outputBytes: 500 };
@@ -32,6 +33,19 @@ describe('pythonSpawnIds', () => {
     }
     // consecutive runs never share a uid: one step up, wrapping at the end of the range
     for (let i = 1; i < ids.length; i++) expect(ids[i].uid).toBe(61000 + ((ids[i - 1].uid! - 61000 + 1) % 1024));
+  });
+
+  test('each arena process starts at a random place in the range (two on one machine rarely share a uid at once)', () => {
+    jest.spyOn(process, 'getuid').mockReturnValue(0);
+    const firsts = new Set<number | undefined>();
+    for (let i = 0; i < 20; i++) {
+      jest.isolateModules(() => {
+        const fresh = require('../../src/sandbox/python-runner') as typeof import('../../src/sandbox/python-runner');
+        firsts.add(fresh.pythonSpawnIds().uid);
+      });
+    }
+    // 20 draws of 1,024 all equal: about 1 in 10^57
+    expect(firsts.size).toBeGreaterThan(1);
   });
 
   test('not root (or no getuid): nothing to set, the sandbox runs as the arena user', () => {
@@ -102,5 +116,27 @@ describe('runPythonBatch before any spawn', () => {
     stop.abort();
     // the paths exist (the run would start were it not cancelled): /bin/sh stands in for both
     expect(await runPythonBatch({ program: '', entry: 'f', inputs: [], limits, signal: stop.signal, paths: { ...DEFAULT_PYTHON_PATHS, bwrap: '/bin/sh', python: '/bin/sh' } })).toEqual({ code: 'sandbox-error', message: 'cancelled', outputs: [] });
+  });
+});
+
+(pythonSandboxProblem() ? describe.skip : describe)('preparedHarness (needs bubblewrap and python3)', () => {
+  test('the harness compiled once per Python and run as a loader; forgotten, compiled again', async () => {
+    const a = await preparedHarness(DEFAULT_PYTHON_PATHS);
+    expect(a.code).not.toBe(PYTHON_HARNESS);
+    expect(a.prefix.length).toBeGreaterThan(0);
+    const b = await preparedHarness(DEFAULT_PYTHON_PATHS);
+    expect(b.prefix).toBe(a.prefix); // the same compile
+    a.forget();
+    const c = await preparedHarness(DEFAULT_PYTHON_PATHS);
+    expect(c.prefix).not.toBe(a.prefix);
+    expect(c.prefix.equals(a.prefix)).toBe(true);
+  });
+
+  test('a Python that cannot compile (another one than the compiled): the harness runs as its source', async () => {
+    await preparedHarness(DEFAULT_PYTHON_PATHS);
+    const none = await preparedHarness({ ...DEFAULT_PYTHON_PATHS, python: '/nowhere/python3' });
+    expect(none.code).toBe(PYTHON_HARNESS);
+    expect(none.prefix.length).toBe(0);
+    expect(() => none.forget()).not.toThrow();
   });
 });
