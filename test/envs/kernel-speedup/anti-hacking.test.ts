@@ -7,7 +7,7 @@ import { createSandbox, type Sandbox } from '../../../src/sandbox';
 import { kernelTask } from '../../../envs/kernel-speedup/tasks';
 import { measureKernel, type Measurement, type MeasureCode } from '../../../envs/kernel-speedup/measure';
 import { MATMUL_BODY } from '../../../envs/kernel-speedup/exploits/fixture';
-import { CATCH_ALL_MODULE } from '../../../envs/kernel-speedup/exploits/behaviour-hacks';
+import { WASM_CATCH_ALL_SOURCE } from '../../../envs/kernel-speedup/exploits/behaviour-hacks';
 
 let sb: Sandbox;
 beforeAll(() => {
@@ -208,16 +208,7 @@ const FIXTURES: Record<string, { source: string; code: MeasureCode; task?: typeo
     message: /async functions are not available to kernels/,
   },
   'a fallback caught inside wasm (try … catch_all around a throwing JavaScript import; refused)': {
-    source: `(function () {
-      const mod = new WebAssembly.Module(new Uint8Array(${CATCH_ALL_MODULE}));
-      return function kernel(inputs, dims) {
-        let fast = null;
-        const tried = new WebAssembly.Instance(mod, { env: { f: () => { fast = WebAssembly.fastMatmul(inputs.A, inputs.B); } } }).exports.run();
-        if (tried === 1 && fast) return { C: fast };
-        ${COMPUTE}
-        return { C };
-      };
-    })()`,
+    source: WASM_CATCH_ALL_SOURCE,
     code: 'forbidden',
     message: /wasm exception handling \(the try instruction\)/,
   },
