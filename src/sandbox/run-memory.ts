@@ -1,0 +1,170 @@
+/**
+ * A run's memory, summed over all its processes and watched from the host (issue 23): the
+ * Python sandbox's RLIMIT_AS binds each process, and a run may start up to RLIMIT_NPROC of them,
+ * so the per-process limit alone let a run hold many times its `memoryMb`. There is no writable
+ * cgroup where the arena runs; the host polls instead.
+ *
+ * Which processes are a run's: those of the run's pid namespace, its init excluded. The caller
+ * names the host process whose child is that init (`parent`): for a fresh sandbox the bwrap the
+ * host spawned (its child is bwrap's reaper, pid 1 of the sandbox's namespace); for the per-slot
+ * servers the server itself (its one child during a run is the run's init). A namespace's
+ * processes are its init's descendants: an orphan re-parents to the init (or to a subreaper
+ * inside the namespace), and no process leaves its pid namespace. The walk reads
+ * `/proc/<pid>/task/<tid>/children` for every thread (a child is listed under the thread that
+ * started it), then reads the init's children again and walks any it had not seen: a process
+ * whose parent ended during the walk has re-parented to the init by then. The init is not
+ * counted: it runs no program code, and the fork server's init shares the server's memory
+ * (python-fork-init.ts), which would count the server's pages.
+ *
+ * What a process holds: its proportional set size (`Pss:` of `/proc/<pid>/smaps_rollup`), so
+ * pages shared copy-on-write by a process and the children it forked (or by the fork server and
+ * its programs) count once in all, divided among them; where smaps_rollup cannot be read (a
+ * non-dumpable process when the arena is not root) its resident set (`VmRSS:` of status), which
+ * counts shared pages in each process (an overcount, never an undercount). A process that ends
+ * between the directory read and the file read holds nothing: no read here ever throws.
+ *
+ * Cost: nothing until the first check ({@link RUN_MEMORY_POLL_MS} after the run starts: most
+ * fork-server runs are over by then), then one walk per interval with synchronous reads of
+ * /proc (no disk; a few files per process). Overshoot: a run is stopped at the first check that
+ * finds it over its limit, so it may hold up to what its processes allocate in one interval
+ * (plus the time the kill takes) beyond it (docs/architecture.md, "The sandbox").
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+
+/** Milliseconds from a run's start to its first check, and between checks. */
+export const RUN_MEMORY_POLL_MS = 25;
+
+/** Reads a /proc file, or answers null when it is gone or unreadable. */
+function read(path: string): string | null {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+/** The pids of a process's children, over all its threads; [] when the process is gone. */
+export function childrenOf(pid: number, proc = '/proc'): number[] {
+  let tasks: string[];
+  try {
+    tasks = readdirSync(`${proc}/${pid}/task`);
+  } catch {
+    return [];
+  }
+  const out: number[] = [];
+  for (const tid of tasks) {
+    for (const c of (read(`${proc}/${pid}/task/${tid}/children`) ?? '').split(' ')) {
+      const n = Number(c);
+      if (c.trim() && Number.isInteger(n) && n > 0) out.push(n);
+    }
+  }
+  return out;
+}
+
+/**
+ * The processes of the pid namespace(s) whose init is a child of `parent`, the inits excluded:
+ * each init's descendants, then any of its children not seen in the first read of them.
+ */
+export function namespaceProcesses(parent: number, proc = '/proc'): number[] {
+  const seen = new Set<number>();
+  const walk = (from: number[]) => {
+    const stack = from.filter((p) => !seen.has(p));
+    for (const p of stack) seen.add(p);
+    while (stack.length) {
+      for (const c of childrenOf(stack.pop()!, proc)) {
+        if (seen.has(c)) continue;
+        seen.add(c);
+        stack.push(c);
+      }
+    }
+  };
+  for (const init of childrenOf(parent, proc)) {
+    walk(childrenOf(init, proc));
+    walk(childrenOf(init, proc)); // orphans that re-parented to the init during the walk
+  }
+  return [...seen];
+}
+
+/**
+ * The end of a chain of only children from `pid`: the first process down it that has no child
+ * or several (`pid` itself when it has none or is gone). For a slot's sandbox once its server
+ * said ready (bwrap, bwrap's reaper, the server), the server.
+ */
+export function lastOnlyChild(pid: number, proc = '/proc'): number {
+  for (;;) {
+    const children = childrenOf(pid, proc);
+    if (children.length !== 1) return pid;
+    pid = children[0];
+  }
+}
+
+/** Bytes a process holds: its PSS, else its VmRSS, else 0 (gone, or a zombie). */
+export function processMemory(pid: number, proc = '/proc'): number {
+  const kb = /^Pss:\s+(\d+) kB/m.exec(read(`${proc}/${pid}/smaps_rollup`) ?? '') ?? /^VmRSS:\s+(\d+) kB/m.exec(read(`${proc}/${pid}/status`) ?? '');
+  return kb ? Number(kb[1]) * 1024 : 0;
+}
+
+/** Bytes the run's processes hold together (see {@link namespaceProcesses}). */
+export function runMemory(parent: number, proc = '/proc'): number {
+  let sum = 0;
+  for (const pid of namespaceProcesses(parent, proc)) sum += processMemory(pid, proc);
+  return sum;
+}
+
+/** What a watch saw, once stopped. */
+export interface RunMemoryReport {
+  /** The most the run's processes held together at one check, in bytes (0 when none ran). */
+  peakBytes: number;
+  /** How many checks ran. */
+  checks: number;
+}
+
+/** A watch in progress. */
+export interface RunMemoryWatch {
+  /** Stops the watch (idempotent) and says what it saw. */
+  stop(): RunMemoryReport;
+}
+
+/** What to watch. */
+export interface RunMemoryOptions {
+  /** The host process whose child is the run's pid namespace's init (see the module's comment). */
+  parent: number;
+  /** The most the run's processes may hold together, in bytes. */
+  limitBytes: number;
+  /** Called once, with the bytes held, at the first check that finds more than `limitBytes`; the watch then stops. */
+  onOver: (usedBytes: number) => void;
+  /** Between checks (and before the first), ms; {@link RUN_MEMORY_POLL_MS} by default. */
+  everyMs?: number;
+  /** Where /proc is (tests). */
+  proc?: string;
+}
+
+/**
+ * Checks a run's memory every `everyMs` until stopped or over its limit. The timer does not
+ * keep the host alive (the run's process or server does); a check never throws (`onOver` aside).
+ */
+export function watchRunMemory(o: RunMemoryOptions): RunMemoryWatch {
+  const every = o.everyMs ?? RUN_MEMORY_POLL_MS;
+  const report: RunMemoryReport = { peakBytes: 0, checks: 0 };
+  let timer: NodeJS.Timeout | null = null;
+  const check = () => {
+    timer = null;
+    const used = runMemory(o.parent, o.proc);
+    report.checks++;
+    report.peakBytes = Math.max(report.peakBytes, used);
+    if (used > o.limitBytes) return o.onOver(used);
+    arm();
+  };
+  const arm = () => {
+    timer = setTimeout(check, every);
+    timer.unref();
+  };
+  arm();
+  return {
+    stop: () => {
+      if (timer) clearTimeout(timer);
+      timer = null;
+      return { ...report };
+    },
+  };
+}
