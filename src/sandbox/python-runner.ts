@@ -219,11 +219,6 @@ export async function runPythonBatch(b: PythonBatch): Promise<RawRun> {
   });
 }
 
-/** Bytes as whole MB (MiB). */
-function mb(bytes: number): number {
-  return Math.round(bytes / (1024 * 1024));
-}
-
 function firstLine(text: string): string {
   const line = text.trim().split('\n').filter(Boolean).pop() ?? '';
   return line.length > 300 ? `${line.slice(0, 297)}...` : line;
@@ -277,6 +272,6 @@ export function parseRun(out: string, err: string, nonce: string, status: number
   if (!out.includes(`${nonce}ready`)) return { code: 'sandbox-error', message: `the Python sandbox did not start: ${firstLine(err) || `exit status ${status}${sig ? `, ${sig}` : ''}`}`, outputs: [] };
   if (why === 'timeout') return { code: 'timeout', message: `the program ran past its time budget (${limits.timeMs} ms per test)`, outputs: [] };
   if (why === 'output-limit') return { code: 'output-limit', message: 'the program wrote more output than allowed', outputs: [] };
-  if (why === 'memory-limit') return { code: 'memory-limit', message: `the run's processes together held ${mb(held)} MB, over its limit of ${mb(pythonMemoryBytes(limits))} MB (memoryMb ${limits.memoryMb} and 64 MB for the interpreter)`, outputs: [] };
+  if (why === 'memory-limit') return { code: 'memory-limit', message: `the run's processes together held ${(held / (1024 * 1024)).toFixed(1)} MB, over its limit of ${pythonMemoryBytes(limits) / (1024 * 1024)} MB (memoryMb ${limits.memoryMb} and 64 MB for the interpreter)`, outputs: [] };
   return endedEarly(status, sig, err, limits);
 }

@@ -4,12 +4,13 @@
  * the run's memory ends as memory-limit, in every mode; children that share their parent's
  * pages copy-on-write count them once (the PSS, not the resident sets), so a run that forks and
  * stays within its memory passes, as does one process using most of it. Each run is held to its own
- * limit, and after a run stopped for memory the next run on the same server is served as ever.
+ * limit (its watch ends with it, however it ends), and after a run stopped for memory the next run on the same server is served as ever.
  */
 import { runPythonBatch, pythonSandboxProblem, type PythonBatch } from '../../src/sandbox/python-runner';
 import { PythonForkServer } from '../../src/sandbox/python-fork-server';
 import { PythonLauncher } from '../../src/sandbox/python-launcher';
 import type { RawRun } from '../../src/sandbox/raw-run';
+import * as memory from '../../src/sandbox/run-memory';
 
 beforeAll(() => expect(pythonSandboxProblem()).toBeNull());
 const server = new PythonForkServer();
@@ -59,7 +60,7 @@ describe.each([
   test('6 children of 140 MB each (each within RLIMIT_AS, together 840 MB) end as memory-limit; the next run is served', async () => {
     const r = await run(forking(6, 140));
     expect(r.code).toBe('memory-limit');
-    const held = Number(/^the run's processes together held (\d+) MB, over its limit of 192 MB \(memoryMb 128 and 64 MB for the interpreter\)$/.exec(r.message ?? '')?.[1]);
+    const held = Number(/^the run's processes together held (\d+\.\d) MB, over its limit of 192 MB \(memoryMb 128 and 64 MB for the interpreter\)$/.exec(r.message ?? '')?.[1]);
     expect(held).toBeGreaterThan(192);
     expect(await run('def f():\n    return 7')).toEqual({ code: 'ok', outputs: [{ code: 'ok', text: '7' }] });
   });
@@ -78,6 +79,33 @@ describe.each([
     expect(await run('def f():\n    return 1')).toEqual({ code: 'ok', outputs: [{ code: 'ok', text: '1' }] });
     const r = await runBatch({ program: forking(3, 100), entry: 'f', inputs: [[]], limits: { ...limits, memoryMb: 512 } });
     expect(r).toEqual({ code: 'ok', outputs: [{ code: 'ok', text: '[0, 0, 0, 0]' }] });
+  });
+
+  test('each run starts a watch and stops it when it ends: done, over its memory, or cancelled', async () => {
+    const real = memory.watchRunMemory;
+    const stops: jest.Mock[] = [];
+    let onWatch = () => {};
+    const spy = jest.spyOn(memory, 'watchRunMemory').mockImplementation((o) => {
+      const watch = real(o);
+      const stop = jest.fn(() => watch.stop());
+      stops.push(stop);
+      onWatch();
+      return { stop };
+    });
+    try {
+      expect((await run('def f():\n    return 1')).code).toBe('ok');
+      expect((await run(forking(6, 140))).code).toBe('memory-limit');
+      const cancel = new AbortController();
+      // once the run has started (its watch is on); not at once: a bwrap killed before it set up
+      // --die-with-parent leaves its sandbox to end by itself (here within the test's 2 s)
+      onWatch = () => void setTimeout(() => cancel.abort(), 200);
+      const r = await runBatch({ program: 'def f():\n    while True:\n        pass', entry: 'f', inputs: [[]], limits: { ...limits, timeMs: 2000 }, signal: cancel.signal });
+      expect(r).toMatchObject({ code: 'sandbox-error', message: 'cancelled' });
+    } finally {
+      spy.mockRestore();
+    }
+    expect(stops).toHaveLength(3);
+    for (const stop of stops) expect(stop).toHaveBeenCalled();
   });
 
   test('one process using 120 MB of its 128 MB passes', async () => {
