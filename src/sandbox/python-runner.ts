@@ -4,8 +4,9 @@
  * itself, so bwrap is the only program launched before Python; rlimits on CPU, address space,
  * processes, file size and open files, set by the harness before any program code runs (lowering
  * a limit needs no privilege); every namespace unshared (no network), read-only /usr, nothing
- * writable, no environment, killed with its parent. Spawned asynchronously: the event loop never
- * waits on it.
+ * writable, no environment, killed with its parent; the memory of all the run's processes
+ * together watched by the host (run-memory.ts) against the same bound as RLIMIT_AS. Spawned
+ * asynchronously: the event loop never waits on it.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';

@@ -30,7 +30,9 @@
  * per-run prefix, then python-runner.ts `pythonRequest`: the JSON line, the nonce line) on the
  * server's stdin and waits for `done <status> <token>` on fd 3 and the token on stdout and
  * stderr; it never writes the next request before that. The server writes `ready` on fd 3 once,
- * before the first request. Any run that does not end by itself (wall clock, output limit,
+ * before the first request. While a run is in flight the host watches the memory of the run's
+ * processes (run-memory.ts: the run's pid namespace below the server's child, its init). Any run
+ * that does not end by itself (wall clock, output limit, memory of the run's processes together,
  * cancellation) kills the whole server; the next run starts a fresh one. A server that ends with
  * a run in flight, or says on fd 3 what it never says, is the sandbox's fault (sandbox-error);
  * whatever the program's process does is the program's (parseRun).
