@@ -42,6 +42,7 @@ def f():
             except MemoryError:
                 os._exit(3)
         pids.append(pid)
+    os.close(ready_w)  # a child that failed to allocate ends its read early: its status says so
     for i in range(${n}):
         os.read(ready_r, 1)
     # all of them hold their memory now: give the host time to look (a second), then let them go
