@@ -38,12 +38,12 @@ import { readdirSync, readFileSync } from 'node:fs';
 /** Milliseconds from a run's start to its first check, and between checks. */
 export const RUN_MEMORY_POLL_MS = 25;
 
-/** Reads a /proc file, or answers null when it is gone or unreadable. */
-function read(path: string): string | null {
+/** Reads a /proc file, or answers '' when it is gone or unreadable. */
+function read(path: string): string {
   try {
     return readFileSync(path, 'utf8');
   } catch {
-    return null;
+    return '';
   }
 }
 
@@ -57,10 +57,7 @@ export function childrenOf(pid: number, proc = '/proc'): number[] {
   }
   const out: number[] = [];
   for (const tid of tasks) {
-    for (const c of (read(`${proc}/${pid}/task/${tid}/children`) ?? '').split(' ')) {
-      const n = Number(c);
-      if (c.trim() && Number.isInteger(n) && n > 0) out.push(n);
-    }
+    for (const [c] of read(`${proc}/${pid}/task/${tid}/children`).matchAll(/\d+/g)) out.push(Number(c));
   }
   return out;
 }
@@ -71,15 +68,12 @@ export function childrenOf(pid: number, proc = '/proc'): number[] {
  */
 export function namespaceProcesses(parent: number, proc = '/proc'): number[] {
   const seen = new Set<number>();
-  const walk = (from: number[]) => {
-    const stack = from.filter((p) => !seen.has(p));
-    for (const p of stack) seen.add(p);
-    while (stack.length) {
-      for (const c of childrenOf(stack.pop()!, proc)) {
-        if (seen.has(c)) continue;
-        seen.add(c);
-        stack.push(c);
-      }
+  // depth first; a process seen already is not walked again (its subtree was: the guard saves reads)
+  const walk = (pids: number[]): void => {
+    for (const p of pids) {
+      if (seen.has(p)) continue;
+      seen.add(p);
+      walk(childrenOf(p, proc));
     }
   };
   for (const init of childrenOf(parent, proc)) {
@@ -104,13 +98,13 @@ export function lastOnlyChild(pid: number, proc = '/proc'): number {
 
 /** A process's resident set in bytes (VmRSS), or 0 (gone, or a zombie). */
 export function processRss(pid: number, proc = '/proc'): number {
-  const kb = /^VmRSS:\s+(\d+) kB/m.exec(read(`${proc}/${pid}/status`) ?? '');
+  const kb = /^VmRSS:\s+(\d+) kB/m.exec(read(`${proc}/${pid}/status`));
   return kb ? Number(kb[1]) * 1024 : 0;
 }
 
 /** A process's proportional set size in bytes (Pss), else its resident set (smaps_rollup unreadable), else 0. */
 export function processPss(pid: number, proc = '/proc'): number {
-  const kb = /^Pss:\s+(\d+) kB/m.exec(read(`${proc}/${pid}/smaps_rollup`) ?? '');
+  const kb = /^Pss:\s+(\d+) kB/m.exec(read(`${proc}/${pid}/smaps_rollup`));
   return kb ? Number(kb[1]) * 1024 : processRss(pid, proc);
 }
 
@@ -180,7 +174,7 @@ export function watchRunMemory(o: RunMemoryOptions): RunMemoryWatch {
   arm();
   return {
     stop: () => {
-      if (timer) clearTimeout(timer);
+      clearTimeout(timer ?? undefined);
       timer = null;
       return { ...report };
     },

@@ -87,13 +87,14 @@ describe('on a /proc laid out by hand', () => {
     // 10 -> 11 (the init: two threads) -> 20 (under thread 11), 21 (under thread 12) -> 22 (gone)
     file('10/task/10/children', '11 ');
     file('11/task/11/children', '20 ');
-    file('11/task/12/children', '21 ');
+    file('11/task/12/children', '21\n'); // the kernel writes "21 "; any space or end will do
     file('11/smaps_rollup', 'Rss: 9000 kB\nPss: 5000 kB\n');
     file('11/status', 'VmRSS:\t    9000 kB\n');
     file('20/task/20/children', '');
     file('20/status', 'Name:\tpython3\nVmRSS:\t     300 kB\n'); // no smaps_rollup: unreadable
     file('21/task/21/children', '22 ');
-    file('21/smaps_rollup', '00400000-7fff [rollup]\nRss:    900 kB\nPss:    100 kB\nPss_Anon:   50 kB\n');
+    // only the line "Pss:" is the PSS (SwapPss is swapped out; first here to tell them apart)
+    file('21/smaps_rollup', '00400000-7fff [rollup]\nSwapPss:    7 kB\nRss:    900 kB\nPss:    100 kB\nPss_Anon:   50 kB\n');
     file('21/status', 'VmRSS:\t     900 kB\n');
   });
   afterEach(() => rmSync(proc, { recursive: true, force: true }));
@@ -151,6 +152,11 @@ describe('on a /proc laid out by hand', () => {
     const seen = watch.stop();
     expect(seen.checks).toBeGreaterThan(0);
     expect(seen.peakBytes).toBe((300 + 900) * 1024); // within the limit: the resident sets
+    // exactly at the limit is within it (the resident sets, 1200 kB, are over; the PSS, 400 kB, is not)
+    const at = watchRunMemory({ parent: 10, limitBytes: 400 * 1024, proc, everyMs: 1, onOver });
+    await new Promise((r) => setTimeout(r, 10));
+    expect(at.stop()).toMatchObject({ peakBytes: 400 * 1024 });
+    expect(onOver).not.toHaveBeenCalled();
     file('20/status', 'VmRSS:\t 9999999 kB\n');
     await new Promise((r) => setTimeout(r, 10));
     expect(watch.stop()).toEqual(seen);
