@@ -11,6 +11,7 @@ import { PythonForkServer } from '../../src/sandbox/python-fork-server';
 import { PythonLauncher } from '../../src/sandbox/python-launcher';
 import type { RawRun } from '../../src/sandbox/raw-run';
 import * as memory from '../../src/sandbox/run-memory';
+import { readFileSync } from 'node:fs';
 
 beforeAll(() => expect(pythonSandboxProblem()).toBeNull());
 const server = new PythonForkServer();
@@ -51,11 +52,20 @@ def f():
     os.write(go_w, b'x' * ${n})
     return [os.waitpid(p, 0)[1] for p in pids] + [len(kept) // (1024 * 1024)]`;
 
+/** A host process's name and its parent's, read while it lives. */
+const names = (pid: number): string[] => {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  return [pid, ppid].map((p) => readFileSync(`/proc/${p}/comm`, 'utf8').trim());
+};
+
+// how each mode is watched: from the bwrap the host spawned (its child is the sandbox's pid 1), or
+// from the slot's server (python3, below bwrap's reaper; its child is each run's init)
 describe.each([
-  ['a fresh sandbox per program', (b: PythonBatch) => runPythonBatch(b)],
-  ["a fresh interpreter per program from the slot's launcher", (b: PythonBatch) => launcher.run(b)],
-  ['the fork server', (b: PythonBatch) => server.run(b)],
-])('%s', (_how, runBatch) => {
+  ['a fresh sandbox per program', (b: PythonBatch) => runPythonBatch(b), 'bwrap'],
+  ["a fresh interpreter per program from the slot's launcher", (b: PythonBatch) => launcher.run(b), 'python3 below bwrap'],
+  ['the fork server', (b: PythonBatch) => server.run(b), 'python3 below bwrap'],
+])('%s', (_how, runBatch, watchedFrom) => {
   const run = (program: string): Promise<RawRun> => runBatch({ program, entry: 'f', inputs: [[]], limits });
 
   test('6 children of 140 MB each (each within RLIMIT_AS, together 840 MB) end as memory-limit; the next run is served', async () => {
@@ -82,11 +92,14 @@ describe.each([
     expect(r).toEqual({ code: 'ok', outputs: [{ code: 'ok', text: '[0, 0, 0, 0]' }] });
   });
 
-  test('each run starts a watch and stops it when it ends: done, over its memory, or cancelled', async () => {
+  test('each run starts a watch (from the process whose child is its init) and stops it when it ends: done, over its memory, or cancelled', async () => {
     const real = memory.watchRunMemory;
     const stops: jest.Mock[] = [];
+    const from: string[] = [];
     let onWatch = () => {};
     const spy = jest.spyOn(memory, 'watchRunMemory').mockImplementation((o) => {
+      const [name, parent] = names(o.parent);
+      from.push(name === 'bwrap' ? name : `${name} below ${parent}`);
       const watch = real(o);
       const stop = jest.fn(() => watch.stop());
       stops.push(stop);
@@ -105,6 +118,7 @@ describe.each([
     } finally {
       spy.mockRestore();
     }
+    expect(from).toEqual([watchedFrom, watchedFrom, watchedFrom]);
     expect(stops).toHaveLength(3);
     for (const stop of stops) expect(stop).toHaveBeenCalled();
   });
