@@ -4,8 +4,9 @@
  * itself, so bwrap is the only program launched before Python; rlimits on CPU, address space,
  * processes, file size and open files, set by the harness before any program code runs (lowering
  * a limit needs no privilege); every namespace unshared (no network), read-only /usr, nothing
- * writable, no environment, killed with its parent. Spawned asynchronously: the event loop never
- * waits on it.
+ * writable, no environment, killed with its parent; the memory of all the run's processes
+ * together watched by the host (run-memory.ts) against the same bound as RLIMIT_AS. Spawned
+ * asynchronously: the event loop never waits on it.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -15,6 +16,7 @@ import type { ResolvedLimits } from './limits';
 import { compiledPython, forgetCompiled, pythonLoader } from './python-compiled';
 import { PYTHON_CHILD, PYTHON_HARNESS } from './python-harness';
 import { validRaw, type RawRun } from './raw-run';
+import { watchRunMemory } from './run-memory';
 
 /** Where the Python sandbox's programs live (Debian packages bubblewrap and python3). */
 export interface PythonSandboxPaths {
@@ -67,9 +69,18 @@ export interface PythonRlimits {
   nofile: number;
 }
 
+/**
+ * A run's memory, in bytes: `memoryMb` and 64 MB for the interpreter (its code and libraries,
+ * mapped into its address space). Both the address space one process may map (RLIMIT_AS) and
+ * the memory all the run's processes may hold together (run-memory.ts, watched by the host).
+ */
+export function pythonMemoryBytes(limits: ResolvedLimits): number {
+  return (limits.memoryMb + 64) * 1024 * 1024;
+}
+
 /** The rlimits of a run with these limits and wall clock. */
 export function pythonRlimits(limits: ResolvedLimits, wallSeconds: number): PythonRlimits {
-  return { cpu: Math.max(1, Math.ceil(wallSeconds)), as: (limits.memoryMb + 64) * 1024 * 1024, nproc: 64, fsize: Math.max(1_048_576, limits.outputBytes), nofile: 64 };
+  return { cpu: Math.max(1, Math.ceil(wallSeconds)), as: pythonMemoryBytes(limits), nproc: 64, fsize: Math.max(1_048_576, limits.outputBytes), nofile: 64 };
 }
 
 /** The bubblewrap command line of one sandboxed Python run: Python running `code` (by default the harness). */
@@ -170,12 +181,15 @@ export async function runPythonBatch(b: PythonBatch): Promise<RawRun> {
     const child = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'pipe'], env: {}, ...pythonSpawnIds() });
     let out = '';
     let err = '';
-    let why: 'timeout' | 'output-limit' | 'aborted' | null = null;
+    let why: 'timeout' | 'output-limit' | 'memory-limit' | 'aborted' | null = null;
+    let held: number | undefined;
     const kill = (reason: typeof why) => {
       why ??= reason;
       child.kill('SIGKILL');
     };
     const timer = setTimeout(() => kill('timeout'), wallMs);
+    // the spawned bwrap's child is the sandbox's pid 1: the run's processes are the rest of its namespace
+    const memory = child.pid === undefined ? null : watchRunMemory({ parent: child.pid, limitBytes: pythonMemoryBytes(b.limits), onOver: (used) => ((held = used), kill('memory-limit')) });
     const onAbort = () => kill('aborted');
     b.signal?.addEventListener('abort', onAbort, { once: true });
     child.stdout.setEncoding('utf8').on('data', (d: string) => {
@@ -191,14 +205,16 @@ export async function runPythonBatch(b: PythonBatch): Promise<RawRun> {
     child.stdin.on('error', () => undefined); // a program that dies early closes its stdin: not our error
     child.on('error', (e) => {
       clearTimeout(timer);
+      memory?.stop();
       resolve({ code: 'sandbox-error', message: `cannot start the Python sandbox: ${e.message}`, outputs: [] });
     });
     child.on('close', (status, sig) => {
       clearTimeout(timer);
+      memory?.stop();
       b.signal?.removeEventListener('abort', onAbort);
       // compiled code that never reached "ready" (another Python now?) is compiled again next time
       if (why !== 'aborted' && !out.includes(`${nonce}ready`)) harness.forget();
-      resolve(parseRun(out, err, nonce, status, sig, why, b.limits, b.inputs.length));
+      resolve(parseRun(out, err, nonce, status, sig, why, b.limits, b.inputs.length, held));
     });
     child.stdin.end(Buffer.concat([harness.prefix, Buffer.from(text)]));
   });
@@ -233,9 +249,10 @@ function claims(raw: RawRun, code: RawRun['code']): boolean {
 /**
  * Turns the process's output and exit into a raw run. The result line must answer each of the
  * `tests`, and may not claim `sandbox-error` (the harness never writes it: only a forged line
- * could, to pass the program's fault off as ours).
+ * could, to pass the program's fault off as ours). `why`: why the host stopped the run, if it
+ * did; `held`: for a `memory-limit` stop, the bytes the run's processes held together.
  */
-export function parseRun(out: string, err: string, nonce: string, status: number | null, signal: NodeJS.Signals | null, why: string | null, limits: ResolvedLimits, tests: number): RawRun {
+export function parseRun(out: string, err: string, nonce: string, status: number | null, signal: NodeJS.Signals | null, why: string | null, limits: ResolvedLimits, tests: number, held = 0): RawRun {
   if (why === 'aborted') return { code: 'sandbox-error', message: 'cancelled', outputs: [] };
   const at = out.lastIndexOf(`${nonce}{`);
   if (at >= 0 && why === null) {
@@ -256,5 +273,6 @@ export function parseRun(out: string, err: string, nonce: string, status: number
   if (!out.includes(`${nonce}ready`)) return { code: 'sandbox-error', message: `the Python sandbox did not start: ${firstLine(err) || `exit status ${status}${sig ? `, ${sig}` : ''}`}`, outputs: [] };
   if (why === 'timeout') return { code: 'timeout', message: `the program ran past its time budget (${limits.timeMs} ms per test)`, outputs: [] };
   if (why === 'output-limit') return { code: 'output-limit', message: 'the program wrote more output than allowed', outputs: [] };
+  if (why === 'memory-limit') return { code: 'memory-limit', message: `the run's processes together held ${(held / (1024 * 1024)).toFixed(1)} MB, over its limit of ${pythonMemoryBytes(limits) / (1024 * 1024)} MB (memoryMb ${limits.memoryMb} and 64 MB for the interpreter)`, outputs: [] };
   return endedEarly(status, sig, err, limits);
 }

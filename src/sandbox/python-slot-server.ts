@@ -30,14 +30,17 @@
  * per-run prefix, then python-runner.ts `pythonRequest`: the JSON line, the nonce line) on the
  * server's stdin and waits for `done <status> <token>` on fd 3 and the token on stdout and
  * stderr; it never writes the next request before that. The server writes `ready` on fd 3 once,
- * before the first request. Any run that does not end by itself (wall clock, output limit,
+ * before the first request. While a run is in flight the host watches the memory of the run's
+ * processes (run-memory.ts: the run's pid namespace below the server's child, its init). Any run
+ * that does not end by itself (wall clock, output limit, memory of the run's processes together,
  * cancellation) kills the whole server; the next run starts a fresh one. A server that ends with
  * a run in flight, or says on fd 3 what it never says, is the sandbox's fault (sandbox-error);
  * whatever the program's process does is the program's (parseRun).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { parseRun, pythonRequest, pythonSandboxProblem, pythonSpawnIds, type PythonBatch, type PythonSandboxPaths } from './python-runner';
+import { parseRun, pythonMemoryBytes, pythonRequest, pythonSandboxProblem, pythonSpawnIds, type PythonBatch, type PythonSandboxPaths } from './python-runner';
 import type { RawRun } from './raw-run';
+import { lastOnlyChild, watchRunMemory, type RunMemoryWatch } from './run-memory';
 
 /**
  * The server's loop, after the code that defines `_prepare(libc)` (called once in the server
@@ -178,7 +181,10 @@ interface Current {
   /** The server's verdict (`done` line) once it came: exit status and end token. */
   done: { status: number; token: string } | null;
   /** Why the host stopped the run (the server broke its protocol: the sandbox's fault). */
-  why: 'timeout' | 'output-limit' | 'aborted' | 'protocol' | null;
+  why: 'timeout' | 'output-limit' | 'memory-limit' | 'aborted' | 'protocol' | null;
+  /** The watch on the memory of the run's processes (run-memory.ts), and what they held when it stopped the run. */
+  memory: RunMemoryWatch | null;
+  held: number;
   cap: number;
   onAbort: () => void;
 }
@@ -196,6 +202,8 @@ export abstract class PythonSlotServer {
   private control = '';
   private current: Current | null = null;
   private closed = false;
+  /** The server's host pid (found once it said ready), whose child is each run's init. */
+  private serverPid: number | null = null;
 
   /** `what` names the server in messages ("the Python fork server"). */
   constructor(
@@ -230,8 +238,15 @@ export abstract class PythonSlotServer {
     this.err = '';
     return new Promise<RawRun>((resolve) => {
       const onAbort = () => this.stop('aborted');
-      const current: Current = { nonce, batch: b, resolve, timer: setTimeout(() => this.stop('timeout'), wallMs), done: null, why: null, cap: outputCap, onAbort };
+      const current: Current = { nonce, batch: b, resolve, timer: setTimeout(() => this.stop('timeout'), wallMs), done: null, why: null, cap: outputCap, onAbort, memory: null, held: 0 };
       this.current = current;
+      if (this.serverPid !== null) {
+        const onOver = (used: number) => {
+          current.held = used;
+          this.stop('memory-limit');
+        };
+        current.memory = watchRunMemory({ parent: this.serverPid, limitBytes: pythonMemoryBytes(b.limits), onOver });
+      }
       b.signal?.addEventListener('abort', onAbort, { once: true });
       child.stdin!.write(this.prefix.length ? Buffer.concat([this.prefix, Buffer.from(text)]) : text);
     });
@@ -248,6 +263,7 @@ export abstract class PythonSlotServer {
     if (this.current || !this.child) return;
     this.child.kill('SIGKILL');
     this.child = null; // its end, when seen, is no run's
+    this.serverPid = null;
     this.started = null;
   }
 
@@ -290,6 +306,8 @@ export abstract class PythonSlotServer {
           this.control = this.control.slice(nl + 1);
           if (line === 'ready' && !ready) {
             ready = true;
+            // bwrap, its reaper, the server: the end of that chain is the parent of each run's init
+            if (mine()) this.serverPid = child.pid === undefined ? null : lastOnlyChild(child.pid);
             resolve(null);
           } else if (mine()) this.onControl(line);
         }
@@ -299,6 +317,7 @@ export abstract class PythonSlotServer {
         const current = mine();
         if (current) {
           this.child = null;
+          this.serverPid = null;
           this.started = null;
         }
         if (!ready) resolve(startErr.trim().split('\n').pop() || `exit status ${status ?? sig}`);
@@ -349,6 +368,7 @@ export abstract class PythonSlotServer {
     this.current = null;
     this.hold(false);
     clearTimeout(cur.timer);
+    cur.memory?.stop();
     cur.batch.signal?.removeEventListener('abort', cur.onAbort);
     cur.resolve(raw);
   }
@@ -380,7 +400,7 @@ export abstract class PythonSlotServer {
     const cur = this.current;
     if (!cur) return;
     if (cur.why === 'protocol') return this.finish({ code: 'sandbox-error', message: `${this.what} broke its protocol`, outputs: [] });
-    if (cur.why) return this.finish(parseRun(this.out, this.err.slice(0, 65_536), cur.nonce, status, sig, cur.why, cur.batch.limits, cur.batch.inputs.length));
+    if (cur.why) return this.finish(parseRun(this.out, this.err.slice(0, 65_536), cur.nonce, status, sig, cur.why, cur.batch.limits, cur.batch.inputs.length, cur.held));
     // the server itself ended with a run in flight: no program can reach it, so it is our fault
     this.finish({ code: 'sandbox-error', message: `${this.what} ended (${sig ?? `exit status ${status}`})`, outputs: [] });
   }

@@ -29,10 +29,12 @@ describe('parseRun', () => {
     expect(parseRun(READY + `${N}{"code": "ok", "outp`, '', N, 0, null, null, limits, 1).code).toBe('exited');
   });
 
-  test('a result line does not count once the host killed the run (timeout, output-limit) or it was cancelled', () => {
+  test('a result line does not count once the host killed the run (timeout, output-limit, memory-limit) or it was cancelled', () => {
     const ok = line({ code: 'ok', outputs: [] });
     expect(parseRun(READY + ok, '', N, null, 'SIGKILL', 'timeout', limits, 1).code).toBe('timeout');
     expect(parseRun(READY + ok, '', N, null, 'SIGKILL', 'output-limit', limits, 1).code).toBe('output-limit');
+    // the run's processes together over memoryMb and the interpreter's 64 MB (run-memory.ts)
+    expect(parseRun(READY + ok, '', N, null, 'SIGKILL', 'memory-limit', limits, 1, 200.26 * 1024 * 1024)).toEqual({ code: 'memory-limit', message: "the run's processes together held 200.3 MB, over its limit of 192 MB (memoryMb 128 and 64 MB for the interpreter)", outputs: [] });
     expect(parseRun(READY + ok, '', N, null, 'SIGKILL', 'aborted', limits, 1)).toEqual({ code: 'sandbox-error', message: 'cancelled', outputs: [] });
   });
 
