@@ -133,13 +133,16 @@ export function seccompProblem(arch: NodeJS.Architecture = process.arch): string
 /**
  * Spawns a sandbox command line that carries `--seccomp SECCOMP_FD` (python-runner.ts
  * `pythonCommand`): `stdio` (the caller's descriptors from 0) is padded to SECCOMP_FD, where a
- * pipe carries the filter, written and closed at once. Nothing else changes from `spawn`.
+ * pipe carries the filter, written and closed at once. Nothing else changes from `spawn`. A
+ * command line without the flag (a test's, showing what the namespaces do alone) gets no such
+ * pipe: bwrap would pass an unread descriptor on to the program.
  */
 export function spawnFiltered(command: readonly string[], options: Omit<SpawnOptions, 'stdio'> & { stdio: ('pipe' | 'ignore')[] }): ChildProcess {
+  const [cmd, ...args] = command;
+  if (!command.includes('--seccomp')) return spawn(cmd, args, options);
   const stdio: ('pipe' | 'ignore')[] = [...options.stdio];
   while (stdio.length < SECCOMP_FD) stdio.push('ignore');
   stdio[SECCOMP_FD] = 'pipe';
-  const [cmd, ...args] = command;
   const child = spawn(cmd, args, { ...options, stdio });
   const pipe = (child.stdio as unknown as (Writable | null)[])[SECCOMP_FD];
   // a sandbox that dies before reading it closes the pipe: its exit says why

@@ -10,17 +10,25 @@ import { readlinkSync } from 'node:fs';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { DEFAULT_PYTHON_PATHS, pythonCommand, pythonSandboxProblem, pythonSpawnIds, runPythonBatch } from '../../src/sandbox/python-runner';
+import { spawnFiltered } from '../../src/sandbox/seccomp';
 import { eventually, processesNamed } from './processes';
 
 const problem = pythonSandboxProblem();
 const maybe = problem ? describe.skip : describe;
 if (problem) console.warn(`python-sandbox-flags skipped: ${problem}`);
 
-/** Runs `code` in the sandbox as the arena does, with `options` over the arena's; its stdout parsed as JSON. */
-function probe(code: string, options: SpawnOptions = {}): Promise<unknown> {
-  const [cmd, ...args] = pythonCommand(DEFAULT_PYTHON_PATHS, `import json, os, sys\n${code}`);
+/** bwrap's command line without its seccomp filter (a flag's own effect, seen without the filter's). */
+const unfiltered = (cmd: string[]): string[] => cmd.filter((a, i) => a !== '--seccomp' && cmd[i - 1] !== '--seccomp');
+
+/**
+ * Runs `code` in the sandbox as the arena does, with `options` over the arena's; its stdout parsed
+ * as JSON. `filtered: false` leaves the seccomp filter out, to show what a namespace does alone.
+ */
+function probe(code: string, options: Omit<SpawnOptions, 'stdio'> = {}, filtered = true): Promise<unknown> {
+  const command = pythonCommand(DEFAULT_PYTHON_PATHS, `import json, os, sys\n${code}`);
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], env: {}, ...pythonSpawnIds(), ...options });
+    const spawnOptions = { stdio: ['ignore', 'pipe', 'pipe'] as ('pipe' | 'ignore')[], env: {}, ...pythonSpawnIds(), ...options };
+    const child = filtered ? spawnFiltered(command, spawnOptions) : spawn(unfiltered(command)[0], unfiltered(command).slice(1), spawnOptions);
     let out = '';
     let err = '';
     child.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));
@@ -81,15 +89,19 @@ print(json.dumps(out))`);
     });
     afterAll(() => new Promise((r) => server.close(r)));
 
-    test('127.0.0.1 is unreachable and the server sees nothing', async () => {
-      const { port } = server.address() as AddressInfo;
-      const r = await probe(`import socket
+    const connect = (port: number): string => `import socket
 try:
     socket.create_connection(('127.0.0.1', ${port}), timeout=2)
     print(json.dumps('connected'))
 except OSError as e:
-    print(json.dumps(type(e).__name__))`);
-      expect(r).not.toBe('connected');
+    print(json.dumps([type(e).__name__, e.errno]))`;
+
+    test('127.0.0.1 is unreachable and the server sees nothing: by the network namespace alone (no filter), and the filter refuses the socket itself', async () => {
+      const { port } = server.address() as AddressInfo;
+      // the namespace alone: a socket, on the sandbox's own loopback (bwrap brings it up), where nothing listens
+      expect(await probe(connect(port), {}, false)).toEqual(['ConnectionRefusedError', 111]);
+      // as the arena runs it: no socket at all (EPERM)
+      expect(await probe(connect(port))).toEqual(['PermissionError', 1]);
       expect(connections).toBe(0);
     });
   });
@@ -117,7 +129,8 @@ except OSError as e:
 
   test('bwrap dies with the arena (--die-with-parent): a sandbox outlives no killed host', async () => {
     const marker = `dwp${randomBytes(5).toString('hex')}`;
-    const cmd = pythonCommand(DEFAULT_PYTHON_PATHS, `import time\nopen('/proc/self/comm', 'w').write(${JSON.stringify(marker)})\ntime.sleep(60)`);
+    // without the filter (the stand-in host has no descriptor to feed it): --die-with-parent is bwrap's own
+    const cmd = unfiltered(pythonCommand(DEFAULT_PYTHON_PATHS, `import time\nopen('/proc/self/comm', 'w').write(${JSON.stringify(marker)})\ntime.sleep(60)`));
     // a stand-in for the arena: a process that spawns the sandbox, then is killed with SIGKILL
     const host = spawn(process.execPath, ['-e', `require('child_process').spawn(process.argv[1], JSON.parse(process.argv[2]), { stdio: 'ignore', env: {}, ...JSON.parse(process.argv[3]) }); setInterval(() => {}, 1000);`, cmd[0], JSON.stringify(cmd.slice(1)), JSON.stringify(pythonSpawnIds())], { stdio: 'ignore' });
     try {
