@@ -72,8 +72,19 @@ export function pythonRlimits(limits: ResolvedLimits, wallSeconds: number): Pyth
   return { cpu: Math.max(1, Math.ceil(wallSeconds)), as: (limits.memoryMb + 64) * 1024 * 1024, nproc: 64, fsize: Math.max(1_048_576, limits.outputBytes), nofile: 64 };
 }
 
+/** How a sandbox's command line differs by who runs in it. */
+export interface PythonCommandOptions {
+  /**
+   * The sandbox may make user namespaces of its own: true only for the per-slot servers, which
+   * make one per run (python-slot-server.ts; a run's own has no uid mapping, so it can make none).
+   * Otherwise bwrap's `--disable-userns`: a program that could make one would map its uid there,
+   * mount a tmpfs and store in RAM without limit (measured: 300 MB under `memoryMb: 128`).
+   */
+  nestedUserNamespaces?: boolean;
+}
+
 /** The bubblewrap command line of one sandboxed Python run: Python running `code` (by default the harness). */
-export function pythonCommand(paths: PythonSandboxPaths, code: string = PYTHON_HARNESS): string[] {
+export function pythonCommand(paths: PythonSandboxPaths, code: string = PYTHON_HARNESS, options: PythonCommandOptions = {}): string[] {
   const lib64 = existsSync('/usr/lib64') ? ['--symlink', 'usr/lib64', '/lib64'] : [];
   return [
     paths.bwrap,
@@ -87,6 +98,7 @@ export function pythonCommand(paths: PythonSandboxPaths, code: string = PYTHON_H
     '--remount-ro', '/dev',
     '--remount-ro', '/',
     '--unshare-all',
+    ...(options.nestedUserNamespaces ? [] : ['--unshare-user', '--disable-userns']),
     // refuses the syscalls whose kernel memory no limit binds (seccomp.ts); the spawn feeds it (spawnFiltered)
     '--seccomp', String(SECCOMP_FD),
     '--die-with-parent',

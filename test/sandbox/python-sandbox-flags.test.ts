@@ -9,6 +9,7 @@ import { spawn, type SpawnOptions } from 'node:child_process';
 import { readlinkSync } from 'node:fs';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { randomBytes } from 'node:crypto';
+import { createSandbox } from '../../src/sandbox';
 import { DEFAULT_PYTHON_PATHS, pythonCommand, pythonSandboxProblem, pythonSpawnIds, runPythonBatch } from '../../src/sandbox/python-runner';
 import { spawnFiltered } from '../../src/sandbox/seccomp';
 import { eventually, processesNamed } from './processes';
@@ -163,5 +164,61 @@ def f():
     const names = JSON.parse(r.outputs[0].text!) as string[];
     expect(names).toContain('PYTHONDONTWRITEBYTECODE'); // the probe did read environments
     expect(names.filter((n) => !['PWD', 'LC_CTYPE', 'PYTHONDONTWRITEBYTECODE'].includes(n))).toEqual([]);
+  });
+});
+
+// A user namespace of the program's own: its uid mapped there by a child (the parent namespace's
+// rule lets a process map its own uid), a tmpfs mounted, files written: RAM without limit.
+const TMPFS_STORE = `
+import os, ctypes
+def f(n):
+    libc = ctypes.CDLL(None, use_errno=True)
+    uid, gid = os.getuid(), os.getgid()
+    r, w = os.pipe()
+    r2, w2 = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.read(r, 1)
+        for name, data in (('setgroups', 'deny'), ('uid_map', '0 %d 1' % uid), ('gid_map', '0 %d 1' % gid)):
+            try:
+                with open('/proc/%d/%s' % (os.getppid(), name), 'w') as fh:
+                    fh.write(data)
+            except OSError:
+                pass
+        os.write(w2, b'1')
+        os._exit(0)
+    made = libc.unshare(0x10000000 | 0x00020000)  # CLONE_NEWUSER | CLONE_NEWNS
+    errno = ctypes.get_errno()
+    os.write(w, b'1')
+    os.read(r2, 1)
+    os.waitpid(pid, 0)
+    if made != 0:
+        return ['no user namespace', errno]
+    if libc.mount(b'none', b'/dev', b'tmpfs', 0, None) != 0:
+        return ['no mount', ctypes.get_errno()]
+    for i in range(n):
+        with open('/dev/f%d' % i, 'wb') as fh:
+            fh.write(b'x' * (1 << 20))
+    return ['stored', n]
+`;
+
+maybe('no user namespace of its own for a program (--unshare-user --disable-userns; the slot servers: runs without a uid mapping)', () => {
+  for (const pythonMode of ['fresh-sandbox', 'launcher', 'fork-server'] as const) {
+    test(`${pythonMode}: the tmpfs store (300 MB under a 128 MB limit before) cannot make its namespace`, async () => {
+      const sb = createSandbox({ concurrency: 1, pythonMode });
+      try {
+        const r = await sb.code.run({ language: 'python', program: TMPFS_STORE, entry: 'f', tests: [{ input: [64] }], limits: { timeMs: 20_000, memoryMb: 128 } });
+        expect(r.code).toBe('ok');
+        // ENOSPC: the sandbox's limit of one user namespace, its own; EPERM: a run's namespace maps no uid
+        expect(r.tests[0].actual).toEqual(['no user namespace', pythonMode === 'fresh-sandbox' ? 28 : 1]);
+      } finally {
+        await sb.close();
+      }
+    }, 60_000);
+  }
+
+  test('the flag is on the command line of every sandbox but the slot servers (which make a user namespace per run)', () => {
+    expect(pythonCommand(DEFAULT_PYTHON_PATHS)).toEqual(expect.arrayContaining(['--unshare-user', '--disable-userns']));
+    expect(pythonCommand(DEFAULT_PYTHON_PATHS, 'pass', { nestedUserNamespaces: true })).not.toContain('--disable-userns');
   });
 });
