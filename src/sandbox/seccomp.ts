@@ -15,7 +15,9 @@
  *   MemAvailable); 62 processes, 14 GB;
  * - `memfd_create`: a memfd's pages stay with the descriptor after `munmap` (1 MB each under
  *   RLIMIT_FSIZE, 64 descriptors a process, 64 processes);
- * - System V message queues (`msgget`: 16 KB a queue, 32,000 queues in the run's IPC namespace).
+ * - System V message queues (`msgget`: 16 KB a queue, 32,000 queues in the run's IPC namespace);
+ * - inotify watches (`inotify_init`, `inotify_init1`; `fanotify_init` alike): each pins an inode,
+ *   and one run reached the per-user limit of 201,226 watches over /usr (MemAvailable -166 MB).
  * None of them is needed by the programs a grader runs (no network exists in the sandbox
  * either). Also refused, as attack surface no program needs: `io_uring_setup` (its rings and
  * buffers), `userfaultfd`, `bpf`, `perf_event_open`, `memfd_secret`. A refused call fails with
@@ -47,6 +49,9 @@ export const DENIED_SYSCALLS: readonly DeniedSyscall[] = [
   { name: 'msgget', why: 'SysV message queues hold kernel memory' },
   { name: 'memfd_create', why: "a memfd's pages outlive their mapping" },
   { name: 'memfd_secret', why: 'as memfd_create' },
+  { name: 'inotify_init', why: "each watch pins an inode: 201,226 watches (the per-user limit) held ~170 MB" },
+  { name: 'inotify_init1', why: 'as inotify_init' },
+  { name: 'fanotify_init', why: 'as inotify_init (its marks)' },
   { name: 'io_uring_setup', why: 'kernel rings and buffers; attack surface' },
   { name: 'userfaultfd', why: 'attack surface' },
   { name: 'bpf', why: 'attack surface' },
@@ -58,7 +63,8 @@ interface Abi {
   audit: number;
   /** Numbers at or above this are another ABI's (x32 on x86-64), refused as a block. */
   foreignFrom?: number;
-  numbers: Record<string, number>;
+  /** Missing: the architecture has no such syscall (arm64 has no `inotify_init`). */
+  numbers: Record<string, number | undefined>;
 }
 
 // from the kernel's syscall tables (arch/x86/entry/syscalls/syscall_64.tbl; include/uapi/asm-generic/unistd.h)
@@ -66,11 +72,11 @@ const ABIS: Partial<Record<NodeJS.Architecture, Abi>> = {
   x64: {
     audit: 0xc000003e, // AUDIT_ARCH_X86_64
     foreignFrom: 0x40000000, // __X32_SYSCALL_BIT
-    numbers: { socket: 41, socketpair: 53, shmget: 29, msgget: 68, memfd_create: 319, memfd_secret: 447, io_uring_setup: 425, userfaultfd: 323, bpf: 321, perf_event_open: 298 },
+    numbers: { socket: 41, socketpair: 53, shmget: 29, msgget: 68, memfd_create: 319, memfd_secret: 447, inotify_init: 253, inotify_init1: 294, fanotify_init: 300, io_uring_setup: 425, userfaultfd: 323, bpf: 321, perf_event_open: 298 },
   },
   arm64: {
     audit: 0xc00000b7, // AUDIT_ARCH_AARCH64
-    numbers: { socket: 198, socketpair: 199, shmget: 194, msgget: 186, memfd_create: 279, memfd_secret: 447, io_uring_setup: 425, userfaultfd: 282, bpf: 280, perf_event_open: 241 },
+    numbers: { socket: 198, socketpair: 199, shmget: 194, msgget: 186, memfd_create: 279, memfd_secret: 447, inotify_init1: 26, fanotify_init: 262, io_uring_setup: 425, userfaultfd: 282, bpf: 280, perf_event_open: 241 },
   },
 };
 
@@ -94,7 +100,7 @@ export function seccompFilter(arch: NodeJS.Architecture = process.arch): Buffer 
   const abi = ABIS[arch];
   if (!abi) return null;
   const prog: [number, number, number, number][] = [];
-  const denied = DENIED_SYSCALLS.map((d) => abi.numbers[d.name]);
+  const denied = DENIED_SYSCALLS.map((d) => abi.numbers[d.name]).filter((nr): nr is number => nr !== undefined);
   // tail, from the end: [..., ret ALLOW, ret EPERM, ret KILL]
   prog.push([LD_W_ABS, 0, 0, ARCH_OFFSET]);
   const afterArch = prog.length;

@@ -41,10 +41,10 @@ function runFilter(filter: Buffer, arch: number, nr: number): number {
 const X64 = 0xc000003e;
 const ARM64 = 0xc00000b7;
 const I386 = 0x40000003;
-const X64_DENIED: Record<string, number> = { socket: 41, socketpair: 53, shmget: 29, msgget: 68, memfd_create: 319, memfd_secret: 447, io_uring_setup: 425, userfaultfd: 323, bpf: 321, perf_event_open: 298 };
+const X64_DENIED: Record<string, number> = { socket: 41, socketpair: 53, shmget: 29, msgget: 68, memfd_create: 319, memfd_secret: 447, inotify_init: 253, inotify_init1: 294, fanotify_init: 300, io_uring_setup: 425, userfaultfd: 323, bpf: 321, perf_event_open: 298 };
 // read, write, open, close, mmap, munmap, brk, pipe, clone, fork, execve, kill, unshare, pipe2, clone3, prctl, capset, setrlimit, wait4, openat
 const X64_ALLOWED = [0, 1, 2, 3, 9, 11, 12, 22, 56, 57, 59, 62, 272, 293, 435, 157, 126, 160, 61, 257];
-const ARM64_DENIED: Record<string, number> = { socket: 198, socketpair: 199, shmget: 194, msgget: 186, memfd_create: 279, memfd_secret: 447, io_uring_setup: 425, userfaultfd: 282, bpf: 280, perf_event_open: 241 };
+const ARM64_DENIED: Record<string, number> = { socket: 198, socketpair: 199, shmget: 194, msgget: 186, memfd_create: 279, memfd_secret: 447, inotify_init1: 26, fanotify_init: 262, io_uring_setup: 425, userfaultfd: 282, bpf: 280, perf_event_open: 241 };
 // read, write, openat, close, mmap, clone, execve, pipe2, unshare, clone3, wait4
 const ARM64_ALLOWED = [63, 64, 56, 57, 222, 220, 221, 59, 97, 435, 260];
 
@@ -65,6 +65,7 @@ describe('the seccomp filter, run through a BPF interpreter', () => {
 
   test('arm64: the same list by its own numbers; x86-64 syscalls kill', () => {
     const f = seccompFilter('arm64')!;
+    expect(Object.keys(ARM64_DENIED).sort()).toEqual(DENIED_SYSCALLS.map((d) => d.name).filter((n) => n !== 'inotify_init').sort());
     for (const [name, nr] of Object.entries(ARM64_DENIED)) expect([name, runFilter(f, ARM64, nr)]).toEqual([name, RET_EPERM]);
     for (const nr of ARM64_ALLOWED) expect([nr, runFilter(f, ARM64, nr)]).toEqual([nr, RET_ALLOW]);
     // arm64 has no second numbering: a large number is simply not on the list
@@ -104,6 +105,9 @@ def probe(what):
             socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         elif what == 'memfd':
             os.memfd_create('x')
+        elif what == 'inotify':
+            r = libc.inotify_init1(0)
+            return [what, r, ctypes.get_errno()]
         elif what in ('shmget', 'msgget'):
             r = getattr(libc, what)(0, 1 << 20, 0o1600) if what == 'shmget' else libc.msgget(0, 0o1600)
             return [what, r, ctypes.get_errno()]
@@ -144,11 +148,11 @@ def hoard(n):
 
 describeSandbox('every Python mode runs under the filter', () => {
   for (const pythonMode of ['fresh-sandbox', 'launcher', 'fork-server'] as const) {
-    test(`${pythonMode}: sockets, memfds, SysV segments and queues, x32 numbers refused with EPERM; pipes and forks work`, async () => {
+    test(`${pythonMode}: sockets, memfds, inotify, SysV segments and queues, x32 numbers refused with EPERM; pipes and forks work`, async () => {
       const sb = createSandbox({ concurrency: 1, pythonMode });
       try {
         const got: unknown[] = [];
-        for (const what of ['socketpair', 'socket', 'memfd', 'shmget', 'msgget', 'x32-socket', 'pipe-fork']) {
+        for (const what of ['socketpair', 'socket', 'memfd', 'inotify', 'shmget', 'msgget', 'x32-socket', 'pipe-fork']) {
           const r = await sb.code.run({ language: 'python', program: PROBE, entry: 'probe', tests: [{ input: [what] }], limits: { timeMs: 20_000 } });
           expect([what, r.code, r.message]).toEqual([what, 'ok', undefined]);
           got.push(r.tests[0].actual);
@@ -157,6 +161,7 @@ describeSandbox('every Python mode runs under the filter', () => {
           ['socketpair', 'errno', 1],
           ['socket', 'errno', 1],
           ['memfd', 'errno', 1],
+          ['inotify', -1, 1],
           ['shmget', -1, 1],
           ['msgget', -1, 1],
           ['x32-socket', -1, 1],
