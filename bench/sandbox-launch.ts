@@ -16,21 +16,23 @@
  * Usage: npm run bench:sandbox-launch [-- --rounds 5] [-- --seconds 2]
  * Pin it to one core with `taskset -c 0 npm run bench:sandbox-launch` for a per-core figure.
  */
-import { spawn } from 'node:child_process';
+import type { SpawnOptions } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { createSandbox, type PythonMode, type Sandbox } from '../src/sandbox';
 import { DEFAULT_LIMITS } from '../src/sandbox/limits';
 import { median, positiveOption } from './interleaved';
 import { DEFAULT_PYTHON_PATHS, pythonCommand, pythonSpawnIds, runPythonBatch } from '../src/sandbox/python-runner';
+import { spawnFiltered } from '../src/sandbox/seccomp';
 
 const args = process.argv.slice(2);
 const rounds = positiveOption(args, '--rounds', 5);
 const seconds = positiveOption(args, '--seconds', 2);
 
 /** Spawns a command and waits for it to end; rejects when it fails. */
-function spawnOnce(cmd: string, argv: string[], options: Parameters<typeof spawn>[2]): Promise<void> {
+function spawnOnce(cmd: string, argv: string[], options: Omit<SpawnOptions, 'stdio'>): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, argv, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+    // the sandbox's command line gets its seccomp filter as the arena feeds it; a bare spawn is a plain spawn
+    const child = spawnFiltered([cmd, ...argv], { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
     let err = '';
     child.stdout!.resume();
     child.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d));

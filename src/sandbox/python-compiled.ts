@@ -12,7 +12,8 @@
  * harness says "ready" (a sandbox-error), and the caller forgets the bytes so the next run
  * compiles again.
  */
-import { spawn, type SpawnOptions } from 'node:child_process';
+import type { SpawnOptions } from 'node:child_process';
+import { spawnFiltered } from './seccomp';
 
 /** Python that compiles the source on stdin: its `sys.hexversion` on a line, then the code object's marshal bytes. */
 export const PYTHON_COMPILE = String.raw`import marshal, sys
@@ -83,10 +84,10 @@ export function forgetCompiled(key: string): void {
 }
 
 function compileOnce(source: string, command: string[], options: SpawnOptions): Promise<CompiledCode | null> {
-  const [cmd, ...args] = command;
+  const args = [...command];
   args[args.length - 1] = PYTHON_COMPILE;
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { ...options, stdio: ['pipe', 'pipe', 'ignore'] });
+    const child = spawnFiltered(args, { ...options, stdio: ['pipe', 'pipe', 'ignore'] });
     const chunks: Buffer[] = [];
     child.stdout!.on('data', (d: Buffer) => chunks.push(d));
     child.stdin!.on('error', () => undefined);

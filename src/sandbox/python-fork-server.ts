@@ -80,6 +80,6 @@ export class PythonForkServer extends PythonSlotServer {
   }
 
   protected prepare(): Promise<SlotServerStart> {
-    return Promise.resolve({ command: pythonCommand(this.paths, PYTHON_FORK_SERVER), prefix: Buffer.alloc(0) });
+    return Promise.resolve({ command: pythonCommand(this.paths, PYTHON_FORK_SERVER, { nestedUserNamespaces: true }), prefix: Buffer.alloc(0) });
   }
 }

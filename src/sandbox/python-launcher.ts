@@ -77,7 +77,7 @@ export class PythonLauncher extends PythonSlotServer {
   protected async prepare(): Promise<SlotServerStart> {
     const harness = await preparedHarness(this.paths);
     this.harness = harness;
-    return { command: [...pythonCommand(this.paths, PYTHON_LAUNCHER), ...pythonArgv(this.paths, harness.code)], prefix: harness.prefix };
+    return { command: [...pythonCommand(this.paths, PYTHON_LAUNCHER, { nestedUserNamespaces: true }), ...pythonArgv(this.paths, harness.code)], prefix: harness.prefix };
   }
 
   protected override neverReady(): void {

@@ -8,13 +8,13 @@
  * together watched by the host (run-memory.ts) against the same bound as RLIMIT_AS. Spawned
  * asynchronously: the event loop never waits on it.
  */
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import type { JsonValue } from '../core/json';
 import type { ResolvedLimits } from './limits';
 import { compiledPython, forgetCompiled, pythonLoader } from './python-compiled';
 import { PYTHON_CHILD, PYTHON_HARNESS } from './python-harness';
+import { SECCOMP_FD, seccompProblem, spawnFiltered } from './seccomp';
 import { validRaw, type RawRun } from './raw-run';
 import { watchRunMemory } from './run-memory';
 
@@ -26,10 +26,10 @@ export interface PythonSandboxPaths {
 
 export const DEFAULT_PYTHON_PATHS: PythonSandboxPaths = { bwrap: '/usr/bin/bwrap', python: '/usr/bin/python3' };
 
-/** Why the Python sandbox cannot run here (a missing program), or null when it can. */
-export function pythonSandboxProblem(paths: PythonSandboxPaths = DEFAULT_PYTHON_PATHS): string | null {
+/** Why the Python sandbox cannot run here (a missing program, an architecture without a seccomp filter), or null when it can. */
+export function pythonSandboxProblem(paths: PythonSandboxPaths = DEFAULT_PYTHON_PATHS, arch: NodeJS.Architecture = process.arch): string | null {
   const missing = (Object.entries(paths) as [string, string][]).filter(([, p]) => !existsSync(p));
-  if (!missing.length) return null;
+  if (!missing.length) return seccompProblem(arch);
   return `the Python sandbox needs ${missing.map(([k, p]) => `${k} (${p})`).join(', ')}: install Debian's bubblewrap and python3`;
 }
 
@@ -83,8 +83,19 @@ export function pythonRlimits(limits: ResolvedLimits, wallSeconds: number): Pyth
   return { cpu: Math.max(1, Math.ceil(wallSeconds)), as: pythonMemoryBytes(limits), nproc: 64, fsize: Math.max(1_048_576, limits.outputBytes), nofile: 64 };
 }
 
+/** How a sandbox's command line differs by who runs in it. */
+export interface PythonCommandOptions {
+  /**
+   * The sandbox may make user namespaces of its own: true only for the per-slot servers, which
+   * make one per run (python-slot-server.ts; a run's own has no uid mapping, so it can make none).
+   * Otherwise bwrap's `--disable-userns`: a program that could make one would map its uid there,
+   * mount a tmpfs and store in RAM without limit (measured: 300 MB under `memoryMb: 128`).
+   */
+  nestedUserNamespaces?: boolean;
+}
+
 /** The bubblewrap command line of one sandboxed Python run: Python running `code` (by default the harness). */
-export function pythonCommand(paths: PythonSandboxPaths, code: string = PYTHON_HARNESS): string[] {
+export function pythonCommand(paths: PythonSandboxPaths, code: string = PYTHON_HARNESS, options: PythonCommandOptions = {}): string[] {
   const lib64 = existsSync('/usr/lib64') ? ['--symlink', 'usr/lib64', '/lib64'] : [];
   return [
     paths.bwrap,
@@ -98,6 +109,9 @@ export function pythonCommand(paths: PythonSandboxPaths, code: string = PYTHON_H
     '--remount-ro', '/dev',
     '--remount-ro', '/',
     '--unshare-all',
+    ...(options.nestedUserNamespaces ? [] : ['--unshare-user', '--disable-userns']),
+    // refuses the syscalls whose kernel memory no limit binds (seccomp.ts); the spawn feeds it (spawnFiltered)
+    '--seccomp', String(SECCOMP_FD),
     '--die-with-parent',
     '--new-session',
     '--clearenv',
@@ -175,10 +189,9 @@ export async function runPythonBatch(b: PythonBatch): Promise<RawRun> {
   const harness = await preparedHarness(paths);
   if (b.signal?.aborted) return { code: 'sandbox-error', message: 'cancelled', outputs: [] };
   const { text, nonce, wallMs, outputCap: stdoutCap } = pythonRequest(b);
-  const [cmd, ...args] = pythonCommand(paths, harness.code);
   return new Promise((resolve) => {
     // no environment: bwrap's own process keeps what it was given, and the program can read it in /proc
-    const child = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'pipe'], env: {}, ...pythonSpawnIds() });
+    const child = spawnFiltered(pythonCommand(paths, harness.code), { stdio: ['pipe', 'pipe', 'pipe'], env: {}, ...pythonSpawnIds() });
     let out = '';
     let err = '';
     let why: 'timeout' | 'output-limit' | 'memory-limit' | 'aborted' | null = null;
@@ -192,17 +205,17 @@ export async function runPythonBatch(b: PythonBatch): Promise<RawRun> {
     const memory = child.pid === undefined ? null : watchRunMemory({ parent: child.pid, limitBytes: pythonMemoryBytes(b.limits), onOver: (used) => ((held = used), kill('memory-limit')) });
     const onAbort = () => kill('aborted');
     b.signal?.addEventListener('abort', onAbort, { once: true });
-    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => {
       out += d;
       if (out.length > stdoutCap) kill('output-limit');
     });
     let errBytes = 0;
-    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+    child.stderr!.setEncoding('utf8').on('data', (d: string) => {
       errBytes += d.length;
       if (err.length < 65_536) err += d;
       if (errBytes > stdoutCap) kill('output-limit');
     });
-    child.stdin.on('error', () => undefined); // a program that dies early closes its stdin: not our error
+    child.stdin!.on('error', () => undefined); // a program that dies early closes its stdin: not our error
     child.on('error', (e) => {
       clearTimeout(timer);
       memory?.stop();
@@ -216,7 +229,7 @@ export async function runPythonBatch(b: PythonBatch): Promise<RawRun> {
       if (why !== 'aborted' && !out.includes(`${nonce}ready`)) harness.forget();
       resolve(parseRun(out, err, nonce, status, sig, why, b.limits, b.inputs.length, held));
     });
-    child.stdin.end(Buffer.concat([harness.prefix, Buffer.from(text)]));
+    child.stdin!.end(Buffer.concat([harness.prefix, Buffer.from(text)]));
   });
 }
 

@@ -37,10 +37,11 @@
  * a run in flight, or says on fd 3 what it never says, is the sandbox's fault (sandbox-error);
  * whatever the program's process does is the program's (parseRun).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { parseRun, pythonMemoryBytes, pythonRequest, pythonSandboxProblem, pythonSpawnIds, type PythonBatch, type PythonSandboxPaths } from './python-runner';
 import type { RawRun } from './raw-run';
 import { lastOnlyChild, watchRunMemory, type RunMemoryWatch } from './run-memory';
+import { spawnFiltered } from './seccomp';
 
 /**
  * The server's loop, after the code that defines `_prepare(libc)` (called once in the server
@@ -281,8 +282,7 @@ export abstract class PythonSlotServer {
 
   private spawnServer(how: SlotServerStart): Promise<string | null> {
     if (this.closed) return Promise.resolve(`${this.what} is closed`);
-    const [cmd, ...args] = how.command;
-    const child = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'pipe', 'pipe'], env: {}, ...pythonSpawnIds() });
+    const child = spawnFiltered(how.command, { stdio: ['pipe', 'pipe', 'pipe', 'pipe'], env: {}, ...pythonSpawnIds() });
     this.child = child;
     this.prefix = how.prefix;
     this.control = '';
@@ -382,7 +382,9 @@ export abstract class PythonSlotServer {
     const child = this.child;
     if (!child) return;
     for (const h of [child, ...child.stdio]) {
-      const handle = h as { ref?: () => void; unref?: () => void } | null;
+      const handle = h as { ref?: () => void; unref?: () => void; destroyed?: boolean } | null;
+      // a closed stream (the seccomp filter's pipe, written at the spawn) has no handle: its ref() would only add a listener
+      if (handle?.destroyed) continue;
       if (on) handle?.ref?.();
       else handle?.unref?.();
     }

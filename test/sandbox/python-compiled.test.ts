@@ -4,7 +4,8 @@
  * bytes of another Python and bytes cut short (before any harness code, so the run is the
  * sandbox's failure), and a failed compile is not kept.
  */
-import { spawn } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawnFiltered } from '../../src/sandbox/seccomp';
 import { compiledPython, forgetCompiled, parseCompiled, pythonLoader, type CompiledCode } from '../../src/sandbox/python-compiled';
 import { DEFAULT_PYTHON_PATHS, pythonCommand, pythonSandboxProblem, pythonSpawnIds, runPythonBatch } from '../../src/sandbox/python-runner';
 
@@ -12,9 +13,8 @@ beforeAll(() => expect(pythonSandboxProblem()).toBeNull());
 
 /** Runs `code` in the sandbox with `stdin`; answers its exit status, stdout and stderr. */
 function sandboxed(code: string, stdin: Buffer): Promise<{ status: number | null; out: string; err: string }> {
-  const [cmd, ...args] = pythonCommand(DEFAULT_PYTHON_PATHS, code);
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { env: {}, ...pythonSpawnIds() });
+    const child = spawnFiltered(pythonCommand(DEFAULT_PYTHON_PATHS, code), { stdio: ['pipe', 'pipe', 'pipe'], env: {}, ...pythonSpawnIds() }) as ChildProcessWithoutNullStreams;
     let out = '';
     let err = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));

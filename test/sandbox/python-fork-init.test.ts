@@ -21,7 +21,7 @@ class PythonInitForkServer extends PythonForkServer {
   protected override prepare(): Promise<SlotServerStart> {
     const code = PYTHON_FORK_SERVER.replace('if posix.uname().machine != "x86_64":', 'if True:');
     expect(code).not.toBe(PYTHON_FORK_SERVER);
-    return Promise.resolve({ command: pythonCommand(this.paths, code), prefix: Buffer.alloc(0) });
+    return Promise.resolve({ command: pythonCommand(this.paths, code, { nestedUserNamespaces: true }), prefix: Buffer.alloc(0) });
   }
 }
 

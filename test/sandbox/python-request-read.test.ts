@@ -8,16 +8,16 @@
  * stryker/python-mutants.cjs: the read stopping at the first newline, or going on past EOF, left
  * every other test passing: the host writes both lines at once.)
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { DEFAULT_PYTHON_PATHS, pythonCommand, pythonRequest, pythonSandboxProblem, pythonSpawnIds } from '../../src/sandbox/python-runner';
+import { spawnFiltered } from '../../src/sandbox/seccomp';
 
 beforeAll(() => expect(pythonSandboxProblem()).toBeNull());
 
 /** The harness in the sandbox; `feed` writes its stdin. Answers its exit status and stdout (a harness still running after 30 s is killed: status null). */
 function harness(feed: (child: ChildProcessWithoutNullStreams) => Promise<void>): Promise<{ status: number | null; out: string }> {
-  const [cmd, ...args] = pythonCommand(DEFAULT_PYTHON_PATHS);
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { env: {}, ...pythonSpawnIds() });
+    const child = spawnFiltered(pythonCommand(DEFAULT_PYTHON_PATHS), { stdio: ['pipe', 'pipe', 'pipe'], env: {}, ...pythonSpawnIds() }) as ChildProcessWithoutNullStreams;
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
     child.stdin.on('error', () => undefined);

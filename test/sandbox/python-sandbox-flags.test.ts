@@ -9,18 +9,27 @@ import { spawn, type SpawnOptions } from 'node:child_process';
 import { readlinkSync } from 'node:fs';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { randomBytes } from 'node:crypto';
+import { createSandbox } from '../../src/sandbox';
 import { DEFAULT_PYTHON_PATHS, pythonCommand, pythonSandboxProblem, pythonSpawnIds, runPythonBatch } from '../../src/sandbox/python-runner';
+import { spawnFiltered } from '../../src/sandbox/seccomp';
 import { eventually, processesNamed } from './processes';
 
 const problem = pythonSandboxProblem();
 const maybe = problem ? describe.skip : describe;
 if (problem) console.warn(`python-sandbox-flags skipped: ${problem}`);
 
-/** Runs `code` in the sandbox as the arena does, with `options` over the arena's; its stdout parsed as JSON. */
-function probe(code: string, options: SpawnOptions = {}): Promise<unknown> {
-  const [cmd, ...args] = pythonCommand(DEFAULT_PYTHON_PATHS, `import json, os, sys\n${code}`);
+/** bwrap's command line without its seccomp filter (a flag's own effect, seen without the filter's). */
+const unfiltered = (cmd: string[]): string[] => cmd.filter((a, i) => a !== '--seccomp' && cmd[i - 1] !== '--seccomp');
+
+/**
+ * Runs `code` in the sandbox as the arena does, with `options` over the arena's; its stdout parsed
+ * as JSON. `filtered: false` leaves the seccomp filter out, to show what a namespace does alone.
+ */
+function probe(code: string, options: Omit<SpawnOptions, 'stdio'> = {}, filtered = true): Promise<unknown> {
+  const command = pythonCommand(DEFAULT_PYTHON_PATHS, `import json, os, sys\n${code}`);
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], env: {}, ...pythonSpawnIds(), ...options });
+    const spawnOptions = { stdio: ['ignore', 'pipe', 'pipe'] as ('pipe' | 'ignore')[], env: {}, ...pythonSpawnIds(), ...options };
+    const child = filtered ? spawnFiltered(command, spawnOptions) : spawn(unfiltered(command)[0], unfiltered(command).slice(1), spawnOptions);
     let out = '';
     let err = '';
     child.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));
@@ -81,15 +90,19 @@ print(json.dumps(out))`);
     });
     afterAll(() => new Promise((r) => server.close(r)));
 
-    test('127.0.0.1 is unreachable and the server sees nothing', async () => {
-      const { port } = server.address() as AddressInfo;
-      const r = await probe(`import socket
+    const connect = (port: number): string => `import socket
 try:
     socket.create_connection(('127.0.0.1', ${port}), timeout=2)
     print(json.dumps('connected'))
 except OSError as e:
-    print(json.dumps(type(e).__name__))`);
-      expect(r).not.toBe('connected');
+    print(json.dumps([type(e).__name__, e.errno]))`;
+
+    test('127.0.0.1 is unreachable and the server sees nothing: by the network namespace alone (no filter), and the filter refuses the socket itself', async () => {
+      const { port } = server.address() as AddressInfo;
+      // the namespace alone: a socket, on the sandbox's own loopback (bwrap brings it up), where nothing listens
+      expect(await probe(connect(port), {}, false)).toEqual(['ConnectionRefusedError', 111]);
+      // as the arena runs it: no socket at all (EPERM)
+      expect(await probe(connect(port))).toEqual(['PermissionError', 1]);
       expect(connections).toBe(0);
     });
   });
@@ -117,7 +130,8 @@ except OSError as e:
 
   test('bwrap dies with the arena (--die-with-parent): a sandbox outlives no killed host', async () => {
     const marker = `dwp${randomBytes(5).toString('hex')}`;
-    const cmd = pythonCommand(DEFAULT_PYTHON_PATHS, `import time\nopen('/proc/self/comm', 'w').write(${JSON.stringify(marker)})\ntime.sleep(60)`);
+    // without the filter (the stand-in host has no descriptor to feed it): --die-with-parent is bwrap's own
+    const cmd = unfiltered(pythonCommand(DEFAULT_PYTHON_PATHS, `import time\nopen('/proc/self/comm', 'w').write(${JSON.stringify(marker)})\ntime.sleep(60)`));
     // a stand-in for the arena: a process that spawns the sandbox, then is killed with SIGKILL
     const host = spawn(process.execPath, ['-e', `require('child_process').spawn(process.argv[1], JSON.parse(process.argv[2]), { stdio: 'ignore', env: {}, ...JSON.parse(process.argv[3]) }); setInterval(() => {}, 1000);`, cmd[0], JSON.stringify(cmd.slice(1)), JSON.stringify(pythonSpawnIds())], { stdio: 'ignore' });
     try {
@@ -150,5 +164,61 @@ def f():
     const names = JSON.parse(r.outputs[0].text!) as string[];
     expect(names).toContain('PYTHONDONTWRITEBYTECODE'); // the probe did read environments
     expect(names.filter((n) => !['PWD', 'LC_CTYPE', 'PYTHONDONTWRITEBYTECODE'].includes(n))).toEqual([]);
+  });
+});
+
+// A user namespace of the program's own: its uid mapped there by a child (the parent namespace's
+// rule lets a process map its own uid), a tmpfs mounted, files written: RAM without limit.
+const TMPFS_STORE = `
+import os, ctypes
+def f(n):
+    libc = ctypes.CDLL(None, use_errno=True)
+    uid, gid = os.getuid(), os.getgid()
+    r, w = os.pipe()
+    r2, w2 = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.read(r, 1)
+        for name, data in (('setgroups', 'deny'), ('uid_map', '0 %d 1' % uid), ('gid_map', '0 %d 1' % gid)):
+            try:
+                with open('/proc/%d/%s' % (os.getppid(), name), 'w') as fh:
+                    fh.write(data)
+            except OSError:
+                pass
+        os.write(w2, b'1')
+        os._exit(0)
+    made = libc.unshare(0x10000000 | 0x00020000)  # CLONE_NEWUSER | CLONE_NEWNS
+    errno = ctypes.get_errno()
+    os.write(w, b'1')
+    os.read(r2, 1)
+    os.waitpid(pid, 0)
+    if made != 0:
+        return ['no user namespace', errno]
+    if libc.mount(b'none', b'/dev', b'tmpfs', 0, None) != 0:
+        return ['no mount', ctypes.get_errno()]
+    for i in range(n):
+        with open('/dev/f%d' % i, 'wb') as fh:
+            fh.write(b'x' * (1 << 20))
+    return ['stored', n]
+`;
+
+maybe('no user namespace of its own for a program (--unshare-user --disable-userns; the slot servers: runs without a uid mapping)', () => {
+  for (const pythonMode of ['fresh-sandbox', 'launcher', 'fork-server'] as const) {
+    test(`${pythonMode}: the tmpfs store (300 MB under a 128 MB limit before) cannot make its namespace`, async () => {
+      const sb = createSandbox({ concurrency: 1, pythonMode });
+      try {
+        const r = await sb.code.run({ language: 'python', program: TMPFS_STORE, entry: 'f', tests: [{ input: [64] }], limits: { timeMs: 20_000, memoryMb: 128 } });
+        expect(r.code).toBe('ok');
+        // ENOSPC: the sandbox's limit of one user namespace, its own; EPERM: a run's namespace maps no uid
+        expect(r.tests[0].actual).toEqual(['no user namespace', pythonMode === 'fresh-sandbox' ? 28 : 1]);
+      } finally {
+        await sb.close();
+      }
+    }, 60_000);
+  }
+
+  test('the flag is on the command line of every sandbox but the slot servers (which make a user namespace per run)', () => {
+    expect(pythonCommand(DEFAULT_PYTHON_PATHS)).toEqual(expect.arrayContaining(['--unshare-user', '--disable-userns']));
+    expect(pythonCommand(DEFAULT_PYTHON_PATHS, 'pass', { nestedUserNamespaces: true })).not.toContain('--disable-userns');
   });
 });

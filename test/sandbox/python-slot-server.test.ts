@@ -11,7 +11,10 @@
 import { randomBytes } from 'node:crypto';
 import { createSandbox, pythonSandboxProblem, type PythonMode, type Sandbox } from '../../src/sandbox';
 import type { CodeRunResult } from '../../src/core/sandbox';
+import { PythonForkServer } from '../../src/sandbox/python-fork-server';
+import { PythonLauncher } from '../../src/sandbox/python-launcher';
 import { DEFAULT_PYTHON_PATHS, runPythonBatch } from '../../src/sandbox/python-runner';
+import type { SlotServerStart } from '../../src/sandbox/python-slot-server';
 import { eventually, processesNamed } from './processes';
 
 beforeAll(() => expect(pythonSandboxProblem()).toBeNull());
@@ -32,11 +35,13 @@ def f():
         seen.append('sysv message queue')
     if libc.shmget(${key}, 0, 0) >= 0:
         seen.append('sysv shared memory')
+    if libc.semget(${key}, 0, 0) >= 0:
+        seen.append('sysv semaphore')
     for ring in (-3, -4, -5):  # session, user, user session keyrings
         if libc.syscall(KEYCTL, 10, ring, b'user', b'${marker}', 0) >= 0:  # KEYCTL_SEARCH
             seen.append('key %d' % ring)
-    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         s.connect('\\0${marker}')
         seen.append('abstract socket')
     except OSError:
@@ -50,11 +55,37 @@ def f():
                 pass
     return seen`;
 
+/** What a probe needs of a run's result. */
+type Ran = Pick<CodeRunResult, 'code'> & { tests: { actual?: unknown }[] };
+
+/**
+ * A slot server of `kind` started without the seccomp filter: what its namespaces isolate on their
+ * own (SysV objects and abstract sockets exist there), the run as `Ran`.
+ */
+function unfilteredServer(kind: 'launcher' | 'fork-server'): { run: (program: string) => Promise<Ran>; close: () => Promise<void> } {
+  const server = kind === 'launcher' ? new PythonLauncher() : new PythonForkServer();
+  const own = server as unknown as { prepare: () => Promise<SlotServerStart | string> };
+  const prepare = own.prepare.bind(server);
+  own.prepare = async () => {
+    const how = await prepare();
+    if (typeof how === 'string') return how;
+    return { ...how, command: how.command.filter((a, i) => a !== '--seccomp' && how.command[i - 1] !== '--seccomp') };
+  };
+  return {
+    run: async (program) => {
+      const r = await server.run({ program, entry: 'f', inputs: [[]], limits: { timeMs: 3000, memoryMb: 128, outputBytes: 100_000 } });
+      const out = r.outputs[0];
+      return { code: r.code === 'ok' && out?.code !== 'ok' ? (out?.code ?? r.code) : r.code, tests: [{ actual: out?.text ? JSON.parse(out.text) : undefined }] };
+    },
+    close: () => server.close(),
+  };
+}
+
 /**
  * Program A leaves traces everywhere it can; program B, run next by `run`, sees none; and no
  * process A started outlives its run on the host.
  */
-async function nothingCarriesOver(run: (program: string) => Promise<CodeRunResult>): Promise<void> {
+async function nothingCarriesOver(run: (program: string) => Promise<Ran>, filtered = true): Promise<void> {
   const marker = `m${randomBytes(5).toString('hex')}`;
   const key = 0x5a000000 + (randomBytes(2).readUInt16BE() << 4);
     const a = await run(`import os, sys, builtins, socket, ctypes, time
@@ -75,6 +106,8 @@ def f():
         left.append('sysv message queue')
     if libc.shmget(${key}, 4096, 0o1666) >= 0:
         left.append('sysv shared memory')
+    if libc.semget(${key}, 1, 0o1666) >= 0:
+        left.append('sysv semaphore')
     for ring in (-3, -4, -5):
         if libc.syscall(ADD_KEY, b'user', b'${marker}', b'secret', 6, ring) >= 0:
             left.append('key %d' % ring)
@@ -83,19 +116,24 @@ def f():
         os.setsid()
         if os.fork() == 0:
             open('/proc/self/comm', 'w').write('${marker}')
-            s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-            s.bind('\\0${marker}')
-            s.listen(1)
-            os.write(w, b'1')
+            try:
+                s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                s.bind('\\0${marker}')
+                s.listen(1)
+                os.write(w, b'1')
+            except OSError:  # no socket under the seccomp filter
+                os.write(w, b'0')
             while True:
                 time.sleep(0.05)
         os._exit(0)
-    os.read(r, 1)
+    if os.read(r, 1) == b'1':
+        left.append('abstract socket')
     left.append('process')
     return left`);
     expect(a.code).toBe('ok');
-    // control: A did leave each trace inside its own run (files cannot be written at all)
-    expect(a.tests[0].actual).toEqual(['global', 'sysv message queue', 'sysv shared memory', 'key -3', 'key -4', 'key -5', 'process']);
+    // control: A did leave each trace inside its own run (files cannot be written at all; under the
+    // seccomp filter no message queue, shared memory or socket can be made either)
+    expect(a.tests[0].actual).toEqual(filtered ? ['global', 'sysv semaphore', 'key -3', 'key -4', 'key -5', 'process'] : ['global', 'sysv message queue', 'sysv shared memory', 'sysv semaphore', 'key -3', 'key -4', 'key -5', 'abstract socket', 'process']);
     const selfCheck = await run(look(marker, key).replace(/def f\(\):\n/, `def f():\n    builtins.arena_mark = 1\n`));
     expect(selfCheck.tests[0].actual).toEqual(['global']); // the probe sees a trace where there is one
     const b = await run(look(marker, key));
@@ -117,6 +155,15 @@ describe.each([
   const py = (program: string, timeMs = 3000): Promise<CodeRunResult> => sb.code.run({ language: 'python', program, entry: 'f', tests: [{ input: [] }], limits: { timeMs, memoryMb: 128 } });
 
   test('program A leaves traces everywhere it can; program B, on the same server, sees none', () => nothingCarriesOver(py));
+
+  test('the same without the seccomp filter: the namespaces alone keep SysV objects and abstract sockets from the next program', async () => {
+    const server = unfilteredServer(pythonMode as 'launcher' | 'fork-server');
+    try {
+      await nothingCarriesOver(server.run, false);
+    } finally {
+      await server.close();
+    }
+  });
 
   test('a run past its wall clock kills the server; the next run starts a fresh one', async () => {
     const name = `w${randomBytes(5).toString('hex')}`;
@@ -205,8 +252,16 @@ def f():
   });
 
   test("each program has a network namespace of its own, with nothing up: not even the server's loopback, where sockets (TIME_WAIT ones too) outlive a program", async () => {
-    const r = await py(`import socket, errno\ndef f():\n    s = socket.socket()\n    try:\n        s.connect(('127.0.0.1', 9))\n        return 'connected'\n    except OSError as e:\n        return errno.errorcode.get(e.errno, str(e.errno))`);
-    expect(r.tests[0].actual).toBe('ENETUNREACH'); // on the sandbox's own loopback: ECONNREFUSED
+    const connect = `import socket, errno\ndef f():\n    try:\n        s = socket.socket()\n        s.connect(('127.0.0.1', 9))\n        return 'connected'\n    except OSError as e:\n        return errno.errorcode.get(e.errno, str(e.errno))`;
+    // the namespace alone (no filter): a socket, and no network (on the sandbox's own loopback: ECONNREFUSED)
+    const server = unfilteredServer(pythonMode as 'launcher' | 'fork-server');
+    try {
+      expect((await server.run(connect)).tests[0].actual).toBe('ENETUNREACH');
+    } finally {
+      await server.close();
+    }
+    // as the arena runs it: no socket at all
+    expect((await py(connect)).tests[0].actual).toBe('EPERM');
   });
 
   test("a program that signals its namespace's init (pid 1) changes nothing; its own SIGINT is still Python's KeyboardInterrupt", async () => {
