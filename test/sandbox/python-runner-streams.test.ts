@@ -7,6 +7,7 @@
  * (`cancelled`), stderr's last line explains an early exit, and a sandbox program that cannot be
  * started is a sandbox error. (Found by a Stryker run of these lines: no test reached them.)
  */
+import { getEventListeners } from 'node:events';
 import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -73,4 +74,10 @@ test('a sandbox program that exists but cannot be started is a sandbox error nam
   chmodSync(bwrap, 0o644);
   const r = await runPythonBatch({ program: 'def f():\n    return 1', entry: 'f', inputs: [[]], limits, paths: { ...DEFAULT_PYTHON_PATHS, bwrap } });
   expect(r).toEqual({ code: 'sandbox-error', message: expect.stringMatching(/^cannot start the Python sandbox: spawn .*EACCES/), outputs: [] });
+});
+
+test("a run's abort listener is removed when it ends (a signal may outlive many runs)", async () => {
+  const ac = new AbortController();
+  expect(await runPythonBatch({ program: 'def f():\n    return 1', entry: 'f', inputs: [[]], limits, signal: ac.signal })).toMatchObject({ code: 'ok' });
+  expect(getEventListeners(ac.signal, 'abort')).toHaveLength(0);
 });
