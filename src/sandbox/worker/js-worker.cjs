@@ -10,7 +10,8 @@
  * answered by one message, the JSON array of their answers in the same order, sent when the last
  * one ends — one wake-up of the pool per batch instead of one per run. A batch's answer is
  * shorter only when its last answer says `retire: true` (see `answer`): the requests after it
- * never started, and the pool sends them to a fresh worker.
+ * never started, or their answers did not fit in the message with the others (answer-text.cjs),
+ * and the pool sends them to a fresh worker.
  *
  * { cancel: id } cancels a request: one that has not started is skipped (answered
  * { id, ok: false, error: 'cancelled', cancelled: true }); a code run already running (the pool
@@ -38,6 +39,7 @@
 require('node:v8').setFlagsFromString('--no-concurrent-recompilation');
 const runner = require('./isolate-runner.cjs');
 const { compileAssemblyScript } = require('./asc-compile.cjs');
+const { encode, batchText } = require('./answer-text.cjs');
 
 const OPS = {
   tests: runner.runTests,
@@ -84,15 +86,6 @@ function schedule() {
   });
 }
 
-/** A JSON-text answer; one whose result cannot be written becomes an error answer. */
-function encode(/** @type {{ id?: unknown }} */ m) {
-  try {
-    return JSON.stringify(m);
-  } catch (e) {
-    return JSON.stringify({ id: m.id, ok: false, error: e instanceof Error ? e.message : String(e) });
-  }
-}
-
 /**
  * Records a request's answer and sends what its message is owed: a single request's answer at
  * once (an answer held back while later runs go on would be lost with them if one of them ended
@@ -100,12 +93,16 @@ function encode(/** @type {{ id?: unknown }} */ m) {
  * stop (runner.mustExit()), or a running code run was cancelled, the worker ends once the answer
  * is out, running nothing more — a batch is answered up to this request, its last answer marked
  * `retire` — the pool starts a fresh worker, and nothing the stuck isolate still does can reach
- * a later run. Returns whether the worker goes on.
+ * a later run. So does a batch too long for one message, answered in part (answer-text.cjs,
+ * `batchText`). Returns whether the worker goes on.
  */
 function answer(/** @type {Unit} */ unit, /** @type {{ id?: unknown }} */ m) {
-  const retire = runner.mustExit() || cancelledRunning;
-  unit.answers.push(retire ? { ...m, retire: true } : m);
-  if (!retire && unit.answers.length < unit.size) return true;
+  const mustEnd = runner.mustExit() || cancelledRunning;
+  unit.answers.push(mustEnd ? { ...m, retire: true } : m);
+  if (!mustEnd && unit.answers.length < unit.size) return true;
+  // a batch too long for one message is answered in part, and the worker ends (answer-text.cjs)
+  const batch = unit.batch ? batchText(unit.answers) : null;
+  const retire = mustEnd || batch?.cut === true;
   // an answer that cannot go out (the pool went away while a synchronous run held this thread:
   // EPIPE before the disconnect is read) ends the worker as the disconnect would
   const after = (/** @type {Error | null} */ err) => {
@@ -113,7 +110,7 @@ function answer(/** @type {Unit} */ unit, /** @type {{ id?: unknown }} */ m) {
     else if (err) process.exit(0);
   };
   if (retire) retired = true;
-  if (unit.batch) process.send?.(`[${unit.answers.map(encode).join(',')}]`, after);
+  if (batch) process.send?.(batch.text, after);
   else if (unit.json) process.send?.(encode(unit.answers[0]), after);
   else {
     const out = unit.answers[0];

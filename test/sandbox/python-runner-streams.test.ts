@@ -1,0 +1,83 @@
+/**
+ * The fresh Python sandbox's host-side guards (src/sandbox/python-runner.ts, `runPythonBatch`'s
+ * stream and kill handlers): what the harness cannot bound, because the program goes around it,
+ * the host does — a program that ignores the harness's per-test timer is killed at the run's wall
+ * clock (a `timeout`), one that writes to its file descriptors directly is killed past the output
+ * cap, stdout or stderr (an `output-limit`), a run aborted while it runs is killed at once
+ * (`cancelled`), stderr's last line explains an early exit, and a sandbox program that cannot be
+ * started is a sandbox error. (Found by a Stryker run of these lines: no test reached them.)
+ */
+import { getEventListeners } from 'node:events';
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DEFAULT_PYTHON_PATHS, runPythonBatch, pythonSandboxProblem } from '../../src/sandbox/python-runner';
+
+beforeAll(() => expect(pythonSandboxProblem()).toBeNull());
+
+/** One test of 300 ms: a wall clock of 300 * (1 + 2) + 3000 = 3,900 ms. */
+const limits = { timeMs: 300, memoryMb: 128, outputBytes: 100 };
+const run = (program: string, signal?: AbortSignal) => runPythonBatch({ program, entry: 'f', inputs: [[]], limits, signal });
+
+/** Sleeps for a minute with the harness's per-test timer (SIGALRM) ignored. */
+const DEAF = `import signal, time
+def f():
+    signal.signal(signal.SIGALRM, signal.SIG_IGN)
+    time.sleep(60)`;
+
+test("a program that ignores the harness's timer is killed at the run's wall clock: a timeout", async () => {
+  const started = Date.now();
+  const r = await run(DEAF);
+  expect(r).toEqual({ code: 'timeout', message: 'the program ran past its time budget (300 ms per test)', outputs: [] });
+  expect(Date.now() - started).toBeLessThan(30_000); // not the minute it asked for
+});
+
+test('a run aborted while its program runs is killed at once and answered cancelled', async () => {
+  const ac = new AbortController();
+  const r = run(DEAF, ac.signal);
+  setTimeout(() => ac.abort(), 1500); // well after the start, before the 3.9 s wall clock
+  expect(await r).toEqual({ code: 'sandbox-error', message: 'cancelled', outputs: [] });
+});
+
+test('output written around the harness past the cap (twice outputBytes + 1 MB), to stdout or to stderr, is an output-limit', async () => {
+  const [out, err] = await Promise.all(
+    [1, 2].map((fd) =>
+      run(`import os, time
+def f():
+    chunk = b'x' * 65536
+    for _ in range(40):
+        os.write(${fd}, chunk)
+    time.sleep(60)`),
+    ),
+  );
+  for (const r of [out, err]) expect(r).toEqual({ code: 'output-limit', message: 'the program wrote more output than allowed', outputs: [] });
+});
+
+test("an early exit is explained by stderr's last line, and by nothing when stderr is empty", async () => {
+  const [said, silent] = await Promise.all([
+    run(`import os
+def f():
+    os.write(2, b'first line\\nthe reason it ended\\n')
+    os._exit(7)`),
+    run(`import os
+def f():
+    os._exit(7)`),
+  ]);
+  expect(said).toEqual({ code: 'exited', message: "the program ended the sandbox's process (exit status 7) before its results were written: the reason it ended", outputs: [] });
+  expect(silent).toEqual({ code: 'exited', message: "the program ended the sandbox's process (exit status 7) before its results were written", outputs: [] });
+});
+
+test('a sandbox program that exists but cannot be started is a sandbox error naming why', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pyrun-'));
+  const bwrap = join(dir, 'bwrap');
+  writeFileSync(bwrap, 'not a program');
+  chmodSync(bwrap, 0o644);
+  const r = await runPythonBatch({ program: 'def f():\n    return 1', entry: 'f', inputs: [[]], limits, paths: { ...DEFAULT_PYTHON_PATHS, bwrap } });
+  expect(r).toEqual({ code: 'sandbox-error', message: expect.stringMatching(/^cannot start the Python sandbox: spawn .*EACCES/), outputs: [] });
+});
+
+test("a run's abort listener is removed when it ends (a signal may outlive many runs)", async () => {
+  const ac = new AbortController();
+  expect(await runPythonBatch({ program: 'def f():\n    return 1', entry: 'f', inputs: [[]], limits, signal: ac.signal })).toMatchObject({ code: 'ok' });
+  expect(getEventListeners(ac.signal, 'abort')).toHaveLength(0);
+});
