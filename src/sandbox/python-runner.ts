@@ -212,7 +212,7 @@ export async function runPythonBatch(b: PythonBatch): Promise<RawRun> {
     let errBytes = 0;
     child.stderr!.setEncoding('utf8').on('data', (d: string) => {
       errBytes += d.length;
-      if (err.length < 65_536) err += d;
+      err = tail(err + d); // its last line says why a program ended early
       if (errBytes > stdoutCap) kill('output-limit');
     });
     child.stdin!.on('error', () => undefined); // a program that dies early closes its stdin: not our error
@@ -231,6 +231,11 @@ export async function runPythonBatch(b: PythonBatch): Promise<RawRun> {
     });
     child.stdin!.end(Buffer.concat([harness.prefix, Buffer.from(text)]));
   });
+}
+
+/** What is kept of a sandbox's stderr: its last 64 KiB (the end explains an early exit). */
+export function tail(text: string): string {
+  return text.length > 65_536 ? text.slice(-65_536) : text;
 }
 
 function firstLine(text: string): string {

@@ -38,7 +38,7 @@
  * whatever the program's process does is the program's (parseRun).
  */
 import type { ChildProcess } from 'node:child_process';
-import { parseRun, pythonMemoryBytes, pythonRequest, pythonSandboxProblem, pythonSpawnIds, type PythonBatch, type PythonSandboxPaths } from './python-runner';
+import { parseRun, pythonMemoryBytes, pythonRequest, pythonSandboxProblem, pythonSpawnIds, tail, type PythonBatch, type PythonSandboxPaths } from './python-runner';
 import type { RawRun } from './raw-run';
 import { lastOnlyChild, watchRunMemory, type RunMemoryWatch } from './run-memory';
 import { spawnFiltered } from './seccomp';
@@ -358,7 +358,7 @@ export abstract class PythonSlotServer {
     const err = this.err.slice(0, e);
     this.out = this.out.slice(o + mark.length);
     this.err = this.err.slice(e + mark.length);
-    this.finish(parseRun(out, err.slice(0, 65_536), cur.nonce, cur.done.status, null, null, cur.batch.limits, cur.batch.inputs.length));
+    this.finish(parseRun(out, tail(err), cur.nonce, cur.done.status, null, null, cur.batch.limits, cur.batch.inputs.length));
     if (!out.includes(`${cur.nonce}ready`)) this.neverReady();
   }
 
@@ -402,7 +402,7 @@ export abstract class PythonSlotServer {
     const cur = this.current;
     if (!cur) return;
     if (cur.why === 'protocol') return this.finish({ code: 'sandbox-error', message: `${this.what} broke its protocol`, outputs: [] });
-    if (cur.why) return this.finish(parseRun(this.out, this.err.slice(0, 65_536), cur.nonce, status, sig, cur.why, cur.batch.limits, cur.batch.inputs.length, cur.held));
+    if (cur.why) return this.finish(parseRun(this.out, tail(this.err), cur.nonce, status, sig, cur.why, cur.batch.limits, cur.batch.inputs.length, cur.held));
     // the server itself ended with a run in flight: no program can reach it, so it is our fault
     this.finish({ code: 'sandbox-error', message: `${this.what} ended (${sig ?? `exit status ${status}`})`, outputs: [] });
   }

@@ -11,7 +11,8 @@ import { getEventListeners } from 'node:events';
 import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_PYTHON_PATHS, runPythonBatch, pythonSandboxProblem } from '../../src/sandbox/python-runner';
+import { createSandbox } from '../../src/sandbox';
+import { DEFAULT_PYTHON_PATHS, runPythonBatch, pythonSandboxProblem, tail } from '../../src/sandbox/python-runner';
 
 beforeAll(() => expect(pythonSandboxProblem()).toBeNull());
 
@@ -80,4 +81,31 @@ test("a run's abort listener is removed when it ends (a signal may outlive many 
   const ac = new AbortController();
   expect(await runPythonBatch({ program: 'def f():\n    return 1', entry: 'f', inputs: [[]], limits, signal: ac.signal })).toMatchObject({ code: 'ok' });
   expect(getEventListeners(ac.signal, 'abort')).toHaveLength(0);
+});
+
+test("stderr's last line, after more than the 64 KiB kept of it, still explains an early exit, in every Python mode", async () => {
+  const program = `import os
+def f():
+    for i in range(1200):
+        os.write(2, b'noise line %04d ' % i + b'.' * 48 + b'\\n')
+    os.write(2, b'the reason it ended\\n')
+    os._exit(7)`;
+  const modes = ['fresh-sandbox', 'launcher', 'fork-server'] as const;
+  const sandboxes = modes.map((pythonMode) => createSandbox({ concurrency: 1, pythonMode }));
+  try {
+    for (const [i, sb] of sandboxes.entries()) {
+      const r = await sb.code.run({ language: 'python', program, entry: 'f', tests: [{ input: [] }], limits: { timeMs: 5000, outputBytes: 100_000 } });
+      expect([modes[i], r.code, r.message]).toEqual([modes[i], 'exited', "the program ended the sandbox's process (exit status 7) before its results were written: the reason it ended"]);
+    }
+  } finally {
+    await Promise.all(sandboxes.map((sb) => sb.close()));
+  }
+}, 60_000);
+
+test('what is kept of stderr is its last 64 KiB, whole when shorter', () => {
+  expect(tail('short\n')).toBe('short\n');
+  const long = `${'a'.repeat(70_000)}the end`;
+  expect(tail(long)).toBe(long.slice(-65_536));
+  expect(tail(long).length).toBe(65_536);
+  expect(tail('b'.repeat(65_536))).toBe('b'.repeat(65_536));
 });

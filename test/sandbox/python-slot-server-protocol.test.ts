@@ -180,11 +180,11 @@ describe('per-slot server host: garbage from the server is never trusted', () =>
     expect((await detail.run(batch())).message).toBe("the program ended the sandbox's process (exit status 3) before its results were written: the last words");
   });
 
-  test("the server's end token is never part of what the program wrote, and only stderr's first 64 KiB are read", async () => {
+  test("the server's end token is never part of what the program wrote, and stderr's last line (of its last 64 KiB) says why it ended", async () => {
     const quiet = await fake(afterReady(end(3))).run(batch());
     expect(quiet.message).toBe("the program ended the sandbox's process (exit status 3) before its results were written");
     const long = await fake(afterReady(`echo early >&2; head -c 70000 /dev/zero | tr '\\0' x >&2; echo >&2; echo late >&2; ${end(3)}`)).run(batch());
-    expect(long.message).not.toMatch(/late/);
+    expect(long.message).toBe("the program ended the sandbox's process (exit status 3) before its results were written: late");
   });
 
   test('more output than the cap on stdout or on stderr: output-limit (the program was running), the server killed and started again', async () => {
@@ -377,11 +377,8 @@ describe("per-slot server host: the server's life cycle", () => {
     expect(s.starts).toBe(2);
   });
 
-  test("a server stopped before the harness said ready (here by the wall clock): sandbox-error named from stderr's first 64 KiB only", async () => {
+  test("a server stopped before the harness said ready (here by the wall clock): sandbox-error named from stderr's last line", async () => {
     const r = await fake(`echo ready >&3; read -r request; read -r nonce; seq 1 20000 >&2; exec sleep 60`).run(batch(100));
-    const lines: string[] = [];
-    for (let i = 1; lines.join('\n').length < 65_536; i++) lines.push(String(i));
-    const first = lines.join('\n').slice(0, 65_536).split('\n').pop();
-    expect(r).toEqual({ code: 'sandbox-error', message: `the Python sandbox did not start: ${first}`, outputs: [] });
+    expect(r).toEqual({ code: 'sandbox-error', message: 'the Python sandbox did not start: 20000', outputs: [] });
   });
 });
