@@ -35,27 +35,21 @@ import type { Writable } from 'node:stream';
 /** The descriptor bwrap reads the filter from (`--seccomp 9`; the spawn puts a pipe there). */
 export const SECCOMP_FD = 9;
 
-/** A refused syscall and why. */
-export interface DeniedSyscall {
-  name: string;
-  why: string;
-}
-
-/** What the filter refuses, in order. */
-export const DENIED_SYSCALLS: readonly DeniedSyscall[] = [
-  { name: 'socket', why: 'socket buffers are kernel memory outside every process (2 x wmem_max a socket)' },
-  { name: 'socketpair', why: 'as socket' },
-  { name: 'shmget', why: 'a SysV segment outlives its detach' },
-  { name: 'msgget', why: 'SysV message queues hold kernel memory' },
-  { name: 'memfd_create', why: "a memfd's pages outlive their mapping" },
-  { name: 'memfd_secret', why: 'as memfd_create' },
-  { name: 'inotify_init', why: "each watch pins an inode: 201,226 watches (the per-user limit) held ~170 MB" },
-  { name: 'inotify_init1', why: 'as inotify_init' },
-  { name: 'fanotify_init', why: 'as inotify_init (its marks)' },
-  { name: 'io_uring_setup', why: 'kernel rings and buffers; attack surface' },
-  { name: 'userfaultfd', why: 'attack surface' },
-  { name: 'bpf', why: 'attack surface' },
-  { name: 'perf_event_open', why: 'attack surface' },
+/** What the filter refuses, in order (why: the module's comment). */
+export const DENIED_SYSCALLS: readonly string[] = [
+  'socket', // socket buffers: kernel memory outside every process (2 x wmem_max a socket)
+  'socketpair',
+  'shmget', // a SysV segment outlives its detach
+  'msgget', // SysV message queues hold kernel memory
+  'memfd_create', // a memfd's pages outlive their mapping
+  'memfd_secret',
+  'inotify_init', // each watch pins an inode
+  'inotify_init1',
+  'fanotify_init',
+  'io_uring_setup', // kernel rings and buffers; attack surface
+  'userfaultfd', // attack surface, as the next two
+  'bpf',
+  'perf_event_open',
 ];
 
 /** One architecture: its audit number and the syscall numbers of {@link DENIED_SYSCALLS}. */
@@ -100,7 +94,7 @@ export function seccompFilter(arch: NodeJS.Architecture = process.arch): Buffer 
   const abi = ABIS[arch];
   if (!abi) return null;
   const prog: [number, number, number, number][] = [];
-  const denied = DENIED_SYSCALLS.map((d) => abi.numbers[d.name]).filter((nr): nr is number => nr !== undefined);
+  const denied = DENIED_SYSCALLS.map((name) => abi.numbers[name]).filter((nr): nr is number => nr !== undefined);
   // tail, from the end: [..., ret ALLOW, ret EPERM, ret KILL]
   prog.push([LD_W_ABS, 0, 0, ARCH_OFFSET]);
   const afterArch = prog.length;
