@@ -28,8 +28,7 @@
  * process, and x86-64's x32 numbers (bit 30 set) are refused, so no number escapes the list by
  * being spelled another way.
  */
-
-import { spawn, type ChildProcess, type SpawnOptions, } from 'node:child_process';
+import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import type { Writable } from 'node:stream';
 
 /** The descriptor bwrap reads the filter from (`--seccomp 9`; the spawn puts a pipe there). */
