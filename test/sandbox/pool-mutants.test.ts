@@ -256,16 +256,23 @@ describe('an abort', () => {
     expect(pool.stats.workersStarted).toBe(2);
   });
 
-  test('of a run waiting in the worker behind a lone run: only it is cancelled, the worker skips it, the running one goes on', async () => {
+  /** A lone run spinning `spinMs` in a held worker, a run queued behind it there, that one cancelled (and seen rejected). */
+  async function cancelledBehindLoneRun(spinMs: number) {
     const held = await heldPool();
     pool = held.pool;
     const c = new AbortController();
-    const running = handled(pool.call(held.slot, 'tests', spin(300), 60_000));
+    const running = handled(pool.call(held.slot, 'tests', spin(spinMs), 60_000));
     await until(() => held.slot.units.length === 1);
     const behind = handled(pool.call(held.slot, 'tests', own(2), 5000, c.signal));
     await until(() => held.slot.units.length === 2);
     c.abort();
     await expect(behind).rejects.toThrow(SandboxCancelledError);
+    return { held, running };
+  }
+
+  test('of a run waiting in the worker behind a lone run: only it is cancelled, the worker skips it, the running one goes on', async () => {
+    const { held, running } = await cancelledBehindLoneRun(300);
+    pool = held.pool; // (narrowed here for the assertions below)
     expect(held.slot.worker).toBe(held.worker);
     expect((await running) as { code: string }).toMatchObject({ outputs: [{ code: 'timeout' }] });
     await until(() => held.slot.units.length === 0);
@@ -274,15 +281,8 @@ describe('an abort', () => {
   }, 20_000);
 
   test('a run cancelled in the worker is not sent again when that worker dies', async () => {
-    const held = await heldPool();
-    pool = held.pool;
-    const c = new AbortController();
-    const running = handled(pool.call(held.slot, 'tests', spin(20_000), 60_000));
-    await until(() => held.slot.units.length === 1);
-    const behind = handled(pool.call(held.slot, 'tests', own(2), 5000, c.signal));
-    await until(() => held.slot.units.length === 2);
-    c.abort();
-    await expect(behind).rejects.toThrow(SandboxCancelledError);
+    const { held, running } = await cancelledBehindLoneRun(20_000);
+    pool = held.pool; // (narrowed here for the assertions below)
     const messages = pool.stats.messages;
     held.worker.kill('SIGKILL');
     await expect(running).rejects.toMatchObject({ why: 'crash' });
