@@ -13,13 +13,12 @@ import { createSandbox } from '../../src/sandbox';
 import { DEFAULT_PYTHON_PATHS, pythonCommand, pythonSandboxProblem, pythonSpawnIds, runPythonBatch } from '../../src/sandbox/python-runner';
 import { spawnFiltered } from '../../src/sandbox/seccomp';
 import { eventually, processesNamed } from './processes';
+import { unfiltered } from './unfiltered';
 
 const problem = pythonSandboxProblem();
 const maybe = problem ? describe.skip : describe;
 if (problem) console.warn(`python-sandbox-flags skipped: ${problem}`);
 
-/** bwrap's command line without its seccomp filter (a flag's own effect, seen without the filter's). */
-const unfiltered = (cmd: string[]): string[] => cmd.filter((a, i) => a !== '--seccomp' && cmd[i - 1] !== '--seccomp');
 
 /**
  * Runs `code` in the sandbox as the arena does, with `options` over the arena's; its stdout parsed

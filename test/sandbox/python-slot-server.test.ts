@@ -16,6 +16,7 @@ import { PythonLauncher } from '../../src/sandbox/python-launcher';
 import { DEFAULT_PYTHON_PATHS, runPythonBatch } from '../../src/sandbox/python-runner';
 import type { SlotServerStart } from '../../src/sandbox/python-slot-server';
 import { eventually, processesNamed } from './processes';
+import { unfiltered } from './unfiltered';
 
 beforeAll(() => expect(pythonSandboxProblem()).toBeNull());
 
@@ -69,7 +70,7 @@ function unfilteredServer(kind: 'launcher' | 'fork-server'): { run: (program: st
   own.prepare = async () => {
     const how = await prepare();
     if (typeof how === 'string') return how;
-    return { ...how, command: how.command.filter((a, i) => a !== '--seccomp' && how.command[i - 1] !== '--seccomp') };
+    return { ...how, command: unfiltered(how.command) };
   };
   return {
     run: async (program) => {
