@@ -129,6 +129,9 @@ export function seccompProblem(arch: NodeJS.Architecture = process.arch): string
   return ABIS[arch] ? null : `the Python sandbox's seccomp filter has no syscall table for ${arch} (only x64 and arm64)`;
 }
 
+/** This machine's filter, built once (every sandbox spawn sends it). */
+let ownFilter: Buffer | undefined;
+
 /**
  * Spawns a sandbox command line that carries `--seccomp SECCOMP_FD` (python-runner.ts
  * `pythonCommand`): `stdio` (the caller's descriptors from 0) is padded to SECCOMP_FD, where a
@@ -146,6 +149,6 @@ export function spawnFiltered(command: readonly string[], options: Omit<SpawnOpt
   const pipe = (child.stdio as unknown as (Writable | null)[])[SECCOMP_FD];
   // a sandbox that dies before reading it closes the pipe: its exit says why
   pipe?.on('error', () => undefined);
-  pipe?.end(seccompFilter() ?? Buffer.alloc(0));
+  pipe?.end((ownFilter ??= seccompFilter() ?? Buffer.alloc(0)));
   return child;
 }
