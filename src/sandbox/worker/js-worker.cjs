@@ -18,7 +18,7 @@
  * cannot tell, inside a batch) is answered the same at once and the worker then ends (retire),
  * which stops the program. The pool sends code runs ahead (pipelining), so the next ones wait
  * here while one runs. An op may answer with a promise (code runs, the AssemblyScript
- * compiler). Between code runs the next run's fresh context is prepared (runner.prepare). A crash
+ * compiler). When the queue runs dry the next run's fresh context is prepared (runner.prepare). A crash
  * of isolated-vm ends this process only; the pool restarts it and sends the requests that never
  * started, or whose batch died unanswered, to the new one (pool.ts, `lose`).
  *
@@ -40,6 +40,15 @@ require('node:v8').setFlagsFromString('--no-concurrent-recompilation');
 const runner = require('./isolate-runner.cjs');
 const { compileAssemblyScript } = require('./asc-compile.cjs');
 const { encode, batchText } = require('./answer-text.cjs');
+const { sendObjectAnswer } = require('./object-answer.cjs');
+
+// The pool forks this file with an IPC channel, its only way in and out: started without one
+// (by hand, from a shell) it says so and ends, rather than running with nowhere to answer.
+if (!process.send) {
+  process.stderr.write('js-worker.cjs: no IPC channel (the sandbox pool forks this file with one); exiting\n');
+  process.exit(2);
+}
+const send = process.send.bind(process);
 
 const OPS = {
   tests: runner.runTests,
@@ -66,24 +75,18 @@ let cancelledRunning = false;
 let retired = false;
 /** Started with `--sync`: a lone one-test code run with nothing behind it makes synchronous isolate calls. */
 const SYNC = process.argv.includes('--sync');
-/** A `next` is scheduled (`schedule`). */
-let scheduled = false;
 
 /**
  * Runs the queue once the messages already received were read: with `--sync` a run may block
  * this thread, so it starts in the event loop's check phase, after the poll phase that read the
  * messages that came with it (a cancel sent behind a request, the requests queued behind it;
  * an immediate set while immediates run waits for the next loop, after its poll). Without
- * `--sync` at once.
+ * `--sync` at once. Several immediates may be pending (one per message of a poll phase): the
+ * first starts a request, the others find it running (`current`) or the queue empty.
  */
 function schedule() {
-  if (!SYNC) return next();
-  if (scheduled) return;
-  scheduled = true;
-  setImmediate(() => {
-    scheduled = false;
-    next();
-  });
+  if (SYNC) setImmediate(next);
+  else next();
 }
 
 /**
@@ -110,17 +113,9 @@ function answer(/** @type {Unit} */ unit, /** @type {{ id?: unknown }} */ m) {
     else if (err) process.exit(0);
   };
   if (retire) retired = true;
-  if (batch) process.send?.(batch.text, after);
-  else if (unit.json) process.send?.(encode(unit.answers[0]), after);
-  else {
-    const out = unit.answers[0];
-    try {
-      process.send?.(out, after);
-    } catch (e) {
-      // the result could not be cloned
-      process.send?.({ id: m.id, ok: false, error: e instanceof Error ? e.message : String(e), ...(retire ? { retire: true } : {}) }, after);
-    }
-  }
+  if (batch) send(batch.text, after);
+  else if (unit.json) send(encode(unit.answers[0]), after);
+  else sendObjectAnswer(send, unit.answers[0], after);
   return !retire;
 }
 
@@ -139,15 +134,18 @@ function next() {
       done = true;
       current = null;
       if (!answer(unit, m)) return;
+      // with nothing queued, the next code run's context is made now (prepare: nothing before a code run's isolate exists)
       if (queue.length) schedule();
-      else if (op === 'tests') runner.prepare();
+      else runner.prepare();
     };
     current = { id, op, unit, settle };
     try {
       const f = OPS[/** @type {keyof typeof OPS} */ (op)];
       if (!f) throw new Error(`unknown op "${String(op)}"`);
-      // synchronous isolate calls only where the pool is the watchdog: one request of one message, nothing behind it
-      const sync = SYNC && op === 'tests' && !unit.batch && unit.size === 1 && queue.length === 0;
+      // synchronous isolate calls only where the pool is the watchdog: a code run that came alone (a
+      // message that is not a batch holds one request), nothing behind it; only code runs, which the
+      // pool's wall clock watches (the other ops take no flag today, and must not get one by accident)
+      const sync = SYNC && op === 'tests' && !unit.batch && queue.length === 0;
       const res = f(/** @type {never} */ (req), /** @type {never} */ (sync));
       if (res && typeof res.then === 'function') {
         res.then(
