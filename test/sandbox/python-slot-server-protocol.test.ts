@@ -232,10 +232,10 @@ if os.fork() == 0:
 os.wait()' </dev/null >/dev/null 2>&1 3>&-`; // the pipes are not held: a killed server's end is seen at once
 
 describe("per-slot server host: the memory of the run's processes", () => {
-  test('a child of the run holding 300 MB, over the run\'s 64 + 64 MB: memory-limit, saying what they held; the server is killed and started again', async () => {
-    const s = fake(afterReady(`${hog(300, 2)}; ${end(0)}`));
+  test('a child of the run holding 200 MB, over the run\'s 64 + 64 MB: memory-limit, saying what they held; the server is killed and started again', async () => {
+    const s = fake(afterReady(`${hog(200, 2)}; ${end(0)}`));
     for (let i = 1; i <= 2; i++) {
-      const r = await s.run(batch());
+      const r = await s.run(batch(10_000)); // a wall clock (33 s) that a loaded machine does not reach first
       expect(r.code).toBe('memory-limit');
       const held = Number(/^the run's processes together held (\d+\.\d) MB, over its limit of 128 MB \(memoryMb 64 and 64 MB for the interpreter\)$/.exec(r.message ?? '')?.[1]);
       expect(held).toBeGreaterThan(128);
@@ -243,11 +243,11 @@ describe("per-slot server host: the memory of the run's processes", () => {
     }
   });
 
-  test("each run is held to its own limit: a run's watch ends with it (a 300 MB run of memoryMb 512 after one of memoryMb 64 that ended)", async () => {
-    // the first run holds nothing; the second, 300 MB for a second
-    const s = fake(afterReady(`n=$((n + 1)); if [ $n -ge 2 ]; then ${hog(300, 1)}; fi; ${end(0)}`));
+  test("each run is held to its own limit: a run's watch ends with it (a 200 MB run of memoryMb 512 after one of memoryMb 64 that ended)", async () => {
+    // the first run holds nothing; the second, 200 MB for a second
+    const s = fake(afterReady(`n=$((n + 1)); if [ $n -ge 2 ]; then ${hog(200, 1)}; fi; ${end(0)}`));
     expect((await s.run(batch())).code).toBe('exited');
-    const big: PythonBatch = { ...batch(), limits: { timeMs: 1000, memoryMb: 512, outputBytes: 1000 } };
+    const big: PythonBatch = { ...batch(), limits: { timeMs: 10_000, memoryMb: 512, outputBytes: 1000 } };
     expect((await s.run(big)).code).toBe('exited');
     expect(s.starts).toBe(1);
   });
@@ -410,6 +410,18 @@ describe("per-slot server host: the server's life cycle", () => {
     const s = staged(`sleep 1 & ${afterReady(end(0))}`, afterReady(`sleep 2; ${end(0)}`));
     expect((await s.run(batch())).code).toBe('exited');
     s.restartNow();
+    expect((await s.run(batch())).code).toBe('exited');
+    expect(s.starts).toBe(2);
+  });
+
+  test("a server restarted while it starts: that run fails, the next one's start is kept (the server it started is the one used and closed, no other is spawned)", async () => {
+    const s = staged(`sleep 0.5; ${afterReady(end(0))}`, afterReady(end(0)));
+    const first = s.run(batch());
+    await new Promise((r) => setTimeout(r, 100)); // spawned, not ready yet
+    s.restartNow();
+    const second = s.run(batch());
+    expect(await first).toMatchObject({ code: 'sandbox-error', message: expect.stringMatching(/^the staged server did not start/) });
+    expect((await second).code).toBe('exited');
     expect((await s.run(batch())).code).toBe('exited');
     expect(s.starts).toBe(2);
   });
