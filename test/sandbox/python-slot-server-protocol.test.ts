@@ -7,6 +7,8 @@
 import { DEFAULT_PYTHON_PATHS, type PythonBatch } from '../../src/sandbox/python-runner';
 import { PythonSlotServer, type SlotServerStart } from '../../src/sandbox/python-slot-server';
 import type { RawRun } from '../../src/sandbox/raw-run';
+import * as seccomp from '../../src/sandbox/seccomp';
+import type { ChildProcess } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -218,6 +220,39 @@ describe('per-slot server host: garbage from the server is never trusted', () =>
   });
 });
 
+/**
+ * A run's init (a Python below the fake server) whose child holds `mb` MB for `seconds`, then both
+ * end: the processes of the run that the host's memory watch counts (the init is not counted).
+ */
+const hog = (mb: number, seconds: number): string => `/usr/bin/python3 -c 'import os, time
+if os.fork() == 0:
+    held = b"x" * (${mb} << 20)
+    time.sleep(${seconds})
+    os._exit(0)
+os.wait()' </dev/null >/dev/null 2>&1 3>&-`; // the pipes are not held: a killed server's end is seen at once
+
+describe("per-slot server host: the memory of the run's processes", () => {
+  test('a child of the run holding 200 MB, over the run\'s 64 + 64 MB: memory-limit, saying what they held; the server is killed and started again', async () => {
+    const s = fake(afterReady(`${hog(200, 2)}; ${end(0)}`));
+    for (let i = 1; i <= 2; i++) {
+      const r = await s.run(batch(10_000)); // a wall clock (33 s) that a loaded machine does not reach first
+      expect(r.code).toBe('memory-limit');
+      const held = Number(/^the run's processes together held (\d+\.\d) MB, over its limit of 128 MB \(memoryMb 64 and 64 MB for the interpreter\)$/.exec(r.message ?? '')?.[1]);
+      expect(held).toBeGreaterThan(128);
+      expect(s.starts).toBe(i);
+    }
+  });
+
+  test("each run is held to its own limit: a run's watch ends with it (a 200 MB run of memoryMb 512 after one of memoryMb 64 that ended)", async () => {
+    // the first run holds nothing; the second, 200 MB for a second
+    const s = fake(afterReady(`n=$((n + 1)); if [ $n -ge 2 ]; then ${hog(200, 1)}; fi; ${end(0)}`));
+    expect((await s.run(batch())).code).toBe('exited');
+    const big: PythonBatch = { ...batch(), limits: { timeMs: 10_000, memoryMb: 512, outputBytes: 1000 } };
+    expect((await s.run(big)).code).toBe('exited');
+    expect(s.starts).toBe(1);
+  });
+});
+
 describe("per-slot server host: the program's process's end is the program's", () => {
   const runs = (status: number): Promise<RawRun> => fake(afterReady(end(status))).run(batch());
 
@@ -250,8 +285,10 @@ class StagedServer extends PythonSlotServer {
   protected async prepare(): Promise<SlotServerStart | string> {
     const script = this.scripts[Math.min(this.starts++, this.scripts.length - 1)];
     await this.gate;
-    return typeof script === 'string' ? { command: ['/bin/bash', '-c', script], prefix: Buffer.alloc(0) } : script.refuse;
+    return typeof script === 'string' ? { command: this.command(script), prefix: Buffer.alloc(0) } : script.refuse;
   }
+  /** The command line that starts `script`. */
+  command = (script: string): string[] => ['/bin/bash', '-c', script];
   restartNow(): void {
     this.restart();
   }
@@ -375,6 +412,45 @@ describe("per-slot server host: the server's life cycle", () => {
     s.restartNow();
     expect((await s.run(batch())).code).toBe('exited');
     expect(s.starts).toBe(2);
+  });
+
+  test("a server restarted while it starts: that run fails, the next one's start is kept (the server it started is the one used and closed, no other is spawned)", async () => {
+    const s = staged(`sleep 0.5; ${afterReady(end(0))}`, afterReady(end(0)));
+    const first = s.run(batch());
+    await new Promise((r) => setTimeout(r, 100)); // spawned, not ready yet
+    s.restartNow();
+    const second = s.run(batch());
+    expect(await first).toMatchObject({ code: 'sandbox-error', message: expect.stringMatching(/^the staged server did not start/) });
+    expect((await second).code).toBe('exited');
+    expect((await s.run(batch())).code).toBe('exited');
+    expect(s.starts).toBe(2);
+  });
+
+  test("a restarted server's late words (stdout, stderr, its channel), seen during the next run, are not that run's", async () => {
+    // the first server leaves a job behind that, once the server is killed, floods stdout past the cap, writes on stderr and breaks the protocol on fd 3
+    const late = `(sleep 0.5; head -c 1100000 /dev/zero | tr '\\0' x; echo 'old words' >&2; echo 'not a done line' >&3) &`;
+    const s = staged(`${late} ${afterReady(end(0))}`, afterReady(`sleep 1.5; ${end(3)}`));
+    expect((await s.run(batch())).code).toBe('exited');
+    s.restartNow();
+    expect(await s.run(batch())).toEqual({ code: 'exited', message: "the program ended the sandbox's process (exit status 3) before its results were written", outputs: [] });
+    expect(s.starts).toBe(2);
+  });
+
+  test("a server whose command carries the seccomp filter (descriptor 9: a pipe written and closed at the spawn): run after run, the closed pipe gathers no listener", async () => {
+    const original = seccomp.spawnFiltered;
+    let child: ChildProcess | undefined;
+    const spawn = jest.spyOn(seccomp, 'spawnFiltered').mockImplementation((command, options) => (child = original(command, options)));
+    try {
+      // bash gets --seccomp as its $0 (unused): spawnFiltered opens descriptor 9 for it; bash closes it unread, as bwrap closes it once read
+      const s = staged(`exec 9<&-; ${afterReady(end(0))}`);
+      s.command = (script) => ['/bin/bash', '-c', script, '--seccomp'];
+      for (let i = 0; i < 3; i++) expect((await s.run(batch())).code).toBe('exited');
+      const pipe = (child!.stdio as unknown as (NodeJS.EventEmitter & { destroyed: boolean })[])[seccomp.SECCOMP_FD];
+      expect(pipe.destroyed).toBe(true);
+      expect(pipe.listenerCount('connect')).toBe(0);
+    } finally {
+      spawn.mockRestore();
+    }
   });
 
   test("a server stopped before the harness said ready (here by the wall clock): sandbox-error named from stderr's last line", async () => {
