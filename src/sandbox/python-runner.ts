@@ -196,17 +196,25 @@ export async function runPythonBatch(b: PythonBatch): Promise<RawRun> {
     let err = '';
     let why: 'timeout' | 'output-limit' | 'memory-limit' | 'aborted' | null = null;
     let held: number | undefined;
+    // bwrap's outer process, killed before its sandbox's init had asked to die with it (the first
+    // milliseconds), leaves that init and the harness running, out of every limit's reach; from the
+    // harness's "ready" on, it has. So a stop before "ready" waits for it, except the wall clock's.
+    let ready = false;
     const kill = (reason: typeof why) => {
       why ??= reason;
-      child.kill('SIGKILL');
+      if (ready || reason === 'timeout') child.kill('SIGKILL');
     };
     const timer = setTimeout(() => kill('timeout'), wallMs);
     // the spawned bwrap's child is the sandbox's pid 1: the run's processes are the rest of its namespace
     const memory = child.pid === undefined ? null : watchRunMemory({ parent: child.pid, limitBytes: pythonMemoryBytes(b.limits), onOver: (used) => ((held = used), kill('memory-limit')) });
     const onAbort = () => kill('aborted');
-    b.signal?.addEventListener('abort', onAbort, { once: true });
+    b.signal?.addEventListener('abort', onAbort);
     child.stdout!.setEncoding('utf8').on('data', (d: string) => {
       out += d;
+      if (!ready && out.includes(`${nonce}ready`)) {
+        ready = true;
+        if (why) kill(why);
+      }
       if (out.length > stdoutCap) kill('output-limit');
     });
     let errBytes = 0;
@@ -216,18 +224,17 @@ export async function runPythonBatch(b: PythonBatch): Promise<RawRun> {
       if (errBytes > stdoutCap) kill('output-limit');
     });
     child.stdin!.on('error', () => undefined); // a program that dies early closes its stdin: not our error
-    child.on('error', (e) => {
-      clearTimeout(timer);
-      memory?.stop();
-      resolve({ code: 'sandbox-error', message: `cannot start the Python sandbox: ${e.message}`, outputs: [] });
-    });
-    child.on('close', (status, sig) => {
+    const end = (r: RawRun) => {
       clearTimeout(timer);
       memory?.stop();
       b.signal?.removeEventListener('abort', onAbort);
+      resolve(r);
+    };
+    child.on('error', (e) => end({ code: 'sandbox-error', message: `cannot start the Python sandbox: ${e.message}`, outputs: [] }));
+    child.on('close', (status, sig) => {
       // compiled code that never reached "ready" (another Python now?) is compiled again next time
-      if (why !== 'aborted' && !out.includes(`${nonce}ready`)) harness.forget();
-      resolve(parseRun(out, err, nonce, status, sig, why, b.limits, b.inputs.length, held));
+      if (!ready) harness.forget();
+      end(parseRun(out, err, nonce, status, sig, why, b.limits, b.inputs.length, held));
     });
     child.stdin!.end(Buffer.concat([harness.prefix, Buffer.from(text)]));
   });
