@@ -482,7 +482,7 @@ export class SandboxPool {
     const child = fork(WORKER(), this.syncCalls ? ['--sync'] : [], { execArgv: ['--no-node-snapshot'], serialization: 'advanced', stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
     let stderr = '';
     child.stderr?.setEncoding('utf8').on('data', (d: string) => {
-      if (stderr.length < 16_384) stderr += d;
+      stderr = (stderr + d).slice(-16_384); // its last 16 KiB: the end says why the worker died
     });
     child.on('message', (raw: unknown) => this.received(slot, child, raw));
     child.on('exit', (code, sig) => {
