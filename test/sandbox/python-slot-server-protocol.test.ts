@@ -43,6 +43,23 @@ function fake(script: string): FakeServer {
   return s;
 }
 
+/**
+ * Whether `s`'s server process or one of its pipes keeps the host process alive (a ref'd libuv
+ * handle), or null while it has no server. This server's own handles, not a count of the host's:
+ * an earlier test's server may still be closing.
+ */
+function holding(s: FakeServer): boolean | null {
+  const child = (s as unknown as { child: ChildProcess | null }).child;
+  if (!child) return null;
+  return [child, ...child.stdio].some((h) => (h as unknown as { _handle?: { hasRef?: () => boolean } } | null)?._handle?.hasRef?.() === true);
+}
+
+/** Resolves once `ok()` holds or 5 s have passed (checked every 10 ms); the caller then asserts what it waited for. */
+async function until(ok: () => boolean): Promise<void> {
+  const give = Date.now() + 5000;
+  while (!ok() && Date.now() < give) await new Promise((r) => setTimeout(r, 10));
+}
+
 const batch = (timeMs = 1000, signal?: AbortSignal): PythonBatch => ({ program: 'def f():\n    return 1', entry: 'f', inputs: [[]], limits: { timeMs, memoryMb: 64, outputBytes: 1000 }, signal });
 
 /** The server reads the request (JSON line, nonce line), says "ready" as the harness would, then does `then`. */
@@ -98,19 +115,17 @@ describe('per-slot server host: the server\'s faults are ours', () => {
   });
 
   test('an idle server does not keep the host process alive (a command that is done exits without closing the sandbox); a run starting it does', async () => {
-    const alive = () => process.getActiveResourcesInfo().filter((r) => r === 'ProcessWrap' || r === 'PipeWrap').length;
-    const before = alive();
     const s = fake(`echo ready >&3; while read -r request && read -r nonce; do printf '%sready\\n' "$nonce"; sleep 0.3; ${end(0)}; done`);
     const pending = s.run(batch());
-    await new Promise((r) => setTimeout(r, 150));
-    expect(alive()).toBeGreaterThan(before); // the server and its pipes, while the run is in flight
+    await until(() => holding(s) === true);
+    expect(holding(s)).toBe(true); // the server and its pipes, while the run is in flight
     expect((await pending).code).toBe('exited');
-    expect(alive()).toBe(before);
+    expect(holding(s)).toBe(false);
     const again = s.run(batch()); // a run on the idle server holds it again
-    await new Promise((r) => setTimeout(r, 150));
-    expect(alive()).toBeGreaterThan(before);
+    await until(() => holding(s) === true);
+    expect(holding(s)).toBe(true);
     expect((await again).code).toBe('exited');
-    expect(alive()).toBe(before);
+    expect(holding(s)).toBe(false);
   });
 
   test("a run's wall clock ends with it (no timer left behind to kill the idle server later)", async () => {
@@ -123,13 +138,11 @@ describe('per-slot server host: the server\'s faults are ours', () => {
   });
 
   test('a server started for a run cancelled before it was sent is left idle (it does not keep the host process alive)', async () => {
-    const alive = () => process.getActiveResourcesInfo().filter((r) => r === 'ProcessWrap' || r === 'PipeWrap').length;
-    const before = alive();
     const s = fake(afterReady(end(0)));
     const early = new AbortController();
     early.abort();
     expect(await s.run(batch(1000, early.signal))).toEqual({ code: 'sandbox-error', message: 'cancelled', outputs: [] });
-    expect(alive()).toBe(before);
+    expect(holding(s)).toBe(false);
   });
 
   test('a closed server runs nothing', async () => {
