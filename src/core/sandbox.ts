@@ -61,7 +61,11 @@ export interface RunLimits {
   outputBytes?: number;
 }
 
-/** Run `program` (defining function `entry`) against `tests`; optionally a HumanEval-style `check(candidate)` source. */
+/**
+ * Run `program` (defining function `entry`) against `tests`; optionally a HumanEval-style `check(candidate)` source.
+ * A field the request, a test or its limits do not have is refused (`sandbox-error`, "unknown field …", with the
+ * nearest field): a misspelt limit would otherwise leave its default, silently.
+ */
 export interface CodeRunRequest {
   language: CodeLanguage;
   program: string;

@@ -2,9 +2,12 @@
  * Checking a CodeRunRequest before anything runs: every field of the right type, test inputs
  * and expected values plain JSON within a depth and a size (so that no later step — copying to
  * a worker, JSON on the host, comparison — can overflow the stack or run out of string length),
- * and the run's limits. Whoever sends the request gets one line naming the bad field.
+ * and the run's limits; no field the request, a test or the limits do not have (`signal` is
+ * `run`'s second argument; `limits.timeout` would leave the default). Whoever sends the request
+ * gets one line naming the bad field.
  */
 import type { CodeRunRequest } from '../core/sandbox';
+import { nearestName } from '../core/edit-distance';
 import { MAX_OUTPUT_DEPTH } from '../core/output-match';
 
 /** Longest program (characters). */
@@ -15,6 +18,20 @@ export const MAX_TESTS = 10_000;
 export const MAX_VALUE_DEPTH = MAX_OUTPUT_DEPTH;
 /** Characters all test values of a request may hold in all (strings, keys, one per other value). */
 export const MAX_VALUE_CHARS = 64_000_000;
+
+/** The fields of a request, of each test, and of the limits: any other is refused (a typo would otherwise change nothing). */
+const REQUEST_FIELDS = ['language', 'program', 'entry', 'tests', 'check', 'helpers', 'limits', 'stopOnTimeout'];
+const TEST_FIELDS = ['input', 'expected', 'property'];
+const LIMIT_FIELDS = ['timeMs', 'memoryMb', 'outputBytes'];
+
+/** The first own key of `o` not in `fields`, as a problem naming it and where (with the nearest field, if one is near), or null. */
+function unknownField(o: object, fields: readonly string[], where: string): string | null {
+  const key = Object.keys(o).find((k) => !fields.includes(k));
+  if (key === undefined) return null;
+  const near = nearestName(key, fields);
+  const hint = key === 'signal' && where === 'the request' ? " (an abort signal is run()'s second argument)" : near ? `; did you mean "${near}"?` : ` (fields: ${fields.join(', ')})`;
+  return `unknown field ${JSON.stringify(key).slice(0, 60)} in ${where}${hint}`;
+}
 
 /** A budget of characters shared by every value of one request. */
 interface Budget {
@@ -53,6 +70,8 @@ function jsonProblem(v: unknown, at: string, depth: number, budget: Budget): str
 export function requestProblem(req: unknown): string | null {
   if (!req || typeof req !== 'object') return 'the request is not an object';
   const r = req as Partial<CodeRunRequest>;
+  const extra = unknownField(r, REQUEST_FIELDS, 'the request');
+  if (extra) return extra;
   if (r.language !== 'js' && r.language !== 'python') return `language must be "js" or "python", got ${String(JSON.stringify(r.language)).slice(0, 60)}`;
   if (typeof r.program !== 'string') return 'program must be a string';
   if (r.program.length > MAX_PROGRAM_CHARS) return `program is longer than ${MAX_PROGRAM_CHARS} characters`;
@@ -62,6 +81,8 @@ export function requestProblem(req: unknown): string | null {
   for (let i = 0; i < r.tests.length; i++) {
     const t = r.tests[i] as unknown;
     if (!t || typeof t !== 'object' || !Array.isArray((t as { input?: unknown }).input)) return `tests[${i}].input must be an array of arguments`;
+    const extraTest = unknownField(t, TEST_FIELDS, `tests[${i}]`);
+    if (extraTest) return extraTest;
     const { input, expected, property } = t as { input: unknown[]; expected?: unknown; property?: unknown };
     const p = jsonProblem(input, `tests[${i}].input`, 0, budget) ?? (expected === undefined ? null : jsonProblem(expected, `tests[${i}].expected`, 0, budget));
     if (p) return p;
@@ -74,5 +95,5 @@ export function requestProblem(req: unknown): string | null {
   if ((r.check?.length ?? 0) + (r.helpers?.length ?? 0) > MAX_PROGRAM_CHARS) return `check and helpers are longer than ${MAX_PROGRAM_CHARS} characters`;
   if (r.stopOnTimeout !== undefined && typeof r.stopOnTimeout !== 'boolean') return 'stopOnTimeout must be a boolean';
   if (r.limits !== undefined && (r.limits === null || typeof r.limits !== 'object' || Array.isArray(r.limits))) return 'limits must be an object';
-  return null;
+  return r.limits === undefined ? null : unknownField(r.limits, LIMIT_FIELDS, 'limits');
 }

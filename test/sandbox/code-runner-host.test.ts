@@ -30,6 +30,9 @@ describe('requestProblem', () => {
     expect(requestProblem({ ...good, tests: [{ input: [Object.assign(Object.create(null), { a: [1, 'x', null, true, { b: -0.5 }] })] }] })).toBeNull();
     expect(requestProblem({ ...good, language: 'python', check: 'def check(c): pass', helpers: 'import math' })).toBeNull();
     expect(requestProblem({ ...good, tests: [{ input: ['x'.repeat(31_999_990)] }, { input: [], expected: 'y'.repeat(31_999_990) }] })).toBeNull();
+    // every field at once; inherited ones are not the request's own
+    expect(requestProblem({ ...good, language: 'python', check: 'def check(c): pass', helpers: 'x = 1', stopOnTimeout: true, limits: { timeMs: 1, memoryMb: 64, outputBytes: 10 }, tests: [{ input: [], expected: 1 }] })).toBeNull();
+    expect(requestProblem(Object.assign(Object.create({ signal: 1, extra: 2 }), good))).toBeNull();
   });
 
   test.each<[string, unknown, string]>([
@@ -69,6 +72,16 @@ describe('requestProblem', () => {
     ['limits that are not an object', { ...good, limits: 5 }, 'limits must be an object'],
     ['null limits', { ...good, limits: null }, 'limits must be an object'],
     ['limits as an array', { ...good, limits: [1] }, 'limits must be an object'],
+    // a field the request does not have would change nothing, silently: refused, named, with the nearest field
+    ['the abort signal as a field', { ...good, signal: new AbortController().signal }, `unknown field "signal" in the request (an abort signal is run()'s second argument)`],
+    ['a misspelt field', { ...good, limit: { timeMs: 5 } }, 'unknown field "limit" in the request; did you mean "limits"?'],
+    ['a field near none', { ...good, colour: 'red' }, 'unknown field "colour" in the request (fields: language, program, entry, tests, check, helpers, limits, stopOnTimeout)'],
+    ['a prototype name as a field', { ...good, ...JSON.parse('{"constructor": 1}') }, 'unknown field "constructor" in the request (fields: language, program, entry, tests, check, helpers, limits, stopOnTimeout)'],
+    ["a misspelt test's field", { ...good, tests: [{ input: [] }, { input: [], expect: 1 }] }, 'unknown field "expect" in tests[1]; did you mean "expected"?'],
+    ['an unknown limit', { ...good, limits: { timeMs: 5, timeout: 5 } }, 'unknown field "timeout" in limits (fields: timeMs, memoryMb, outputBytes)'],
+    ['a misspelt limit', { ...good, limits: { memoryMB: 64 } }, 'unknown field "memoryMB" in limits; did you mean "memoryMb"?'],
+    ['__proto__ as a limit (own, from JSON)', { ...good, limits: JSON.parse('{"__proto__": {"timeMs": 1}}') }, 'unknown field "__proto__" in limits (fields: timeMs, memoryMb, outputBytes)'],
+    ['a long unknown field', { ...good, ['x'.repeat(100)]: 1 }, `unknown field ${JSON.stringify('x'.repeat(100)).slice(0, 60)} in the request (fields: language, program, entry, tests, check, helpers, limits, stopOnTimeout)`],
   ])('%s', (_what, req, problem) => {
     expect(requestProblem(req)).toBe(problem);
   });

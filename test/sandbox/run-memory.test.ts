@@ -33,8 +33,17 @@ describe('on a real process tree', () => {
     }
   });
 
+  /** The tree is built: three processes below the init, each past its exec (a forked sh is `sh` until it becomes `sleep`). */
+  const built = (): boolean => {
+    try {
+      return namespaceProcesses(parent.pid!).map(comm).sort().join() === 'sh,sleep,sleep';
+    } catch {
+      return false; // one ended between the walk and its read
+    }
+  };
+
   test('the processes below the init: children and grandchildren, not the init', async () => {
-    expect(await eventually(() => namespaceProcesses(parent.pid!).length === 3, 30_000)).toBe(true);
+    expect(await eventually(built, 30_000)).toBe(true);
     const [init] = childrenOf(parent.pid!);
     expect(childrenOf(parent.pid!)).toEqual([init]);
     const found = namespaceProcesses(parent.pid!);
@@ -49,7 +58,7 @@ describe('on a real process tree', () => {
   });
 
   test('what they hold: resident sets within the limit, PSS over it', async () => {
-    expect(await eventually(() => namespaceProcesses(parent.pid!).length === 3, 30_000)).toBe(true);
+    expect(await eventually(built, 30_000)).toBe(true);
     const pids = namespaceProcesses(parent.pid!);
     for (const p of pids) {
       expect(processRss(p)).toBeGreaterThan(0);
