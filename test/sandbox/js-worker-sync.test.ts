@@ -107,3 +107,11 @@ test('with --sync a request with another queued behind it keeps the asynchronous
   worker.send({ cancel: 3 });
   expect(await next).toEqual([{ id: 3, ok: false, error: 'cancelled', cancelled: true, retire: true }]);
 });
+
+test('with --sync a program loaded alone (its joined lookup does not compile) is still found by a synchronous lookup, as a reference', async () => {
+  worker = start(['--sync']);
+  const got = answers(worker, 1);
+  // declaring the lookup's own name makes the joined source a redeclaration: the program is loaded alone, its entry looked up apart
+  worker.send(run(1, 'const __sandbox_entry__ = 0; function f(){ return 41 + 1 }'));
+  expect(await got).toMatchObject([{ id: 1, ok: true, res: { code: 'ok', outputs: [{ code: 'ok', text: '42' }] } }]);
+});
