@@ -12,6 +12,7 @@ import type { ChildProcess } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { eventually } from './processes';
 
 const TOKEN = '0123456789abcdef0123456789abcdef';
 
@@ -52,12 +53,6 @@ function holding(s: FakeServer): boolean | null {
   const child = (s as unknown as { child: ChildProcess | null }).child;
   if (!child) return null;
   return [child, ...child.stdio].some((h) => (h as unknown as { _handle?: { hasRef?: () => boolean } } | null)?._handle?.hasRef?.() === true);
-}
-
-/** Resolves once `ok()` holds or 5 s have passed (checked every 10 ms); the caller then asserts what it waited for. */
-async function until(ok: () => boolean): Promise<void> {
-  const give = Date.now() + 5000;
-  while (!ok() && Date.now() < give) await new Promise((r) => setTimeout(r, 10));
 }
 
 const batch = (timeMs = 1000, signal?: AbortSignal): PythonBatch => ({ program: 'def f():\n    return 1', entry: 'f', inputs: [[]], limits: { timeMs, memoryMb: 64, outputBytes: 1000 }, signal });
@@ -117,12 +112,12 @@ describe('per-slot server host: the server\'s faults are ours', () => {
   test('an idle server does not keep the host process alive (a command that is done exits without closing the sandbox); a run starting it does', async () => {
     const s = fake(`echo ready >&3; while read -r request && read -r nonce; do printf '%sready\\n' "$nonce"; sleep 0.3; ${end(0)}; done`);
     const pending = s.run(batch());
-    await until(() => holding(s) === true);
+    await eventually(() => holding(s) === true, 5000);
     expect(holding(s)).toBe(true); // the server and its pipes, while the run is in flight
     expect((await pending).code).toBe('exited');
     expect(holding(s)).toBe(false);
     const again = s.run(batch()); // a run on the idle server holds it again
-    await until(() => holding(s) === true);
+    await eventually(() => holding(s) === true, 5000);
     expect(holding(s)).toBe(true);
     expect((await again).code).toBe('exited');
     expect(holding(s)).toBe(false);
