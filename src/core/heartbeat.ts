@@ -122,6 +122,7 @@ export class HeartbeatWriter {
     const { written } = this.encoder.encodeInto(text, this.bytes);
     this.i32[CTX_LEN] = written;
     Atomics.add(this.i32, CTX_VERSION, 1);
+    Atomics.notify(this.i32, CTX_VERSION);
   }
 
   /**
@@ -180,25 +181,48 @@ export interface HeartbeatReading {
   context: WatchContext;
 }
 
-/** Reads a heartbeat buffer (the context is parsed only when `withContext`). */
+/** How long a context reading waits for a writer caught in the middle of a write. */
+const READ_PATIENCE_MS = 250;
+
+/** Blocks until the context version moves on from `v` (at most 1 ms); spins where a thread may not block. */
+function waitForChange(a: Int32Array, v: number): void {
+  try {
+    Atomics.wait(a, CTX_VERSION, v, 1);
+  } catch {
+    // a browser's main thread may not block: the caller's loop spins instead
+  }
+}
+
+/**
+ * Reads a heartbeat buffer (the context is parsed only when `withContext`; an empty context
+ * only when a writer stayed mid-write for READ_PATIENCE_MS).
+ */
 export function readHeartbeat(buffer: SharedArrayBuffer, withContext = false): HeartbeatReading {
   const a = new Int32Array(buffer, 0, INTS);
   const phase = Atomics.load(a, PHASE) as Phase;
   const what = Atomics.load(a, WHAT);
   let context: WatchContext = {};
   if (withContext) {
-    for (let tries = 0; tries < 10; tries++) {
+    // A seqlock: the writer makes the version odd while it writes. A reading that meets a write
+    // waits for it to end (a signal must not read an empty context because a match began) and
+    // gives up only if a writer stays mid-write for READ_PATIENCE_MS (a thread stopped there).
+    const giveUpAt = Date.now() + READ_PATIENCE_MS;
+    for (;;) {
       const v = Atomics.load(a, CTX_VERSION);
-      if (v % 2) continue;
-      const len = Atomics.load(a, CTX_LEN);
-      const text = new TextDecoder().decode(new Uint8Array(buffer, CTX_OFFSET, len).slice());
-      if (Atomics.load(a, CTX_VERSION) !== v) continue;
-      try {
-        context = text ? (JSON.parse(text) as WatchContext) : {};
-      } catch {
-        context = {};
+      if (v % 2 === 0) {
+        const len = Atomics.load(a, CTX_LEN);
+        const text = new TextDecoder().decode(new Uint8Array(buffer, CTX_OFFSET, len).slice());
+        if (Atomics.load(a, CTX_VERSION) === v) {
+          try {
+            context = text ? (JSON.parse(text) as WatchContext) : {};
+          } catch {
+            context = {};
+          }
+          break;
+        }
       }
-      break;
+      if (Date.now() >= giveUpAt) break;
+      waitForChange(a, v);
     }
   }
   return {
