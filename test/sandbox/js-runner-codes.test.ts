@@ -10,8 +10,8 @@
  * and which phases `--sync` makes synchronous (the load and the lookup too; never a run of
  * several tests). Fast (a worker, no pool): early in the `js-harness` mutation area's list.
  */
-import { fork, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
+import { codeRunText, nextAnswer, startWorker, type CodeRun as Req, type WorkerAnswer as Answer } from './js-worker-process';
 
 jest.setTimeout(30_000);
 
@@ -21,33 +21,11 @@ let worker: ChildProcess | undefined;
 afterEach(() => worker?.kill('SIGKILL'));
 afterAll(() => shared?.kill('SIGKILL'));
 
-const start = (args: string[] = []): ChildProcess =>
-  fork(join(__dirname, '../../src/sandbox/worker/js-worker.cjs'), args, { execArgv: ['--no-node-snapshot'], serialization: 'advanced', stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-
-type Test = { input: unknown[]; property?: string };
-type Req = { program: string; entry?: string; tests?: Test[]; timeMs?: number; memoryMb?: number; outputBytes?: number; stopOnTimeout?: boolean };
-type Answer = { id: number; ok: boolean; res?: { code: string; message?: string; outputs: { code: string; text?: string; message?: string; property?: boolean }[] }; error?: string; cancelled?: boolean; retire?: boolean };
+const start = startWorker;
 
 let ids = 0;
 /** A code run as the pool sends it (JSON text). */
-const request = (id: number, r: Req): string =>
-  JSON.stringify({
-    id,
-    op: 'tests',
-    req: { program: r.program, entry: r.entry ?? 'f', tests: r.tests ?? [{ input: [] }], limits: { timeMs: r.timeMs ?? 10_000, memoryMb: r.memoryMb ?? 64, outputBytes: r.outputBytes ?? 10_000 }, ...(r.stopOnTimeout ? { stopOnTimeout: true } : {}) },
-  });
-
-/** The worker's next answer. Limits are loose (10 s unless a loop must meet its limit): a loaded machine can stall a worker for seconds. */
-function nextAnswer(w: ChildProcess): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const onExit = (code: number | null, signal: string | null) => reject(new Error(`the worker ended (${code ?? signal})`));
-    w.once('message', (m) => {
-      w.off('exit', onExit);
-      resolve(typeof m === 'string' ? JSON.parse(m) : m);
-    });
-    w.once('exit', onExit);
-  });
-}
+const request = codeRunText;
 
 /** Sends one run and waits for its answer. */
 async function ask(w: ChildProcess, r: Req): Promise<Answer> {

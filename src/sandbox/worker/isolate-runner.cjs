@@ -48,6 +48,9 @@ function compileFailure(e, isolate) {
   return { code: c.code === 'runtime-error' ? 'syntax-error' : c.code, message: c.message };
 }
 
+/** Contexts made with the bootstrap run (`harnessOf`): code runs, prepared ones, property checks, lab kernels. */
+let contextsMade = 0;
+
 /** Compiled scripts per isolate (the bootstrap, recent programs): compiling is most of a run's cost. */
 const compiled = new WeakMap();
 
@@ -92,8 +95,7 @@ function done(isolate, script) {
  */
 function harnessOf(isolate, wasmPages = 0) {
   const context = isolate.createContextSync();
-  const jail = context.global;
-  jail.setSync('globalThis', jail.derefInto());
+  contextsMade++;
   const factory = compile(isolate, BOOTSTRAP, 'bootstrap.js').runSync(context, { reference: true });
   const harness = factory.applySync(undefined, [new ivm.ExternalCopy({ wasmPages }).copyInto()], { result: { reference: true } });
   factory.release();
@@ -149,6 +151,8 @@ const LOOKUP = (entry) => `(typeof ${entry} === 'function' ? ${entry} : undefine
 const withLookup = (program, entry) => `${program}\nconst __sandbox_entry__ = ${LOOKUP(entry)};\n__sandbox_entry__`;
 
 let shared = null; // { isolate, memoryMb, runs, chars }: reused across runs while healthy (a fresh context per run)
+/** Isolates made for code runs by this worker (the shared one, each time it was replaced). */
+let isolatesMade = 0;
 
 /**
  * An isolate is replaced after this many runs or characters of program source: whatever a run
@@ -166,6 +170,7 @@ function isolateFor(memoryMb, sourceChars) {
     return shared.isolate;
   }
   if (shared && !shared.isolate.isDisposed) shared.isolate.dispose();
+  isolatesMade++;
   shared = { isolate: new ivm.Isolate({ memoryLimit: memoryMb }), memoryMb, runs: 1, chars: sourceChars };
   return shared.isolate;
 }
@@ -187,11 +192,14 @@ function prepare() {
   }
 }
 
-/** The prepared context when it belongs to `isolate` (a context of another isolate is released); else a new one. */
+/**
+ * The prepared context when it belongs to `isolate` (a context of another isolate is released);
+ * else a new one. `isolate` is live: `isolateFor` just returned it.
+ */
 function freshHarness(isolate) {
   const p = prepared;
   prepared = null;
-  if (p && p.isolate === isolate && !isolate.isDisposed) return p.h;
+  if (p && p.isolate === isolate) return p.h;
   if (p && !p.isolate.isDisposed) p.h.release();
   return harnessOf(isolate);
 }
@@ -451,4 +459,24 @@ function labClose(req) {
   return { closed: true };
 }
 
-module.exports = { runTests, prepare, labOpen, labCall, labClose, mustExit, UNDEFINED };
+/**
+ * What this worker holds for code runs now (the worker's `stats` op: diagnostics, and how the
+ * tests see the cache and the isolate's recycling): `isolatesMade` and `contextsMade` so far;
+ * the shared isolate's `runs`, `chars` of program source and `memoryMb`, or null; the compile
+ * cache's `scripts` and `chars` (the bootstrap included); whether the next run's context is
+ * `prepared`; open `labs`.
+ */
+function stats() {
+  const live = shared && !shared.isolate.isDisposed ? shared : null;
+  const cache = live ? compiled.get(live.isolate) : undefined;
+  return {
+    isolatesMade,
+    contextsMade,
+    isolate: live ? { runs: live.runs, chars: live.chars, memoryMb: live.memoryMb } : null,
+    cache: { scripts: cache ? cache.scripts.size : 0, chars: cache ? cache.chars : 0 },
+    prepared: prepared !== null,
+    labs: labs.size,
+  };
+}
+
+module.exports = { runTests, prepare, labOpen, labCall, labClose, mustExit, stats, UNDEFINED };

@@ -18,7 +18,8 @@
  * cannot tell, inside a batch) is answered the same at once and the worker then ends (retire),
  * which stops the program. The pool sends code runs ahead (pipelining), so the next ones wait
  * here while one runs. An op may answer with a promise (code runs, the AssemblyScript
- * compiler). When the queue runs dry the next run's fresh context is prepared (runner.prepare). A crash
+ * compiler). Op `stats` answers what the worker holds for code runs (isolate-runner.cjs, `stats`:
+ * diagnostics). When the queue runs dry the next run's fresh context is prepared (runner.prepare). A crash
  * of isolated-vm ends this process only; the pool restarts it and sends the requests that never
  * started, or whose batch died unanswered, to the new one (pool.ts, `lose`).
  *
@@ -56,6 +57,7 @@ const OPS = {
   'lab.call': runner.labCall,
   'lab.close': runner.labClose,
   'asc.compile': compileAssemblyScript,
+  stats: runner.stats,
 };
 
 /**
