@@ -168,3 +168,21 @@ test('a code run has no WebAssembly: its memories would live outside the isolate
   w.send(codeRunText(++ids, { program: 'function f(){ return [typeof WebAssembly, typeof globalThis.WebAssembly].join() }' }));
   expect((await got).res!.outputs).toEqual([{ code: 'ok', text: '"undefined,undefined"' }]);
 });
+
+test('a source over 64 KiB (compiled every time, never cached) names program.js in its syntax error, and its out-of-memory load is a memory limit that leaves no isolate', async () => {
+  const pad = ` //${'x'.repeat(70_000)}`;
+  let got = nextAnswer(w);
+  w.send(codeRunText(++ids, { program: `function f( {${pad}` }));
+  const bad = (await got).res!;
+  expect(bad.code).toBe('syntax-error');
+  expect(bad.message).toMatch(/\[program\.js:1:\d+\]$/);
+  got = nextAnswer(w);
+  w.send(codeRunText(++ids, { program: `const a = []; for (;;) a.push([a.length, a.length]);${pad}`, memoryMb: 16 }));
+  const a = await got;
+  expect(a).toMatchObject({ ok: true, res: { code: 'memory-limit', outputs: [] } });
+  expect(a.retire).toBeUndefined();
+  // the disposed isolate is not reported as the worker's (the next run gets a new one)
+  expect(await stats()).toMatchObject({ isolatesMade: 2, isolate: null }); // the first: the syntax error's, at 64 MB
+  await run({ program: program(6, 100), memoryMb: 16 });
+  expect(await stats()).toMatchObject({ isolatesMade: 3, isolate: { runs: 1, memoryMb: 16 } });
+});

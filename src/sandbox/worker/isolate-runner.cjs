@@ -82,11 +82,14 @@ function compile(isolate, source, filename) {
   return script;
 }
 
-/** Releases a script unless the cache holds it. */
+/**
+ * Releases a script unless the cache holds it (releasing one of a disposed isolate is allowed:
+ * js-runner-resources.test.ts loads an uncached program that runs out of memory).
+ */
 function done(isolate, script) {
   const cache = compiled.get(isolate);
   for (const s of cache ? cache.scripts.values() : []) if (s === script) return;
-  if (!isolate.isDisposed) script.release();
+  script.release();
 }
 
 /**
@@ -126,10 +129,10 @@ function isEntry(entry) {
   if (!ENTRY_RE.test(entry)) return false;
   try {
     new Function(`var ${entry};`);
-    return true;
   } catch (e) {
     return false;
   }
+  return true;
 }
 
 /** An expression whose value is the program's function `entry` (a global or a top-level binding), or undefined. */
@@ -188,20 +191,19 @@ function prepare() {
   try {
     prepared = { isolate: shared.isolate, h: harnessOf(shared.isolate) };
   } catch (e) {
-    prepared = null; // the run makes its own (and meets the same error there)
+    // nothing prepared: the run makes its own (and meets the same error there)
   }
 }
 
 /**
- * The prepared context when it belongs to `isolate` (a context of another isolate is released);
- * else a new one. `isolate` is live: `isolateFor` just returned it.
+ * The prepared context when it belongs to `isolate`, else a new one. `isolate` is live:
+ * `isolateFor` just returned it. A context prepared in another isolate went with it: `isolateFor`
+ * disposes the isolate it replaces, and a disposed one is never prepared in.
  */
 function freshHarness(isolate) {
   const p = prepared;
   prepared = null;
-  if (p && p.isolate === isolate) return p.h;
-  if (p && !p.isolate.isDisposed) p.h.release();
-  return harnessOf(isolate);
+  return p && p.isolate === isolate ? p.h : harnessOf(isolate);
 }
 
 /** Set when a run could not stop its isolate: the worker must end after answering (see js-worker.cjs). */
