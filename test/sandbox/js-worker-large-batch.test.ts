@@ -8,8 +8,8 @@
  * pool ran all three again, each alone.) Heavy: about 2 GB of memory and seconds of CPU; kept
  * out of the mutation lists.
  */
-import { fork, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
+import { startWorker } from './js-worker-process';
 import { constants } from 'node:buffer';
 
 jest.setTimeout(120_000);
@@ -23,7 +23,7 @@ const run = (id: number) =>
   JSON.stringify({ id, op: 'tests', req: { program: PROGRAM, entry: 'f', tests: [{ input: [] }, { input: [] }], limits: { timeMs: 20_000, memoryMb: 1024, outputBytes: 64_000_000 } } });
 
 test('a batch too long for one message is answered in part, its last answer marked retire, and the worker ends', async () => {
-  worker = fork(join(__dirname, '../../src/sandbox/worker/js-worker.cjs'), [], { execArgv: ['--no-node-snapshot'], serialization: 'advanced', stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  worker = startWorker();
   const exited = new Promise<string>((resolve) => worker!.on('exit', (code, signal) => resolve(signal ?? `exit ${code}`)));
   const answer = new Promise<string>((resolve, reject) => {
     worker!.once('message', (m) => resolve(m as string));

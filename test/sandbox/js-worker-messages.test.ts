@@ -4,14 +4,14 @@
  * worker never dies of a message. (Found by mutation testing: the `?.` reading a malformed
  * request's fields could be dropped without a test failing.)
  */
-import { fork, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
+import { startWorker } from './js-worker-process';
 
 let worker: ChildProcess | undefined;
 afterEach(() => worker?.kill('SIGKILL'));
 
 test('a request that is not JSON, or JSON null, is answered with an unknown-op error, and the worker answers the next one', async () => {
-  worker = fork(join(__dirname, '../../src/sandbox/worker/js-worker.cjs'), [], { execArgv: ['--no-node-snapshot'], serialization: 'advanced', stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  worker = startWorker();
   const answers: unknown[] = [];
   const three = new Promise<void>((resolve, reject) => {
     worker!.on('message', (m) => {
@@ -32,7 +32,7 @@ test('a request that is not JSON, or JSON null, is answered with an unknown-op e
 });
 
 test('only JSON text is read as a batch: an array sent as an object is one malformed request', async () => {
-  worker = fork(join(__dirname, '../../src/sandbox/worker/js-worker.cjs'), [], { execArgv: ['--no-node-snapshot'], serialization: 'advanced', stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  worker = startWorker();
   const answer = new Promise<unknown>((resolve, reject) => {
     worker!.once('message', resolve);
     worker!.on('exit', (code, signal) => reject(new Error(`the worker ended (${code ?? signal})`)));
@@ -54,7 +54,7 @@ function collect(w: ChildProcess, n: number): Promise<unknown[]> {
 }
 
 test('an answer goes back in the form its request came (JSON text, or an object), a synchronous op\'s value too', async () => {
-  worker = fork(join(__dirname, '../../src/sandbox/worker/js-worker.cjs'), [], { execArgv: ['--no-node-snapshot'], serialization: 'advanced', stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  worker = startWorker();
   const got = collect(worker, 2);
   // lab.close answers at once (not a promise): the worker sends its value as it is
   worker.send({ id: 1, op: 'lab.close', req: { id: 'none' } });
@@ -63,7 +63,7 @@ test('an answer goes back in the form its request came (JSON text, or an object)
 });
 
 test("an op whose promise rejects (a code run without limits) is answered with the error's message, and the worker goes on", async () => {
-  worker = fork(join(__dirname, '../../src/sandbox/worker/js-worker.cjs'), [], { execArgv: ['--no-node-snapshot'], serialization: 'advanced', stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  worker = startWorker();
   const got = collect(worker, 2);
   worker.send(JSON.stringify({ id: 1, op: 'tests', req: { program: 'function f(){ return 1 }', entry: 'f', tests: [] } }));
   worker.send(JSON.stringify({ id: 2, op: 'tests', req: { program: 'function f(){ return 2 }', entry: 'f', tests: [{ input: [] }], limits: { timeMs: 5000, memoryMb: 64, outputBytes: 1000 } } }));

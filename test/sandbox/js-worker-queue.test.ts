@@ -5,14 +5,13 @@
  * batch is answered by one message, in order; and a cancel of a batch's running request answers
  * the batch so far and ends the worker (the program cannot be stopped otherwise).
  */
-import { fork, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
+import { startWorker } from './js-worker-process';
 
 let worker: ChildProcess | undefined;
 afterEach(() => worker?.kill('SIGKILL'));
 
-const start = (): ChildProcess =>
-  fork(join(__dirname, '../../src/sandbox/worker/js-worker.cjs'), [], { execArgv: ['--no-node-snapshot'], serialization: 'advanced', stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+const start = (): ChildProcess => startWorker();
 
 /** A code run as the pool sends it (JSON text). */
 const run = (id: number, program: string, timeMs = 5000) =>

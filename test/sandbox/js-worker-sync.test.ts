@@ -7,14 +7,13 @@
  * sent behind a request still skips it; and an orphaned worker ends once the run's limit ends
  * the run. Without `--sync` the same cancel ends the running request at once (js-worker-queue).
  */
-import { fork, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
+import { startWorker } from './js-worker-process';
 
 let worker: ChildProcess | undefined;
 afterEach(() => worker?.kill('SIGKILL'));
 
-const start = (args: string[]): ChildProcess =>
-  fork(join(__dirname, '../../src/sandbox/worker/js-worker.cjs'), args, { execArgv: ['--no-node-snapshot'], serialization: 'advanced', stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+const start = (args: string[]): ChildProcess => startWorker(args);
 
 /** A code run of one test as the pool sends it (JSON text). */
 const run = (id: number, program: string, timeMs = 5000) =>
