@@ -1,16 +1,22 @@
 #!/usr/bin/env node
 'use strict';
 /**
- * Mutation testing of the Python harness (src/sandbox/python-harness.ts), which Stryker cannot
- * mutate: its code is Python inside template strings, run in bubblewrap. This tool makes one
+ * Mutation testing of the Python harness (src/sandbox/python-harness.ts) and the other code
+ * Stryker cannot mutate: Python inside template strings, run in bubblewrap (`--file`: the slot
+ * loop, src/sandbox/python-slot-server.ts; the fork server's, python-fork-server.ts), and the
+ * fork server's machine-code init (python-fork-init.ts: its assembly source is mutated and
+ * assembled again, stryker/asm-mutants.cjs, and its Python mapping code too). This tool makes one
  * small edit at a time to that Python — a comparison flipped, a boolean or `and`/`or` swapped, a
  * `not` dropped, a result code or string emptied, a number changed, a statement replaced by
  * `pass`, a returned value replaced by None — and runs the Python sandbox tests against each
  * mutant in a copy of the repository (never the working tree). A mutant is killed when a test
  * fails (or the run passes its time limit). Prints the score and every survivor (line and edit);
- * the JSON report goes to test-artifacts/python-mutants/report.json.
+ * the JSON report goes to test-artifacts/python-mutants/<file>.json (python-harness.json, ...).
  *
- * Usage: node stryker/python-mutants.cjs [--tests a.test.ts,b.test.ts] [--lines 20-120[,5-10...]] [--concurrency 2] [--list]
+ * Usage: node stryker/python-mutants.cjs [--file src/sandbox/x.ts] [--tests a.test.ts,b.test.ts] [--lines 20-120[,5-10...]] [--concurrency 2] [--list]
+ *
+ * `--file` (default src/sandbox/python-harness.ts) picks the file and its default test list
+ * (`DEFAULT_TESTS`); `--tests` replaces that list.
  *
  * `--lines` takes one range or several, comma-separated: their mutants are tested range by range
  * in the order given (the part that matters most first, when a run may have to be stopped early;
@@ -23,33 +29,37 @@
  * time (at least 2 minutes) is stopped and counted as detected (timeout), like Stryker's.
  */
 const { spawn, execFileSync } = require('node:child_process');
-const { mkdtempSync, mkdirSync, readFileSync, writeFileSync, rmSync, symlinkSync } = require('node:fs');
+const { existsSync, mkdtempSync, mkdirSync, readFileSync, writeFileSync, rmSync, symlinkSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join, dirname } = require('node:path');
+const { hasAssembly, asmLines, asmMutantsOf, withAssembledLine, assemble, sourceOf } = require('./asm-mutants.cjs');
 
 const root = join(__dirname, '..');
-const FILE = 'src/sandbox/python-harness.ts';
 const args = process.argv.slice(2);
 const opt = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
-// The harness's own case-by-case tests first (docs/testing.md: request reading, output limits, the call timer, rlimits,
-// check-mode isolation, error texts), then the grader and attack tests;
-// escape-python.test.ts is left out by default: its memory bomb times out on a loaded machine
-const tests = (
-  opt('--tests') ??
-  [
-    'python-harness',
-    'python-request-read',
-    'python-output-limits',
-    'python-call-timer',
-    'python-limits',
-    'python-error-text',
-    'python-check-isolation',
-    'grader-python',
-    'attack-python',
-  ]
-    .map((t) => `test/sandbox/${t}.test.ts`)
-    .join(',')
-).split(',');
+/**
+ * Each file's tests, fast and often-failing first. The harness: its own case-by-case tests first
+ * (docs/testing.md: request reading, output limits, the call timer, rlimits, check-mode isolation,
+ * error texts), then the grader and attack tests; escape-python.test.ts is left out by default:
+ * its memory bomb times out on a loaded machine. The slot loop and the fork init: the protocol
+ * test (a server spoken to directly), the fork init's (every way a run ends, both inits), the
+ * servers' isolation tests, then the runs through the pool.
+ */
+const DEFAULT_TESTS = {
+  'src/sandbox/python-harness.ts': ['python-harness', 'python-request-read', 'python-output-limits', 'python-call-timer', 'python-limits', 'python-error-text', 'python-check-isolation', 'grader-python', 'attack-python'],
+  'src/sandbox/python-slot-server.ts': ['python-slot-server-protocol', 'python-fork-init', 'python-slot-server', 'python-launcher', 'python-limits', 'python-run-memory', 'python-sandbox-flags', 'python-seccomp', 'python-runner-streams', 'attack-python'],
+  'src/sandbox/python-fork-init.ts': ['python-fork-init', 'python-slot-server-protocol', 'python-slot-server', 'python-limits', 'python-run-memory', 'python-runner-streams', 'attack-python'],
+};
+const FILE = opt('--file') ?? 'src/sandbox/python-harness.ts';
+if (!existsSync(join(root, FILE))) {
+  process.stderr.write(`python-mutants: --file ${FILE}: no such file\n`);
+  process.exit(2);
+}
+const tests = (opt('--tests') ?? (DEFAULT_TESTS[FILE] ?? []).map((t) => `test/sandbox/${t}.test.ts`).join(',')).split(',').filter(Boolean);
+if (!tests.length) {
+  process.stderr.write(`python-mutants: no default tests for ${FILE}: name them with --tests\n`);
+  process.exit(2);
+}
 const ranges = (opt('--lines') ?? '1-100000').split(',').map((r) => r.split('-').map(Number));
 if (ranges.some((r) => r.length !== 2 || !r.every(Number.isInteger) || r[0] > r[1])) {
   process.stderr.write(`python-mutants: --lines takes ranges like 20-120 or 20-120,5-10 (got ${opt('--lines')})\n`);
@@ -134,17 +144,33 @@ function mutantsOf(line) {
 
 const source = readFileSync(join(root, FILE), 'utf8');
 const lines = source.split('\n');
+// each mutant: its line, what it changes and the whole mutated text of the file
 const mutants = [];
-const python = pythonLines(source);
+const assembly = hasAssembly(source) ? asmLines(source) : [];
+if (assembly.length) {
+  // the bytes in the file must be its source's (python-fork-init.test.ts checks it too): a mutant's bytes replace them
+  const hex = /FORK_INIT_X86_64_HEX =([^;]*);/.exec(source)[1].replace(/[^0-9a-f]/g, '');
+  if (assemble(sourceOf(source)) !== hex) {
+    process.stderr.write(`python-mutants: ${FILE}'s bytes are not the assembly of its source (or as/objcopy are missing)\n`);
+    process.exit(2);
+  }
+}
+const code = [...pythonLines(source), ...assembly].sort((a, b) => a - b);
+let noMutant = 0;
 for (const [fromLine, toLine] of ranges) {
-  for (const i of python) {
+  for (const i of code) {
     if (i + 1 < fromLine || i + 1 > toLine || mutants.some((m) => m.line === i + 1)) continue;
-    for (const [what, next] of mutantsOf(lines[i])) mutants.push({ line: i + 1, what, next });
+    const asm = assembly.includes(i);
+    for (const [what, next] of (asm ? asmMutantsOf : mutantsOf)(lines[i])) {
+      const text = asm ? withAssembledLine(source, i, next) : [...lines.slice(0, i), next, ...lines.slice(i + 1)].join('\n');
+      if (text) mutants.push({ line: i + 1, what, text });
+      else noMutant++; // does not assemble, or assembles to the same bytes
+    }
   }
 }
 if (args.includes('--list')) {
   for (const m of mutants) process.stdout.write(`${m.line}: ${m.what}\n`);
-  process.stdout.write(`${mutants.length} mutants\n`);
+  process.stdout.write(`${mutants.length} mutants${assembly.length ? ` (${noMutant} edits of the assembly left out: not assembled, or the same bytes)` : ''}\n`);
   process.exit(0);
 }
 
@@ -227,12 +253,10 @@ async function main() {
       while (next < mutants.length) {
         const k = next++;
         const m = mutants[k];
-        const mutated = lines.slice();
-        mutated[m.line - 1] = m.next;
-        writeFileSync(join(copy, FILE), mutated.join('\n'));
+        writeFileSync(join(copy, FILE), m.text);
         const r = await runTests(copy, limitMs);
         const status = r.ok ? 'survived' : r.timedOut ? 'timeout' : 'killed';
-        results[k] = { ...m, status, by: r.tail };
+        results[k] = { line: m.line, what: m.what, status, by: r.tail };
         process.stdout.write(`[${++done}/${mutants.length}] ${status.padEnd(8)} line ${m.line}: ${m.what}\n`);
       }
     };
@@ -250,7 +274,7 @@ function report(ms) {
   for (const r of results.filter((x) => x.status === 'survived')) process.stdout.write(`  line ${r.line}: ${r.what}\n`);
   const out = join(root, 'test-artifacts', 'python-mutants');
   mkdirSync(out, { recursive: true });
-  writeFileSync(join(out, 'report.json'), JSON.stringify({ file: FILE, tests, lines: ranges, concurrency, minutes: ms / 60_000, results }, null, 2));
+  writeFileSync(join(out, `${FILE.split('/').pop().replace(/\.ts$/, '')}.json`), JSON.stringify({ file: FILE, tests, lines: ranges, concurrency, minutes: ms / 60_000, results }, null, 2));
 }
 
 main().catch((e) => {
