@@ -3,7 +3,11 @@
  * of the source shown beside them, and every way a program's process can end reaches the host as
  * through a bubblewrap sandbox per program (its exit status, a signal, orphans reaped by the init
  * while the program still runs), and as through the slot loop's Python init, which the fork server
- * keeps for other machines. What the init may not give a program (capabilities, descriptors,
+ * keeps for other machines. `start_run` keeps the System V ABI's callee-saved registers and the
+ * stack pointer where it returns, in the server and in the program's process (called from a
+ * wrapper of known register values; the Python that calls it through ctypes does not notice a
+ * lost r12 or r13, so no run through the server could show one: stryker/asm-mutants.cjs found
+ * those mutants alive). What the init may not give a program (capabilities, descriptors,
  * its memory, which is the server's) is python-slot-server.test.ts, for both kinds of server.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -35,6 +39,100 @@ describe('the machine-code init', () => {
       execFileSync('as', ['--64', '-o', join(dir, 'init.o'), join(dir, 'init.s')]);
       execFileSync('objcopy', ['-O', 'binary', '-j', '.text', join(dir, 'init.o'), join(dir, 'init.bin')]);
       expect(readFileSync(join(dir, 'init.bin')).toString('hex')).toBe(FORK_INIT_X86_64_HEX);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  /**
+   * long wrap(long *ctx, long *out, void *start_run): calls start_run(ctx) with known values in
+   * rbx, rbp, r12–r15 and writes what they hold after it, then the stack pointer after and before
+   * the call, to out[0..7].
+   */
+  const WRAPPER = `    .intel_syntax noprefix
+    .text
+wrap:
+    push rbx
+    push rbp
+    push r12
+    push r13
+    push r14
+    push r15
+    push rsi
+    mov [rsi+56], rsp
+    movabs rbx, 0x1111111111111111
+    movabs rbp, 0x2222222222222222
+    movabs r12, 0x3333333333333333
+    movabs r13, 0x4444444444444444
+    movabs r14, 0x5555555555555555
+    movabs r15, 0x6666666666666666
+    call rdx
+    mov rsi, [rsp]
+    mov [rsi], rbx
+    mov [rsi+8], rbp
+    mov [rsi+16], r12
+    mov [rsi+24], r13
+    mov [rsi+32], r14
+    mov [rsi+40], r15
+    mov [rsi+48], rsp
+    pop rsi
+    pop r15
+    pop r14
+    pop r13
+    pop r12
+    pop rbp
+    pop rbx
+    ret
+`;
+  /**
+   * Runs start_run (the bytes of FORK_INIT_X86_64_HEX) through the wrapper in a plain python3
+   * (no sandbox: a clone with CLONE_VM | CLONE_VFORK and no namespace; the init drops its own
+   * capabilities and forks the program's process as in the server). The program's process exits
+   * 0 when its registers are the wrapper's, or 10 + the index of the first that is not.
+   */
+  const REGISTERS = String.raw`
+import ctypes, json, os, sys
+wrapper, init = bytes.fromhex(sys.argv[1]), bytes.fromhex(sys.argv[2])
+libc = ctypes.CDLL(None, use_errno=True)
+libc.mmap.restype = ctypes.c_void_p
+libc.mmap.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long)
+libc.mprotect.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int)
+page = libc.mmap(None, 8192, 3, 0x22, -1, 0)
+stack = libc.mmap(None, 65536, 3, 0x22, -1, 0)
+ctypes.memmove(page, wrapper, len(wrapper))
+ctypes.memmove(page + 4096, init, len(init))
+assert libc.mprotect(page, 8192, 5) == 0
+header = (ctypes.c_uint32 * 2)(0x20080522, 0)
+data = (ctypes.c_uint32 * 6)()
+ctx = (ctypes.c_uint64 * 12)()
+ctx[7] = 0x100 | 0x4000 | 17  # CLONE_VM | CLONE_VFORK, SIGCHLD
+ctx[8] = stack + 65536
+ctx[9], ctx[10] = ctypes.addressof(header), ctypes.addressof(data)
+out = (ctypes.c_uint64 * 8)()
+wrap = ctypes.PYFUNCTYPE(ctypes.c_long, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)(page)
+expected = [0x1111111111111111 * k for k in range(1, 7)]
+pid = wrap(ctypes.addressof(ctx), ctypes.addressof(out), page + 4096)
+seen = list(out[:6]) + [out[6] - out[7]]
+if pid == 0:  # the program's process
+    wrong = [i for i, (a, b) in enumerate(zip(seen, expected + [0])) if a != b]
+    os._exit(10 + wrong[0] if wrong else 0)
+status = os.waitpid(pid, 0)[1]
+print(json.dumps({"server": [hex(v) for v in seen], "program": os.waitstatus_to_exitcode(status)}))
+`;
+
+  (assembler && arch() === 'x64' ? test : test.skip)('start_run keeps rbx, rbp, r12–r15 and the stack pointer, where the server called it and in the program\'s process', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fork-init-'));
+    try {
+      writeFileSync(join(dir, 'wrap.s'), WRAPPER);
+      execFileSync('as', ['--64', '-o', join(dir, 'wrap.o'), join(dir, 'wrap.s')]);
+      execFileSync('objcopy', ['-O', 'binary', '-j', '.text', join(dir, 'wrap.o'), join(dir, 'wrap.bin')]);
+      const wrapper = readFileSync(join(dir, 'wrap.bin')).toString('hex');
+      const r = spawnSync('python3', ['-I', '-c', REGISTERS, wrapper, FORK_INIT_X86_64_HEX], { encoding: 'utf8', timeout: 30_000 });
+      expect(r.stderr).toBe('');
+      expect(JSON.parse(r.stdout)).toEqual({
+        server: ['0x1111111111111111', '0x2222222222222222', '0x3333333333333333', '0x4444444444444444', '0x5555555555555555', '0x6666666666666666', '0x0'],
+        program: 0,
+      });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
