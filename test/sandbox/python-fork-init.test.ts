@@ -88,7 +88,12 @@ wrap:
    * Runs start_run (the bytes of FORK_INIT_X86_64_HEX) through the wrapper in a plain python3
    * (no sandbox: a clone with CLONE_VM | CLONE_VFORK and no namespace; the init drops its own
    * capabilities and forks the program's process as in the server). The program's process exits
-   * 0 when its registers are the wrapper's, or 10 + the index of the first that is not.
+   * 0 when its registers are the wrapper's (else 10 + the index of the first that is not), it
+   * holds none of the caller's descriptors past 2 (else 20: the init closes them before the fork;
+   * in the server one of them is the control channel) and no capability (else 30: the init drops
+   * them; only a caller that has some, root, can tell). The server's side also reads its init's
+   * stack: the init waits on its own stack (`ctx` + 64), where the program's wait status lands.
+   * A second call, with a capability header capset refuses: the init ends with 121, no program.
    */
   const REGISTERS = String.raw`
 import ctypes, json, os, sys
@@ -111,16 +116,33 @@ ctx[9], ctx[10] = ctypes.addressof(header), ctypes.addressof(data)
 out = (ctypes.c_uint64 * 8)()
 wrap = ctypes.PYFUNCTYPE(ctypes.c_long, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)(page)
 expected = [0x1111111111111111 * k for k in range(1, 7)]
+ctypes.memset(stack, 0xAA, 65536)
+kept = os.pipe()  # descriptors past 2 that the init must close before it forks the program's process
 pid = wrap(ctypes.addressof(ctx), ctypes.addressof(out), page + 4096)
 seen = list(out[:6]) + [out[6] - out[7]]
 if pid == 0:  # the program's process
     wrong = [i for i, (a, b) in enumerate(zip(seen, expected + [0])) if a != b]
-    os._exit(10 + wrong[0] if wrong else 0)
+    if wrong:
+        os._exit(10 + wrong[0])
+    for fd in kept:
+        try:
+            os.fstat(fd)
+            os._exit(20)
+        except OSError:
+            pass
+    with open("/proc/self/status") as status:
+        caps = [line.split()[1] for line in status if line.startswith("CapEff:")][0]
+    os._exit(30 if int(caps, 16) else 0)
 status = os.waitpid(pid, 0)[1]
-print(json.dumps({"server": [hex(v) for v in seen], "program": os.waitstatus_to_exitcode(status)}))
+on_stack = ctypes.c_uint32.from_address(stack + 65536 - 16).value
+header[0] = 0  # no capability version: capset fails, and the init must end (121) before any program runs
+failed = wrap(ctypes.addressof(ctx), ctypes.addressof(out), page + 4096)
+if failed == 0:  # a program's process: it should never have been started
+    os._exit(0)
+print(json.dumps({"server": [hex(v) for v in seen], "initStack": hex(on_stack), "program": os.waitstatus_to_exitcode(status), "capsetFails": os.waitstatus_to_exitcode(os.waitpid(failed, 0)[1])}))
 `;
 
-  (assembler && arch() === 'x64' ? test : test.skip)('start_run keeps rbx, rbp, r12–r15 and the stack pointer, where the server called it and in the program\'s process', () => {
+  (assembler && arch() === 'x64' ? test : test.skip)('start_run keeps rbx, rbp, r12–r15 and the stack pointer, where the server called it and in the program\'s process; the init runs on its own stack, the program gets no descriptor past 2 and no capability from it, and none runs where the capability drop fails', () => {
     const dir = mkdtempSync(join(tmpdir(), 'fork-init-'));
     try {
       writeFileSync(join(dir, 'wrap.s'), WRAPPER);
@@ -131,7 +153,9 @@ print(json.dumps({"server": [hex(v) for v in seen], "program": os.waitstatus_to_
       expect(r.stderr).toBe('');
       expect(JSON.parse(r.stdout)).toEqual({
         server: ['0x1111111111111111', '0x2222222222222222', '0x3333333333333333', '0x4444444444444444', '0x5555555555555555', '0x6666666666666666', '0x0'],
+        initStack: '0x0', // the program's wait status (exit 0), written where the init's stack begins
         program: 0,
+        capsetFails: 121, // the init's own failure, and no program's exit
       });
     } finally {
       rmSync(dir, { recursive: true, force: true });
