@@ -41,14 +41,15 @@ const opt = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : unde
  * Each file's tests, fast and often-failing first. The harness: its own case-by-case tests first
  * (docs/testing.md: request reading, output limits, the call timer, rlimits, check-mode isolation,
  * error texts), then the grader and attack tests; escape-python.test.ts is left out by default:
- * its memory bomb times out on a loaded machine. The slot loop and the fork init: the fork
- * init's test (every way a run ends, through both inits), the servers' isolation tests, then
- * runs through the pool (python-slot-server-protocol.test.ts speaks to stand-in servers, not
+ * its memory bomb times out on a loaded machine. The slot loop and the fork init: the unit tests
+ * of their inits in a plain python3 (python-slot-loop.test.ts; python-fork-init.test.ts, which
+ * also runs every way a run ends through both inits), the servers' isolation tests, then runs
+ * through the pool (python-slot-server-protocol.test.ts speaks to stand-in servers, not
  * this Python).
  */
 const DEFAULT_TESTS = {
   'src/sandbox/python-harness.ts': ['python-harness', 'python-request-read', 'python-output-limits', 'python-call-timer', 'python-limits', 'python-error-text', 'python-check-isolation', 'grader-python', 'attack-python'],
-  'src/sandbox/python-slot-server.ts': ['python-fork-init', 'python-slot-server', 'python-launcher', 'python-limits', 'python-run-memory', 'python-sandbox-flags', 'python-seccomp', 'python-runner-streams', 'attack-python'],
+  'src/sandbox/python-slot-server.ts': ['python-slot-loop', 'python-fork-init', 'python-slot-server', 'python-launcher', 'python-limits', 'python-run-memory', 'python-sandbox-flags', 'python-seccomp', 'python-runner-streams', 'attack-python'],
   'src/sandbox/python-fork-init.ts': ['python-fork-init', 'python-slot-server', 'python-limits', 'python-run-memory', 'python-runner-streams', 'attack-python'],
 };
 const FILE = opt('--file') ?? 'src/sandbox/python-harness.ts';
