@@ -137,7 +137,7 @@ function mutantsOf(line) {
   sub(/"(ok|wrong-answer|runtime-error|syntax-error|timeout|memory-limit|output-limit|exited|killed-by-signal)"/, (s) => (s === '"runtime-error"' ? '"exited"' : '"runtime-error"'), 'result code');
   const indent = /^\s*/.exec(line)[0];
   const stmt = code.trim();
-  if (/^return\s+\S/.test(stmt)) out.push([`return value -> None: ${stmt}`, `${indent}return None`]);
+  if (/^return\s+\S/.test(stmt) && stmt !== 'return None') out.push([`return value -> None: ${stmt}`, `${indent}return None`]);
   const simple = !/[:\\(\[{,]$/.test(stmt) && !/^(def|class|if|elif|else|for|while|try|except|finally|with|return|import|from|global|nonlocal|pass|break|continue|raise|@)\b/.test(stmt) && !/^[)\]}]/.test(stmt);
   if (simple) out.push([`statement -> pass: ${stmt}`, `${indent}pass`]);
   if (/^(raise|break|continue)\b/.test(stmt)) out.push([`statement -> pass: ${stmt}`, `${indent}pass`]);
