@@ -8,7 +8,8 @@
  * wrapper of known register values; the Python that calls it through ctypes does not notice a
  * lost r12 or r13, so no run through the server could show one: stryker/asm-mutants.cjs found
  * those mutants alive). A program's process of the fork server faults in fewer pages than one of
- * a server that skips the slot loop's `_copied_at_fork` (no other test saw that step). What the
+ * a server that skips the slot loop's `_copied_at_fork` (no other test saw that step), and none of
+ * its mappings is both writable and executable (that step makes the code writable for a moment). What the
  * init may not give a program (capabilities, descriptors,
  * its memory, which is the server's) is python-slot-server.test.ts, for both kinds of server.
  */
@@ -221,6 +222,12 @@ print(json.dumps({"server": [hex(v) for v in seen], "initStack": hex(on_stack), 
     } finally {
       await uncopied.close();
     }
+  });
+
+  test("no mapping of a program's process is both writable and executable (the code _copied_at_fork made writable for a moment, the init's page)", async () => {
+    const probe = 'def f():\n    return [line.strip() for line in open("/proc/self/maps") if "w" in line.split()[1] and "x" in line.split()[1]]';
+    const r = await machineInit.run({ program: probe, entry: 'f', inputs: [[]], limits: { timeMs: 5000, memoryMb: 128, outputBytes: 100_000 } });
+    expect(r).toMatchObject({ code: 'ok', outputs: [{ code: 'ok', text: '[]' }] });
   });
 
   const ends: [string, string][] = [
