@@ -22,6 +22,7 @@ import { FORK_INIT_X86_64_HEX, FORK_INIT_X86_64_SOURCE, PYTHON_MACHINE_INIT } fr
 import { PYTHON_FORK_SERVER, PythonForkServer } from '../../src/sandbox/python-fork-server';
 import { pythonCommand } from '../../src/sandbox/python-runner';
 import type { SlotServerStart } from '../../src/sandbox/python-slot-server';
+import { EXIT_IF_OPEN } from './python-probes';
 
 /** A fork server with the slot loop's Python init, as on a machine that is not x86-64. */
 class PythonInitForkServer extends PythonForkServer {
@@ -109,6 +110,7 @@ wrap:
    */
   const REGISTERS = String.raw`
 import ctypes, json, os, sys
+${EXIT_IF_OPEN}
 wrapper, init = bytes.fromhex(sys.argv[1]), bytes.fromhex(sys.argv[2])
 libc = ctypes.CDLL(None, use_errno=True)
 libc.mmap.restype = ctypes.c_void_p
@@ -136,12 +138,7 @@ if pid == 0:  # the program's process
     wrong = [i for i, (a, b) in enumerate(zip(seen, expected + [0])) if a != b]
     if wrong:
         os._exit(10 + wrong[0])
-    for fd in kept:
-        try:
-            os.fstat(fd)
-            os._exit(20)
-        except OSError:
-            pass
+    exit_if_open(kept, 20)
     with open("/proc/self/status") as status:
         caps = [line.split()[1] for line in status if line.startswith("CapEff:")][0]
     os._exit(30 if int(caps, 16) else 0)

@@ -11,6 +11,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { PYTHON_SLOT_LOOP } from '../../src/sandbox/python-slot-server';
+import { EXIT_IF_OPEN } from './python-probes';
 
 /** The loop's definitions without its last line (`_serve_forever()`, which would start serving). */
 const definitions = (): string => {
@@ -29,6 +30,7 @@ const definitions = (): string => {
  */
 const SCRIPT = String.raw`
 import json, os, posix, signal, sys, tempfile, time
+${EXIT_IF_OPEN}
 exec(sys.stdin.read())
 folder = tempfile.mkdtemp()
 
@@ -50,12 +52,7 @@ def case(capset, ends):
         program = os.fork()
         if program == 0:
             os.setsid()  # as both servers' programs: a session (and process group) of its own
-            for fd in kept:
-                try:
-                    os.fstat(fd)
-                    os._exit(20)
-                except OSError:
-                    pass
+            exit_if_open(kept, 20)
             try:
                 os.fstat(1)
             except OSError:
