@@ -29,7 +29,7 @@
  * time (at least 2 minutes) is stopped and counted as detected (timeout), like Stryker's.
  */
 const { spawn, execFileSync } = require('node:child_process');
-const { existsSync, mkdtempSync, mkdirSync, readFileSync, writeFileSync, rmSync, symlinkSync } = require('node:fs');
+const { existsSync, mkdtempSync, mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync, rmSync, symlinkSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join, dirname } = require('node:path');
 const { hasAssembly, asmLines, asmMutantsOf, withAssembledLine, assemble, sourceOf } = require('./asm-mutants.cjs');
@@ -229,10 +229,30 @@ async function runTests(copy, limitsMs) {
   return { ok: true, timedOut: false, tail: '', ms: Date.now() - started, files: ms };
 }
 
+/**
+ * Kills every process still working in a copy (its cwd inside it) once a mutant's tests are over:
+ * a mutant can leave one behind that no test takes down — the fork init's, a clone of the test's
+ * python3 sharing its memory, spun forever in its wait loop (measured: two at 50% of a core for
+ * over an hour) — and it would slow every later mutant.
+ */
+function killLeftovers(copy) {
+  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    try {
+      const cwd = readlinkSync(`/proc/${pid}/cwd`);
+      if (cwd === copy || cwd.startsWith(`${copy}/`)) process.kill(Number(pid), 'SIGKILL');
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+}
+
 /** Stopped (Ctrl-C, kill): end the running tests and remove the copies; the working tree was never touched. */
 function cleanUp() {
   for (const child of running) child.kill('SIGKILL');
-  for (const copy of copies) rmSync(copy, { recursive: true, force: true });
+  for (const copy of copies) {
+    killLeftovers(copy);
+    rmSync(copy, { recursive: true, force: true });
+  }
 }
 for (const sig of ['SIGINT', 'SIGTERM']) {
   process.on(sig, () => {
@@ -257,6 +277,7 @@ async function main() {
         const m = mutants[k];
         writeFileSync(join(copy, FILE), m.text);
         const r = await runTests(copy, limitMs);
+        killLeftovers(copy);
         const status = r.ok ? 'survived' : r.timedOut ? 'timeout' : 'killed';
         results[k] = { line: m.line, what: m.what, status, by: r.tail };
         process.stdout.write(`[${++done}/${mutants.length}] ${status.padEnd(8)} line ${m.line}: ${m.what}\n`);
