@@ -21,6 +21,11 @@ const SOURCE_START = /^export const FORK_INIT_X86_64_SOURCE = `/;
 const HEX = /export const FORK_INIT_X86_64_HEX =[^;]*;/;
 const INVERSE = { jz: 'jnz', jnz: 'jz', je: 'jne', jne: 'je', js: 'jns', jns: 'js', jl: 'jge', jge: 'jl', jg: 'jle', jle: 'jg', jb: 'jae', jae: 'jb' };
 
+/** The bytes the file holds (FORK_INIT_X86_64_HEX's string, its pieces joined), in hex. */
+function hexOf(text) {
+  return HEX.exec(text)[0].replace(/^[^=]*=/, '').replace(/[^0-9a-f]/g, '');
+}
+
 /** Whether the file holds assembly this module mutates. */
 function hasAssembly(text) {
   return text.split('\n').some((l) => SOURCE_START.test(l)) && HEX.test(text);
@@ -114,4 +119,4 @@ function withAssembledLine(text, index, next) {
   return mutated.replace(HEX, `export const FORK_INIT_X86_64_HEX = '${hex}';`);
 }
 
-module.exports = { hasAssembly, asmLines, asmMutantsOf, withAssembledLine, assemble, sourceOf };
+module.exports = { hasAssembly, asmLines, asmMutantsOf, withAssembledLine, assemble, sourceOf, hexOf };

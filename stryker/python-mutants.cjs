@@ -32,7 +32,7 @@ const { spawn, execFileSync } = require('node:child_process');
 const { existsSync, mkdtempSync, mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync, rmSync, symlinkSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join, dirname } = require('node:path');
-const { hasAssembly, asmLines, asmMutantsOf, withAssembledLine, assemble, sourceOf } = require('./asm-mutants.cjs');
+const { hasAssembly, asmLines, asmMutantsOf, withAssembledLine, assemble, sourceOf, hexOf } = require('./asm-mutants.cjs');
 
 const root = join(__dirname, '..');
 const args = process.argv.slice(2);
@@ -151,8 +151,7 @@ const mutants = [];
 const assembly = hasAssembly(source) ? asmLines(source) : [];
 if (assembly.length) {
   // the bytes in the file must be its source's (python-fork-init.test.ts checks it too): a mutant's bytes replace them
-  const hex = /FORK_INIT_X86_64_HEX =([^;]*);/.exec(source)[1].replace(/[^0-9a-f]/g, '');
-  if (assemble(sourceOf(source)) !== hex) {
+  if (assemble(sourceOf(source)) !== hexOf(source)) {
     process.stderr.write(`python-mutants: ${FILE}'s bytes are not the assembly of its source (or as/objcopy are missing)\n`);
     process.exit(2);
   }

@@ -24,37 +24,43 @@ import { pythonCommand } from '../../src/sandbox/python-runner';
 import type { SlotServerStart } from '../../src/sandbox/python-slot-server';
 import { EXIT_IF_OPEN } from './python-probes';
 
+/** A fork server whose Python has `from` replaced by `to` (which must be there). */
+class EditedForkServer extends PythonForkServer {
+  constructor(
+    private readonly from: string,
+    private readonly to: string,
+  ) {
+    super();
+  }
+  protected override prepare(): Promise<SlotServerStart> {
+    const code = PYTHON_FORK_SERVER.replace(this.from, this.to);
+    expect(code).not.toBe(PYTHON_FORK_SERVER);
+    return Promise.resolve({ command: pythonCommand(this.paths, code, { nestedUserNamespaces: true }), prefix: Buffer.alloc(0) });
+  }
+}
 /** A fork server with the slot loop's Python init, as on a machine that is not x86-64. */
-class PythonInitForkServer extends PythonForkServer {
-  protected override prepare(): Promise<SlotServerStart> {
-    const code = PYTHON_FORK_SERVER.replace('if posix.uname().machine != "x86_64":', 'if True:');
-    expect(code).not.toBe(PYTHON_FORK_SERVER);
-    return Promise.resolve({ command: pythonCommand(this.paths, code, { nestedUserNamespaces: true }), prefix: Buffer.alloc(0) });
-  }
-}
-
+const pythonInitServer = () => new EditedForkServer('if posix.uname().machine != "x86_64":', 'if True:');
 /** A fork server whose slot loop skips `_copied_at_fork` (its runs fault in the code the server mapped, page by page). */
-class UncopiedForkServer extends PythonForkServer {
-  protected override prepare(): Promise<SlotServerStart> {
-    const code = PYTHON_FORK_SERVER.replace('    _copied_at_fork(libc)\n', '    pass\n');
-    expect(code).not.toBe(PYTHON_FORK_SERVER);
-    return Promise.resolve({ command: pythonCommand(this.paths, code, { nestedUserNamespaces: true }), prefix: Buffer.alloc(0) });
-  }
-}
+const uncopiedServer = () => new EditedForkServer('    _copied_at_fork(libc)\n', '    pass\n');
 
 const assembler = spawnSync('as', ['--version']).status === 0 && spawnSync('objcopy', ['--version']).status === 0;
 
+/** An x86-64 source (GNU as, Intel syntax) assembled: its .text section's bytes, in hex. */
+function assembled(source: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'fork-init-'));
+  try {
+    writeFileSync(join(dir, 'a.s'), source);
+    execFileSync('as', ['--64', '-o', join(dir, 'a.o'), join(dir, 'a.s')]);
+    execFileSync('objcopy', ['-O', 'binary', '-j', '.text', join(dir, 'a.o'), join(dir, 'a.bin')]);
+    return readFileSync(join(dir, 'a.bin')).toString('hex');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 describe('the machine-code init', () => {
   (assembler ? test : test.skip)('its bytes are the assembly of its source (GNU as and objcopy)', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'fork-init-'));
-    try {
-      writeFileSync(join(dir, 'init.s'), FORK_INIT_X86_64_SOURCE);
-      execFileSync('as', ['--64', '-o', join(dir, 'init.o'), join(dir, 'init.s')]);
-      execFileSync('objcopy', ['-O', 'binary', '-j', '.text', join(dir, 'init.o'), join(dir, 'init.bin')]);
-      expect(readFileSync(join(dir, 'init.bin')).toString('hex')).toBe(FORK_INIT_X86_64_HEX);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    expect(assembled(FORK_INIT_X86_64_SOURCE)).toBe(FORK_INIT_X86_64_HEX);
   });
 
   /**
@@ -152,23 +158,14 @@ print(json.dumps({"server": [hex(v) for v in seen], "initStack": hex(on_stack), 
 `;
 
   (assembler && arch() === 'x64' ? test : test.skip)('start_run keeps rbx, rbp, r12–r15 and the stack pointer, where the server called it and in the program\'s process; the init runs on its own stack, the program gets no descriptor past 2 and no capability from it, and none runs where the capability drop fails', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'fork-init-'));
-    try {
-      writeFileSync(join(dir, 'wrap.s'), WRAPPER);
-      execFileSync('as', ['--64', '-o', join(dir, 'wrap.o'), join(dir, 'wrap.s')]);
-      execFileSync('objcopy', ['-O', 'binary', '-j', '.text', join(dir, 'wrap.o'), join(dir, 'wrap.bin')]);
-      const wrapper = readFileSync(join(dir, 'wrap.bin')).toString('hex');
-      const r = spawnSync('python3', ['-I', '-c', REGISTERS, wrapper, FORK_INIT_X86_64_HEX], { encoding: 'utf8', timeout: 30_000 });
-      expect(r.stderr).toBe('');
-      expect(JSON.parse(r.stdout)).toEqual({
-        server: ['0x1111111111111111', '0x2222222222222222', '0x3333333333333333', '0x4444444444444444', '0x5555555555555555', '0x6666666666666666', '0x0'],
-        initStack: '0x0', // the program's wait status (exit 0), written where the init's stack begins
-        program: 0,
-        capsetFails: 121, // the init's own failure, and no program's exit
-      });
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const r = spawnSync('python3', ['-I', '-c', REGISTERS, assembled(WRAPPER), FORK_INIT_X86_64_HEX], { encoding: 'utf8', timeout: 30_000 });
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout)).toEqual({
+      server: ['0x1111111111111111', '0x2222222222222222', '0x3333333333333333', '0x4444444444444444', '0x5555555555555555', '0x6666666666666666', '0x0'],
+      initStack: '0x0', // the program's wait status (exit 0), written where the init's stack begins
+      program: 0,
+      capsetFails: 121, // the init's own failure, and no program's exit
+    });
   });
 
   test('the server maps it from those bytes, readable and executable, never writable', () => {
@@ -181,7 +178,7 @@ print(json.dumps({"server": [hex(v) for v in seen], "initStack": hex(on_stack), 
   let fork: Sandbox;
   let fresh: Sandbox;
   const machineInit = new PythonForkServer();
-  const pythonInit = new PythonInitForkServer();
+  const pythonInit = pythonInitServer();
   beforeAll(() => {
     expect(pythonSandboxProblem()).toBeNull();
     fork = createSandbox({ concurrency: 1, pythonMode: 'fork-server' });
@@ -189,15 +186,17 @@ print(json.dumps({"server": [hex(v) for v in seen], "initStack": hex(on_stack), 
   });
   afterAll(() => Promise.all([fork.close(), fresh.close(), machineInit.close(), pythonInit.close()]));
 
+  /** Runs `program` (its `f` answers a number) on `server`: that number. */
+  const numberFrom = async (server: PythonForkServer, program: string): Promise<number> => {
+    const r = await server.run({ program, entry: 'f', inputs: [[]], limits: { timeMs: 5000, memoryMb: 128, outputBytes: 1_000 } });
+    expect(r).toMatchObject({ code: 'ok', outputs: [{ code: 'ok' }] });
+    return Number(r.outputs[0].text);
+  };
+
   test("on x86-64 the run's init is the machine code: by the time the program runs, it has taken (almost) no page fault", async () => {
     // the Python init faults dozens of the server's pages in (its copy-on-write writes): the control
     const probe = 'def f():\n    init = [line.split()[1] for line in open("/proc/self/status") if line.startswith("PPid:")][0]\n    return int(open("/proc/%s/stat" % init).read().rsplit(")", 1)[1].split()[7])';
-    const batch = { program: probe, entry: 'f', inputs: [[]], limits: { timeMs: 5000, memoryMb: 128, outputBytes: 1_000 } };
-    const faults = async (server: PythonForkServer) => {
-      const r = await server.run(batch);
-      expect(r).toMatchObject({ code: 'ok', outputs: [{ code: 'ok' }] });
-      return Number(r.outputs[0].text);
-    };
+    const faults = (server: PythonForkServer) => numberFrom(server, probe);
     await faults(machineInit); // the first run maps the init's stack
     expect(await faults(machineInit)).toBeLessThan(5);
     expect(await faults(pythonInit)).toBeGreaterThan(20);
@@ -206,14 +205,9 @@ print(json.dumps({"server": [hex(v) for v in seen], "initStack": hex(on_stack), 
   test("the program's process finds the code the server mapped: it faults in fewer pages than where the server skipped _copied_at_fork", async () => {
     // measured 2026-12-03: 209 against 288 minor faults per run (Python 3.11), the same in every run
     const probe = 'def f():\n    return int(open("/proc/self/stat").read().rsplit(")", 1)[1].split()[7])';
-    const batch = { program: probe, entry: 'f', inputs: [[]], limits: { timeMs: 5000, memoryMb: 128, outputBytes: 1_000 } };
-    const uncopied = new UncopiedForkServer();
+    const uncopied = uncopiedServer();
     try {
-      const faults = async (server: PythonForkServer) => {
-        const r = await server.run(batch);
-        expect(r).toMatchObject({ code: 'ok', outputs: [{ code: 'ok' }] });
-        return Number(r.outputs[0].text);
-      };
+      const faults = (server: PythonForkServer) => numberFrom(server, probe);
       await Promise.all([faults(machineInit), faults(uncopied)]); // the first run of each maps what runs reuse
       expect(await faults(machineInit)).toBeLessThan((await faults(uncopied)) - 30);
     } finally {
