@@ -42,6 +42,8 @@ class EditedForkServer extends PythonForkServer {
 const pythonInitServer = () => new EditedForkServer('if posix.uname().machine != "x86_64":', 'if True:');
 /** A fork server whose slot loop skips `_copied_at_fork` (its runs fault in the code the server mapped, page by page). */
 const uncopiedServer = () => new EditedForkServer('    _copied_at_fork(libc)\n', '    pass\n');
+/** A fork server whose slot loop leaves its objects to the collector (`gc.unfreeze()` after its `gc.freeze()`). */
+const unfrozenServer = () => new EditedForkServer('    posix.write(3, b"ready\\n")', '    gc.unfreeze()\n    posix.write(3, b"ready\\n")');
 
 const assembler = spawnSync('as', ['--version']).status === 0 && spawnSync('objcopy', ['--version']).status === 0;
 
@@ -168,6 +170,54 @@ print(json.dumps({"server": [hex(v) for v in seen], "initStack": hex(on_stack), 
     });
   });
 
+  /**
+   * `_machine_init` in a plain python3 with a C library whose `mmap` fails for the code's page or
+   * the init's stack (it answers MAP_FAILED), or whose `mprotect` refuses: each time the server
+   * must answer None (the slot loop's Python init then starts every run) and touch neither
+   * mapping; with both mapped and protected, a start function. Prints what it answered in each case.
+   */
+  const MAPPING = String.raw`
+import ctypes, json, posix, sys
+exec(sys.argv[1])
+class _C:
+    header = no_caps = 0
+_CLONE_FLAGS = 0
+real = ctypes.CDLL(None, use_errno=True)
+real.mmap.restype = ctypes.c_void_p
+real.mmap.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long)
+MAP_FAILED = ctypes.c_void_p(-1).value
+
+class Mmap:
+    """mmap answering MAP_FAILED at the calls listed in fails (0: the code's page, 1: the stack)."""
+    def __init__(self, fails):
+        self.fails, self.calls = fails, 0
+    def __call__(self, *args):
+        self.calls += 1
+        return MAP_FAILED if self.calls - 1 in self.fails else real.mmap(*args)
+
+class Libc:
+    def __init__(self, fails, mprotect):
+        self.mmap, self.mprotect = Mmap(fails), mprotect
+
+def answer(fails, mprotect=real.mprotect):
+    start = _machine_init(Libc(fails, mprotect), lambda: None)
+    return "None" if start is None else "a start" if callable(start) else repr(start)
+
+print(json.dumps({
+    "both mapped": answer(()),
+    "no page for the code": answer((0,)),
+    "no stack": answer((1,)),
+    "neither": answer((0, 1)),
+    "mprotect refuses": answer((), lambda *args: -1),
+}))
+`;
+
+  (arch() === 'x64' ? test : test.skip)('a server that cannot map the code or its stack, or make the code executable, keeps the Python init (and touches no failed mapping)', () => {
+    const r = spawnSync('python3', ['-I', '-c', MAPPING, PYTHON_MACHINE_INIT], { encoding: 'utf8', timeout: 30_000 });
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout)).toEqual({ 'both mapped': 'a start', 'no page for the code': 'None', 'no stack': 'None', neither: 'None', 'mprotect refuses': 'None' });
+  });
+
   test('the server maps it from those bytes, readable and executable, never writable', () => {
     expect(PYTHON_MACHINE_INIT).toContain(`bytes.fromhex("${FORK_INIT_X86_64_HEX}")`);
     expect(PYTHON_MACHINE_INIT).toMatch(/mprotect\(page, 4096, 5\)/); // PROT_READ | PROT_EXEC
@@ -212,6 +262,20 @@ print(json.dumps({"server": [hex(v) for v in seen], "initStack": hex(on_stack), 
       expect(await faults(machineInit)).toBeLessThan((await faults(uncopied)) - 30);
     } finally {
       await uncopied.close();
+    }
+  });
+
+  test("a collection in the program's process leaves the server's objects alone (gc.freeze): it faults in fewer pages than where the server unfroze them", async () => {
+    // a full collection writes to every object it tracks: the server's, where they are not frozen, each page a
+    // copy-on-write fault. Measured 2026-12-03: 22 against 159 minor faults (Python 3.11)
+    const probe = 'import gc\ndef f():\n    faults = lambda: int(open("/proc/self/stat").read().rsplit(")", 1)[1].split()[7])\n    before = faults()\n    gc.collect()\n    return faults() - before';
+    const unfrozen = unfrozenServer();
+    try {
+      const faults = (server: PythonForkServer) => numberFrom(server, probe);
+      const [frozen, all] = [await faults(machineInit), await faults(unfrozen)];
+      expect(frozen).toBeLessThan(all / 2);
+    } finally {
+      await unfrozen.close();
     }
   });
 

@@ -26,7 +26,8 @@ const definitions = (): string => {
  * sleeps, still running when the program ends: the init must not wait for it) and the program,
  * which exits 20 if it holds either end of a pipe the caller opened, 21 if its stdout is closed,
  * else ends as `ends` says. Prints each case's exit status as the caller's `waitpid` sees it, and
- * whether the sleeping child was still alive when the init had ended.
+ * whether the sleeping child was still alive when the init had ended, and whether the init blocked in
+ * `waitpid` or polled (each of its calls counted).
  */
 const SCRIPT = String.raw`
 import json, os, posix, signal, sys, tempfile, time
@@ -63,13 +64,26 @@ def case(capset, ends):
             os._exit(ends)
         return program
     globals()["_start_program"] = start
+    waits = os.path.join(folder, "waits")
     pid = os.fork()
     if pid == 0:
+        blocking = posix.waitpid
+        def waitpid(pid, options):  # counted: one line per call
+            with open(waits, "a") as f:
+                f.write("\n")
+            return blocking(pid, options)
+        posix.waitpid = waitpid
         _init()
         os._exit(99)  # _init never returns
     for fd in kept:
         os.close(fd)
     code = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+    try:
+        with open(waits) as f:
+            calls = len(f.read())
+        os.remove(waits)
+    except OSError:
+        calls = 0
     try:
         with open(os.path.join(folder, "sleeper")) as f:
             sleeper = int(f.read())
@@ -79,7 +93,10 @@ def case(capset, ends):
     with open("/proc/%d/stat" % sleeper) as f:
         alive = f.read().rsplit(")", 1)[1].split()[0] != "Z"
     os.kill(sleeper, signal.SIGKILL)
-    return [code, "the other child outlived the init" if alive else "the init waited for the other child"]
+    # two children end while the init waits (the one that exits 5 and the program): a blocking waitpid
+    # returns at most twice, a polling one (WNOHANG) hundreds of times while the program sleeps
+    return [code, "the other child outlived the init" if alive else "the init waited for the other child",
+            "the init blocked in waitpid" if calls <= 2 else "the init polled (%d calls)" % calls]
 
 print(json.dumps({
     "exits 7": case(0, 7),
@@ -96,11 +113,96 @@ test("the slot loop's Python init closes descriptors past 2, drops capabilities 
   const r = spawnSync('python3', ['-I', '-c', SCRIPT], { input: definitions(), encoding: 'utf8', timeout: 30_000 });
   expect(r.stderr).toBe('');
   expect(JSON.parse(r.stdout)).toEqual({
-    'exits 7': [7, 'the other child outlived the init'],
-    'exits 0': [0, 'the other child outlived the init'],
-    SIGTERM: [128 + 15, 'the other child outlived the init'],
+    'exits 7': [7, 'the other child outlived the init', 'the init blocked in waitpid'],
+    'exits 0': [0, 'the other child outlived the init', 'the init blocked in waitpid'],
+    SIGTERM: [128 + 15, 'the other child outlived the init', 'the init blocked in waitpid'],
     'capset fails': 121,
     'start fails': 121,
     codes: [0, 3, 128 + 9, 128 + 15],
+  });
+});
+
+/**
+ * The server's own start and loop (`_serve_forever`), run in a fork of a plain python3 whose C
+ * library has some functions replaced (`ctypes.CDLL` answers it) and whose `_prepare` gives a
+ * `start` that notes it was called and answers -1 (no run). The server reads requests on fd 0 and
+ * says `ready` on fd 3 (pipes of the caller's); it also inherits both ends of another pipe, which it
+ * must close before it says ready (in a sandbox bwrap gives none, but a server that kept one would
+ * hand it to every run's init). Prints, for each case: the server's exit status, what it wrote on
+ * fd 3, the descriptors past 3 it held once ready (None if it never was), and whether a run started.
+ */
+const SERVER = String.raw`
+import ctypes, json, os, posix, sys, tempfile
+exec(sys.stdin.read())
+folder = tempfile.mkdtemp()
+real = ctypes.CDLL(None, use_errno=True)
+
+class Answer:
+    """A C function that answers value (its restype and argtypes may be set, and are ignored)."""
+    def __init__(self, value):
+        self.value = value
+    def __call__(self, *args):
+        return self.value
+
+class Libc:
+    """The C library, with the functions named in replaced answered by them."""
+    def __init__(self, replaced):
+        self.replaced = replaced
+    def __getattr__(self, name):
+        return self.replaced[name] if name in self.replaced else getattr(real, name)
+
+def serve(replaced, request):
+    requests, control, extra = os.pipe(), os.pipe(), os.pipe()
+    started = os.path.join(folder, "started")
+    pid = os.fork()
+    if pid == 0:
+        os.dup2(requests[0], 0)
+        os.dup2(control[1], 3)
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, 1)
+        os.dup2(null, 2)
+        for fd in {requests[0], requests[1], control[0], control[1], null} - {0, 1, 2, 3}:
+            os.close(fd)
+        ctypes.CDLL = lambda name, use_errno=False: Libc(replaced)
+        def start():
+            open(started, "w").close()
+            return -1
+        globals()["_prepare"] = lambda libc: start
+        _serve_forever()
+        os._exit(99)  # never returns
+    for fd in (requests[0], control[1]) + extra:
+        os.close(fd)
+    said = b""
+    while not said.endswith(b"\n"):
+        chunk = os.read(control[0], 100)
+        if not chunk:
+            break
+        said += chunk
+    held = sorted(int(fd) for fd in os.listdir("/proc/%d/fd" % pid) if int(fd) > 3) if said == b"ready\n" else None
+    if request:
+        os.write(requests[1], b"a request\n")
+    os.close(requests[1])  # the host hangs up
+    code = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+    os.close(control[0])
+    ran = os.path.exists(started)
+    if ran:
+        os.remove(started)
+    return [code, said.decode(), held, ran]
+
+print(json.dumps({
+    "the host hangs up": serve({}, False),
+    "capset fails": serve({"capset": Answer(-1)}, False),
+    "a run cannot start": serve({}, True),
+}))
+os.rmdir(folder)
+`;
+
+test("the slot loop's server ends with 120 before it says ready when its capability call fails, holds no descriptor past 3 once ready, ends with 0 when the host hangs up and with 121 when a run cannot start", () => {
+  const r = spawnSync('python3', ['-I', '-c', SERVER], { input: definitions(), encoding: 'utf8', timeout: 30_000 });
+  expect(r.stderr).toBe('');
+  expect(JSON.parse(r.stdout)).toEqual({
+    'the host hangs up': [0, 'ready\n', [], false],
+    'capset fails': [120, '', null, false],
+    'a run cannot start': [121, 'ready\n', [], true],
   });
 });
