@@ -174,10 +174,16 @@ print(json.dumps({"server": [hex(v) for v in seen], "initStack": hex(on_stack), 
    * `_machine_init` in a plain python3 with a C library whose `mmap` fails for the code's page or
    * the init's stack (it answers MAP_FAILED), or whose `mprotect` refuses: each time the server
    * must answer None (the slot loop's Python init then starts every run) and touch neither
-   * mapping; with both mapped and protected, a start function. Prints what it answered in each case.
+   * mapping; with both mapped and protected, a start function. Prints what it answered in each
+   * case. Then starts a run with that function (no namespace: the clone flags are SIGCHLD's), its
+   * stack mapped so that it ends at a 4 GiB boundary (close_range's last descriptor, ~0U, must be
+   * set: the low 32 bits of the stack top, left in esi by the clone, would be 0 there), and prints
+   * the init's exit status and the wait status found at the top of that stack (the init waits there).
+   * The program's process exits 20 if it holds either end of a pipe the caller opened, else 7.
    */
   const MAPPING = String.raw`
-import ctypes, json, posix, sys
+import ctypes, json, os, posix, sys
+${EXIT_IF_OPEN}
 exec(sys.argv[1])
 class _C:
     header = no_caps = 0
@@ -187,35 +193,75 @@ real.mmap.restype = ctypes.c_void_p
 real.mmap.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long)
 MAP_FAILED = ctypes.c_void_p(-1).value
 
+def at_4gib_boundary(size):
+    """A mapping of size bytes that ends at a multiple of 4 GiB (MAP_FIXED_NOREPLACE: none is replaced)."""
+    for n in range(0x7000, 0x10, -0x100):
+        want = (n << 32) - size
+        got = real.mmap(want, size, 3, 0x22 | 0x100000, -1, 0)
+        if got == want:
+            return got
+    raise OSError("no free address below a 4 GiB boundary")
+
 class Mmap:
-    """mmap answering MAP_FAILED at the calls listed in fails (0: the code's page, 1: the stack)."""
-    def __init__(self, fails):
-        self.fails, self.calls = fails, 0
+    """mmap answering MAP_FAILED at the calls listed in fails (0: the code's page, 1: the stack);
+    with boundary, the stack ends at a 4 GiB boundary."""
+    def __init__(self, fails, boundary=False):
+        self.fails, self.calls, self.boundary, self.stack = fails, 0, boundary, None
     def __call__(self, *args):
         self.calls += 1
-        return MAP_FAILED if self.calls - 1 in self.fails else real.mmap(*args)
+        if self.calls - 1 in self.fails:
+            return MAP_FAILED
+        if self.calls == 2 and self.boundary:
+            self.stack = at_4gib_boundary(args[1])
+            return self.stack
+        return real.mmap(*args)
 
 class Libc:
-    def __init__(self, fails, mprotect):
-        self.mmap, self.mprotect = Mmap(fails), mprotect
+    def __init__(self, mmap, mprotect):
+        self.mmap, self.mprotect = mmap, mprotect
 
 def answer(fails, mprotect=real.mprotect):
-    start = _machine_init(Libc(fails, mprotect), lambda: None)
+    start = _machine_init(Libc(Mmap(fails), mprotect), lambda: None)
     return "None" if start is None else "a start" if callable(start) else repr(start)
 
-print(json.dumps({
+answers = {
     "both mapped": answer(()),
     "no page for the code": answer((0,)),
     "no stack": answer((1,)),
     "neither": answer((0, 1)),
     "mprotect refuses": answer((), lambda *args: -1),
-}))
+}
+header, data = (ctypes.c_uint32 * 2)(0x20080522, 0), (ctypes.c_uint32 * 6)()
+_C.header, _C.no_caps = ctypes.addressof(header), ctypes.addressof(data)
+_CLONE_FLAGS = 17
+kept = os.pipe()
+def program():
+    exit_if_open(kept, 20)
+    os._exit(7)
+mmap = Mmap((), boundary=True)
+start = _machine_init(Libc(mmap, real.mprotect), program)
+top = mmap.stack + 65536
+ctypes.memset(mmap.stack, 0xAA, 65536)
+init = start()
+answers["init"] = os.waitstatus_to_exitcode(os.waitpid(init, 0)[1])
+answers["initStack"] = hex(ctypes.c_uint32.from_address(top - 16).value)
+answers["stackTopLow32"] = top & 0xFFFFFFFF
+print(json.dumps(answers))
 `;
 
-  (arch() === 'x64' ? test : test.skip)('a server that cannot map the code or its stack, or make the code executable, keeps the Python init (and touches no failed mapping)', () => {
+  (arch() === 'x64' ? test : test.skip)('a server that cannot map the code or its stack, or make the code executable, keeps the Python init (and touches no failed mapping); where it can, a run starts on the init\'s own stack, wherever that stack lies', () => {
     const r = spawnSync('python3', ['-I', '-c', MAPPING, PYTHON_MACHINE_INIT], { encoding: 'utf8', timeout: 30_000 });
     expect(r.stderr).toBe('');
-    expect(JSON.parse(r.stdout)).toEqual({ 'both mapped': 'a start', 'no page for the code': 'None', 'no stack': 'None', neither: 'None', 'mprotect refuses': 'None' });
+    expect(JSON.parse(r.stdout)).toEqual({
+      'both mapped': 'a start',
+      'no page for the code': 'None',
+      'no stack': 'None',
+      neither: 'None',
+      'mprotect refuses': 'None',
+      init: 7, // the program's exit: it held none of the caller's descriptors past 2
+      initStack: '0x700', // its wait status, where the init's stack begins
+      stackTopLow32: 0,
+    });
   });
 
   test('the server maps it from those bytes, readable and executable, never writable', () => {
