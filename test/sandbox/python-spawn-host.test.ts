@@ -5,7 +5,9 @@
  * only that last needs a sandbox, and is skipped without one). The flags of the bubblewrap command
  * line are checked where they bite in python-sandbox-flags.test.ts.
  */
+import type * as fs from 'node:fs';
 import { DEFAULT_PYTHON_PATHS, preparedHarness, pythonRequest, pythonRlimits, pythonSandboxProblem, pythonSpawnIds, runPythonBatch, type PythonBatch } from '../../src/sandbox/python-runner';
+import * as compiled from '../../src/sandbox/python-compiled';
 import { PYTHON_CHILD, PYTHON_HARNESS } from '../../src/sandbox/python-harness';
 import type { ResolvedLimits } from '../../src/sandbox/limits';
 
@@ -116,6 +118,42 @@ describe('runPythonBatch before any spawn', () => {
     stop.abort();
     // the paths exist (the run would start were it not cancelled): /bin/sh stands in for both
     expect(await runPythonBatch({ program: '', entry: 'f', inputs: [], limits, signal: stop.signal, paths: { ...DEFAULT_PYTHON_PATHS, bwrap: '/bin/sh', python: '/bin/sh' } })).toEqual({ code: 'sandbox-error', message: 'cancelled', outputs: [] });
+  });
+});
+
+describe('the spawn of the harness compile and of the sandbox (host side, nothing spawned)', () => {
+  afterEach(() => jest.restoreAllMocks());
+
+  test('as root, the harness is compiled with an empty environment and a run\'s unprivileged uid and gid', async () => {
+    jest.spyOn(process, 'getuid').mockReturnValue(0);
+    const compile = jest.spyOn(compiled, 'compiledPython').mockResolvedValue(null);
+    const harness = await preparedHarness({ bwrap: '/nowhere/bwrap-spawn-host', python: '/nowhere/python3' });
+    expect(harness.code).toBe(PYTHON_HARNESS); // no compiled code: the source
+    expect(compile).toHaveBeenCalledTimes(1);
+    const options = compile.mock.calls[0][3];
+    expect(options.env).toEqual({});
+    expect(options.uid).toBeGreaterThanOrEqual(61000);
+    expect(options.uid).toBeLessThan(61000 + 1024);
+    expect(options.gid).toBe(options.uid);
+  });
+
+  test('/lib64 is a link to usr/lib64 where the host has /usr/lib64, and absent where it has none', () => {
+    /** pythonCommand's line, loaded where `existsSync` answers `has` (node:fs's own cannot be spied on). */
+    const commandWhere = (has: (p: fs.PathLike) => boolean): string => {
+      let line = '';
+      jest.isolateModules(() => {
+        jest.doMock('node:fs', () => ({ ...jest.requireActual<typeof fs>('node:fs'), existsSync: has }));
+        const runner = jest.requireActual<typeof import('../../src/sandbox/python-runner')>('../../src/sandbox/python-runner');
+        line = runner.pythonCommand({ bwrap: '/b', python: '/p' }).join(' ');
+      });
+      jest.dontMock('node:fs');
+      return line;
+    };
+    const withLib64 = commandWhere((p) => p === '/usr/lib64');
+    const without = commandWhere(() => false);
+    expect(withLib64).toContain('--symlink usr/lib64 /lib64 --symlink usr/bin /bin');
+    expect(without).not.toContain('lib64');
+    expect(withLib64.replace(' --symlink usr/lib64 /lib64', '')).toBe(without);
   });
 });
 
