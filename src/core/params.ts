@@ -1,3 +1,4 @@
+import { nearestName } from './edit-distance';
 import type { JsonValue } from './json';
 
 /** Resolved parameters of one episode: every declared field present (defaults filled in). */
@@ -90,7 +91,8 @@ function checkOne(spec: ParamSpec, value: JsonValue): string | null {
 /**
  * Validates raw params against a schema and fills defaults.
  * Throws ParamError naming the field and the allowed values; unknown fields are errors
- * too (listing the known ones), since a typo silently ignored is a wrong experiment.
+ * too (naming the nearest known one when one is near, and listing them all), since a typo silently
+ * ignored is a wrong experiment.
  */
 export function resolveParams(envId: string, schema: ParamSchema, raw: unknown = {}): Params {
   if (raw === null || raw === undefined) raw = {};
@@ -102,7 +104,8 @@ export function resolveParams(envId: string, schema: ParamSchema, raw: unknown =
   for (const key of Object.keys(given)) {
     if (!Object.hasOwn(schema, key)) {
       const known = Object.keys(schema);
-      throw new ParamError(envId, key, `is not a parameter (known: ${known.length ? known.join(', ') : 'none'})`);
+      const near = nearestName(key, known);
+      throw new ParamError(envId, key, `is not a parameter${near ? `; did you mean ${JSON.stringify(near)}?` : ''} (known: ${known.length ? known.join(', ') : 'none'})`);
     }
   }
   const out: Params = {};

@@ -163,7 +163,7 @@ describe('one-line errors', () => {
 describe('bad input accepted before is refused', () => {
   test.each([
     [['play', 'countdown', '--agents', 'greedy:{"epsilon":"x"}'], /^arena: agent "greedy": option "epsilon" must be a number in \[0, 1\] \(got "x"\)$/],
-    [['play', 'deal-or-no-deal', '--agents', 'greedy:{"treshold":7}'], /^arena: agent "greedy": option "treshold" is not an option \(known: threshold\)$/],
+    [['play', 'deal-or-no-deal', '--agents', 'greedy:{"treshold":7}'], /^arena: agent "greedy": option "treshold" is not an option; did you mean "threshold"\? \(known: threshold\)$/],
     [['play', RPS, '--agents', 'random', '--watch', 'seat:99'], /^arena: --watch: rock-paper-scissors-v1 has seats 0-1 here, not 99$/],
     [['play', RPS, '--agents', 'random', '--seed', '1e300'], /^arena: --seed: expected a non-negative integer up to 2\^53-1, got "1e300"$/],
     [['play', RPS, '--agents', 'random', '--params', 'null'], /^arena: --params: expected a JSON object of params \(e\.g\. \{"rounds": 5\}\), got null$/],

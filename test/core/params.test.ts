@@ -20,7 +20,9 @@ describe('params', () => {
     [{ k: 2.5 }, 'x-v1: param "k" must be an integer in [1, 8] (got 2.5)'],
     [{ alpha: '1' }, 'x-v1: param "alpha" must be a number in [-1, 1] (got "1")'],
     [{ numbers: 5 }, 'x-v1: param "numbers" must be a list of integers (got 5)'],
-    [{ rule: 'uk' }, 'x-v1: param "rule" is not a parameter (known: rules, k, alpha, numbers)'],
+    [{ rule: 'uk' }, 'x-v1: param "rule" is not a parameter; did you mean "rules"? (known: rules, k, alpha, numbers)'],
+    [{ numbrs: [1] }, 'x-v1: param "numbrs" is not a parameter; did you mean "numbers"? (known: rules, k, alpha, numbers)'],
+    [{ bogus: 1 }, 'x-v1: param "bogus" is not a parameter (known: rules, k, alpha, numbers)'],
     [[1], 'x-v1: param "(params)" must be a JSON object'],
   ])('%j is rejected naming the field', (raw, message) => {
     expect(() => resolveParams('x-v1', schema, raw)).toThrow(message);
