@@ -22,7 +22,7 @@ import { FORK_INIT_X86_64_HEX, FORK_INIT_X86_64_SOURCE, PYTHON_MACHINE_INIT } fr
 import { PYTHON_FORK_SERVER, PythonForkServer } from '../../src/sandbox/python-fork-server';
 import { pythonCommand } from '../../src/sandbox/python-runner';
 import type { SlotServerStart } from '../../src/sandbox/python-slot-server';
-import { EXIT_IF_OPEN } from './python-probes';
+import { EXIT_IF_OPEN, REPLACED_LIBC } from './python-probes';
 
 /** A fork server whose Python has `from` replaced by `to` (which must be there). */
 class EditedForkServer extends PythonForkServer {
@@ -184,11 +184,12 @@ print(json.dumps({"server": [hex(v) for v in seen], "initStack": hex(on_stack), 
   const MAPPING = String.raw`
 import ctypes, json, os, posix, sys
 ${EXIT_IF_OPEN}
+${REPLACED_LIBC}
 exec(sys.argv[1])
 class _C:
     header = no_caps = 0
 _CLONE_FLAGS = 0
-real = ctypes.CDLL(None, use_errno=True)
+real = ctypes.CDLL(None, use_errno=True)  # mmap typed here; real_libc's functions stay untyped until _machine_init types them
 real.mmap.restype = ctypes.c_void_p
 real.mmap.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long)
 MAP_FAILED = ctypes.c_void_p(-1).value
@@ -216,12 +217,8 @@ class Mmap:
             return self.stack
         return real.mmap(*args)
 
-class Libc:
-    def __init__(self, mmap, mprotect):
-        self.mmap, self.mprotect = mmap, mprotect
-
-def answer(fails, mprotect=real.mprotect):
-    start = _machine_init(Libc(Mmap(fails), mprotect), lambda: None)
+def answer(fails, replaced={}):
+    start = _machine_init(Libc({"mmap": Mmap(fails), **replaced}), lambda: None)
     return "None" if start is None else "a start" if callable(start) else repr(start)
 
 answers = {
@@ -229,7 +226,7 @@ answers = {
     "no page for the code": answer((0,)),
     "no stack": answer((1,)),
     "neither": answer((0, 1)),
-    "mprotect refuses": answer((), lambda *args: -1),
+    "mprotect refuses": answer((), {"mprotect": Answer(-1)}),
 }
 header, data = (ctypes.c_uint32 * 2)(0x20080522, 0), (ctypes.c_uint32 * 6)()
 _C.header, _C.no_caps = ctypes.addressof(header), ctypes.addressof(data)
@@ -239,7 +236,7 @@ def program():
     exit_if_open(kept, 20)
     os._exit(7)
 mmap = Mmap((), boundary=True)
-start = _machine_init(Libc(mmap, real.mprotect), program)
+start = _machine_init(Libc({"mmap": mmap}), program)
 top = mmap.stack + 65536
 ctypes.memset(mmap.stack, 0xAA, 65536)
 init = start()
@@ -282,6 +279,9 @@ print(json.dumps(answers))
   });
   afterAll(() => Promise.all([fork.close(), fresh.close(), machineInit.close(), pythonInit.close()]));
 
+  /** A Python expression: the minor page faults so far (field 10 of /proc/<pid>/stat) of the process the Python expression `pid` names. */
+  const minorFaults = (pid: string) => `int(open("/proc/%s/stat" % ${pid}).read().rsplit(")", 1)[1].split()[7])`;
+
   /** Runs `program` (its `f` answers a number) on `server`: that number. */
   const numberFrom = async (server: PythonForkServer, program: string): Promise<number> => {
     const r = await server.run({ program, entry: 'f', inputs: [[]], limits: { timeMs: 5000, memoryMb: 128, outputBytes: 1_000 } });
@@ -291,7 +291,7 @@ print(json.dumps(answers))
 
   test("on x86-64 the run's init is the machine code: by the time the program runs, it has taken (almost) no page fault", async () => {
     // the Python init faults dozens of the server's pages in (its copy-on-write writes): the control
-    const probe = 'def f():\n    init = [line.split()[1] for line in open("/proc/self/status") if line.startswith("PPid:")][0]\n    return int(open("/proc/%s/stat" % init).read().rsplit(")", 1)[1].split()[7])';
+    const probe = `def f():\n    init = [line.split()[1] for line in open("/proc/self/status") if line.startswith("PPid:")][0]\n    return ${minorFaults('init')}`;
     const faults = (server: PythonForkServer) => numberFrom(server, probe);
     await faults(machineInit); // the first run maps the init's stack
     expect(await faults(machineInit)).toBeLessThan(5);
@@ -300,7 +300,7 @@ print(json.dumps(answers))
 
   test("the program's process finds the code the server mapped: it faults in fewer pages than where the server skipped _copied_at_fork", async () => {
     // measured 2026-12-03: 209 against 288 minor faults per run (Python 3.11), the same in every run
-    const probe = 'def f():\n    return int(open("/proc/self/stat").read().rsplit(")", 1)[1].split()[7])';
+    const probe = `def f():\n    return ${minorFaults('"self"')}`;
     const uncopied = uncopiedServer();
     try {
       const faults = (server: PythonForkServer) => numberFrom(server, probe);
@@ -314,7 +314,7 @@ print(json.dumps(answers))
   test("a collection in the program's process leaves the server's objects alone (gc.freeze): it faults in fewer pages than where the server unfroze them", async () => {
     // a full collection writes to every object it tracks: the server's, where they are not frozen, each page a
     // copy-on-write fault. Measured 2026-12-03: 22 against 159 minor faults (Python 3.11)
-    const probe = 'import gc\ndef f():\n    faults = lambda: int(open("/proc/self/stat").read().rsplit(")", 1)[1].split()[7])\n    before = faults()\n    gc.collect()\n    return faults() - before';
+    const probe = `import gc\ndef f():\n    faults = lambda: ${minorFaults('"self"')}\n    before = faults()\n    gc.collect()\n    return faults() - before`;
     const unfrozen = unfrozenServer();
     try {
       const faults = (server: PythonForkServer) => numberFrom(server, probe);

@@ -11,7 +11,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { PYTHON_SLOT_LOOP } from '../../src/sandbox/python-slot-server';
-import { EXIT_IF_OPEN } from './python-probes';
+import { EXIT_IF_OPEN, REPLACED_LIBC } from './python-probes';
 
 /** The loop's definitions without its last line (`_serve_forever()`, which would start serving). */
 const definitions = (): string => {
@@ -135,21 +135,7 @@ const SERVER = String.raw`
 import ctypes, json, os, posix, sys, tempfile
 exec(sys.stdin.read())
 folder = tempfile.mkdtemp()
-real = ctypes.CDLL(None, use_errno=True)
-
-class Answer:
-    """A C function that answers value (its restype and argtypes may be set, and are ignored)."""
-    def __init__(self, value):
-        self.value = value
-    def __call__(self, *args):
-        return self.value
-
-class Libc:
-    """The C library, with the functions named in replaced answered by them."""
-    def __init__(self, replaced):
-        self.replaced = replaced
-    def __getattr__(self, name):
-        return self.replaced[name] if name in self.replaced else getattr(real, name)
+${REPLACED_LIBC}
 
 def serve(replaced, request):
     requests, control, extra = os.pipe(), os.pipe(), os.pipe()
